@@ -1,0 +1,5 @@
+"""``python -m mjcalc``."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,274 @@
+"""Context flags: the table of every flag (name, aliases, type, default) and the frozen Context built from them.
+
+The flag table is the notation contract's table written as data, once. A ruleset declares which flags it
+reads; a known flag it does not read is accepted and reported as ignored, and a word that is no flag at
+all is an error listing the flags the ruleset reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from . import tiles as T
+from .errors import MjcalcError, did_you_mean
+
+
+@dataclass(frozen=True)
+class FlagDef:
+    name: str
+    kind: str  # bool | seat | seats | tile | tiles | int | name
+    doc: str
+    aliases: tuple[str, ...] = ()
+    default_doc: str = "off"
+
+
+FLAGS: tuple[FlagDef, ...] = (
+    FlagDef("zimo", "bool", "self-drawn", ("tsumo", "自摸"), "won on a discard"),
+    FlagDef("seat", "seat", "winner's seat wind; East is the dealer", ("座", "门风"), "S"),
+    FlagDef("from", "seat", "discarder's seat, on a discard win", ("点炮", "放炮"), "the seat opposite the winner"),
+    FlagDef("round", "seat", "prevalent wind", ("圈", "圈风"), "E"),
+    FlagDef("gang", "bool", "won on a kong replacement tile (a self-draw)", ("rinshan", "杠上开花", "杠上花")),
+    FlagDef("qiang", "bool", "won by robbing a kong", ("chankan", "抢杠", "抢杠胡", "抢杠和")),
+    FlagDef("last", "bool", "won on the last tile", ("haidi", "海底", "haitei", "houtei")),
+    FlagDef("tian", "bool", "heavenly hand (the dealer's dealt tiles, a self-draw)", ("tenhou", "天胡", "天和")),
+    FlagDef("di", "bool", "earthly hand (first draw, a self-draw)", ("chiihou", "地胡", "地和")),
+    FlagDef("ren", "bool", "human hand (a discard in the first go-round)", ("renhou", "人胡", "人和")),
+    FlagDef("closed", "seats", "the other seats whose hands are closed", ("门清",), "none"),
+    FlagDef("bao", "tile", "the treasure tile (宝牌)", ("宝", "宝牌"), "none"),
+    FlagDef("mobao", "bool", "won by drawing the treasure tile as a wildcard", ("摸宝",)),
+    FlagDef("duibao", "bool", "the treasure tile is exactly the winning tile", ("对宝", "通宝", "冲宝")),
+    FlagDef("hui", "tile", "the wildcard tile kind (会牌)", ("会", "会牌"), "none"),
+    FlagDef("flip", "tile", "the tile flipped to find the wildcard (the wildcard is the next kind)", ("翻",), "none"),
+    FlagDef("gangpao", "bool", "the winning discard came right after the discarder's kong", ("杠点炮",)),
+    FlagDef("riichi", "bool", "riichi declared", ("reach", "立直")),
+    FlagDef("wriichi", "bool", "double riichi declared", ("double_riichi", "两立直")),
+    FlagDef("ippatsu", "bool", "won within one go-round of riichi", ("一发",)),
+    FlagDef("dora", "tiles", "dora indicators", ("宝牌指示牌",), "none"),
+    FlagDef("ura", "tiles", "ura-dora indicators", ("uradora", "里宝牌"), "none"),
+    FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0"),
+    FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0"),
+    FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张")),
+    FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0"),
+    FlagDef("baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ("包庄",)),
+    FlagDef("base", "int", "room base", ("底", "底分"), "the ruleset's"),
+    FlagDef("cap", "int", "cap override", ("封顶",), "the ruleset's"),
+    FlagDef("rules", "name", "ruleset for this line", ("规则",), "CLI --rules, then the configured default"),
+    FlagDef("win", "tile", "the winning tile (instead of the last bare tile)", ("和", "胡"), "the last bare tile"),
+)
+FLAG_BY_NAME = {f.name: f for f in FLAGS}
+# Words that set a flag to a fixed value: ``+dealer`` is ``+seat=E``.
+SHORTHANDS = {"dealer": ("seat", "E"), "庄": ("seat", "E"), "庄家": ("seat", "E")}
+ALIASES = {a.lower(): f.name for f in FLAGS for a in (f.name, *f.aliases)}
+# Flags that are about the hand's options, not the situation: they feed ruleset options.
+OPTION_FLAGS = ("base", "cap")
+# Flags that only happen on a self-draw, and those that only happen on a discard.
+SELF_DRAW_FLAGS = ("mobao", "duibao", "gang", "tian", "di")
+DISCARD_FLAGS = ("qiang", "ren", "gangpao", "baozhuang")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything about the win besides the tiles. Seats are named by wind; East is the dealer."""
+
+    seat: str = "S"
+    round: str = "E"
+    zimo: bool = False
+    discarder: str | None = "N"
+    gang: bool = False
+    qiang: bool = False
+    last: bool = False
+    tian: bool = False
+    di: bool = False
+    ren: bool = False
+    closed: frozenset[str] = frozenset()
+    bao: int | None = None
+    mobao: bool = False
+    duibao: bool = False
+    hui: int | None = None
+    flip: int | None = None
+    gangpao: bool = False
+    riichi: bool = False
+    wriichi: bool = False
+    ippatsu: bool = False
+    dora: tuple[int, ...] = ()
+    ura: tuple[int, ...] = ()
+    honba: int = 0
+    sticks: int = 0
+    fourth: bool = False
+    lian: int = 0
+    baozhuang: bool = False
+    win: int | None = None
+    given: frozenset[str] = field(default=frozenset(), compare=False)
+
+    @property
+    def dealer(self) -> str:
+        return "E"
+
+    @property
+    def winner_is_dealer(self) -> bool:
+        return self.seat == "E"
+
+    @property
+    def losers(self) -> tuple[str, ...]:
+        return tuple(T.next_seat(self.seat, k) for k in (1, 2, 3))
+
+    def to_json(self) -> dict[str, object]:
+        """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            if f.name == "given":
+                continue
+            value = getattr(self, f.name)
+            key = "from" if f.name == "discarder" else f.name
+            if isinstance(value, frozenset):
+                value = [s for s in T.SEATS if s in value]
+            elif f.name in ("bao", "hui", "flip", "win") and value is not None:
+                value = T.name(value)
+            elif f.name in ("dora", "ura"):
+                value = [T.name(t) for t in value]
+            out[key] = value
+        return out
+
+
+@dataclass(frozen=True)
+class FlagWord:
+    """One ``+word=value`` as written, with its column (None when it came from a CLI option)."""
+
+    word: str
+    value: str | None
+    column: int | None
+
+
+def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
+    def bad(expected: str) -> MjcalcError:
+        return MjcalcError("context", f"+{flag.name}: '{raw}' is not {expected}", column)
+
+    if flag.kind == "bool":
+        if raw is None:
+            return True
+        low = raw.lower()
+        if low in ("1", "true", "yes", "on", "y"):
+            return True
+        if low in ("0", "false", "no", "off", "n"):
+            return False
+        raise bad("on or off")
+    if raw is None or raw == "":
+        raise MjcalcError("context", f"+{flag.name} needs a value: +{flag.name}=…", column)
+    if flag.kind == "seat":
+        seat = _seat(raw)
+        if seat is None:
+            raise bad("a seat wind (E, S, W or N)")
+        return seat
+    if flag.kind == "seats":
+        seats = [_seat(part) for part in raw.replace("，", ",").split(",") if part]
+        if not seats or None in seats:
+            raise bad("a list of seat winds such as W,N")
+        return frozenset(seats)
+    if flag.kind in ("tile", "tiles"):
+        from .notation import parse_tile_list  # the tile grammar lives in notation
+
+        try:
+            found = parse_tile_list(raw)
+        except MjcalcError:
+            raise bad("a tile such as 5m" if flag.kind == "tile" else "a list of tiles such as 3m7z") from None
+        if flag.kind == "tile":
+            if len(found) != 1:
+                raise bad("one tile such as 5m")
+            return found[0]
+        return tuple(found)
+    if flag.kind == "int":
+        try:
+            number = int(raw)
+        except ValueError:
+            raise bad("a whole number") from None
+        if number < 0:
+            raise bad("a whole number of 0 or more")
+        return number
+    return raw  # name
+
+
+def _seat(text: str) -> str | None:
+    text = text.strip()
+    if text.upper() in T.SEATS:
+        return text.upper()
+    if text in T.HONOR_CHARS and T.HONOR_CHARS[text] in T.WINDS:
+        return T.SEATS[T.WINDS.index(T.HONOR_CHARS[text])]
+    if text in ("1z", "2z", "3z", "4z"):
+        return T.SEATS[int(text[0]) - 1]
+    return None
+
+
+def resolve_word(word: str, column: int | None, reads: frozenset[str]) -> tuple[str, str | None]:
+    """Map a written flag word (alias, any case) to its canonical name, or fail listing what the ruleset reads."""
+    low = word.lower()
+    if low in SHORTHANDS:
+        return SHORTHANDS[low]
+    if low in ALIASES:
+        return ALIASES[low], None
+    known = sorted(reads)
+    raise MjcalcError(
+        "context",
+        f"unknown flag '+{word}'{did_you_mean(low, [*ALIASES, *SHORTHANDS])}; "
+        f"this ruleset reads: {', '.join('+' + k for k in known)}",
+        column,
+    )
+
+
+def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[str, tuple[object, int | None]], list[str]]:
+    """Typed values by canonical flag name, and the flags given that the ruleset does not read.
+
+    The same flag given twice with different values (in the line and as a CLI option, say) is an error:
+    nothing is overridden silently.
+    """
+    values: dict[str, tuple[object, int | None]] = {}
+    ignored: list[str] = []
+    for w in words:
+        name, fixed = resolve_word(w.word, w.column, reads)
+        raw = fixed if fixed is not None else w.value
+        flag = FLAG_BY_NAME[name]
+        if fixed is not None and w.value is not None:
+            raise MjcalcError("context", f"+{w.word} takes no value", w.column)
+        value = _parse_value(flag, raw, w.column)
+        if name in values and values[name][0] != value:
+            raise MjcalcError("context", f"+{name} is given twice with different values", w.column)
+        values[name] = (value, w.column)
+        if name not in reads and name not in ignored and name not in ("rules",):
+            ignored.append(name)
+    return values, ignored
+
+
+def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:
+    """The Context from typed flag values: implications filled in, impossible combinations refused."""
+    used = {k: v for k, (v, _) in values.items() if k in reads}
+    col = {k: c for k, (_, c) in values.items()}
+
+    def err(message: str, flag: str) -> MjcalcError:
+        return MjcalcError("context", message, col.get(flag))
+
+    self_draw_by = [f for f in SELF_DRAW_FLAGS if used.get(f)]
+    discard_by = [f for f in DISCARD_FLAGS if used.get(f)]
+    zimo = bool(used.get("zimo")) or bool(self_draw_by)
+    if "zimo" in used and not used["zimo"] and self_draw_by:
+        raise err(f"+{self_draw_by[0]} is a self-drawn win, but +zimo=off was given", self_draw_by[0])
+    if zimo and discard_by:
+        first = discard_by[0]
+        why = f"+{self_draw_by[0]}" if self_draw_by else "+zimo"
+        raise err(f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
+    seat = used.get("seat", "S")
+    discarder = used.get("from")
+    if zimo and discarder is not None:
+        raise err("+from names the discarder, but a self-drawn win has none", "from")
+    if discarder is None and not zimo:
+        discarder = T.next_seat(str(seat), 2)
+    if discarder == seat:
+        raise err(f"the discarder (+from={discarder}) cannot be the winner's own seat", "from")
+    closed = used.get("closed", frozenset())
+    if seat in closed:
+        raise err("+closed lists the other seats; the winner's own hand is read from the tiles", "closed")
+    if used.get("tian") and seat != "E":
+        raise err("+tian is the dealer's win: it needs +seat=E", "tian")
+    if used.get("di") and seat == "E":
+        raise err("+di is a non-dealer's win: the dealer's is +tian", "di")
+    kwargs = {k: v for k, v in used.items() if k not in ("from", *OPTION_FLAGS, "rules")}
+    kwargs.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
+    return Context(**kwargs)  # type: ignore[arg-type]

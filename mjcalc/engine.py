@@ -1,0 +1,243 @@
+"""The pipeline, one direction: line → hand + context → readings → win conditions → items → settlement → the
+best reading. ``score_line`` never raises for bad input: a line it cannot read is a Result with the error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import tiles as T
+from .context import ALIASES, Context, FlagWord, build_context, collect_flags
+from .errors import MjcalcError
+from .hand import Hand, build_hand
+from .notation import ParsedLine, parse_line
+from .predicates import Candidate
+from .readings import Wildcards, readings, shape_waits, substituted_hands
+from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
+from .settlement import Award, Settlement, settle
+
+DEFAULT_RULESET = "changchun"
+
+
+@dataclass
+class Scored:
+    """One reading that passes every win condition, with its items and settlement."""
+
+    candidate: Candidate
+    awards: list[Award]
+    settlement: Settlement
+
+
+@dataclass
+class WaitScore:
+    tile: int
+    unseen: int
+    result: Result | None = None
+
+
+@dataclass
+class Result:
+    input: str
+    result: str  # win | not_a_win | waiting | error
+    ruleset: Ruleset | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    hand: Hand | None = None
+    ctx: Context | None = None
+    error: MjcalcError | None = None
+    failed: list[Condition] = field(default_factory=list)
+    waits: list[int] = field(default_factory=list)
+    wait_scores: list[WaitScore] = field(default_factory=list)
+    best: Scored | None = None
+    readings_tried: int = 0
+    ignored_flags: list[str] = field(default_factory=list)
+    line: int | None = None
+
+    @property
+    def exit_code(self) -> int:
+        if self.error is not None:
+            return self.error.exit_code
+        return 1 if self.result == "not_a_win" else 0
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the caller adds to a line: a ruleset, options (``--set``) and flags given as CLI options."""
+
+    rules: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    flags: Sequence[FlagWord] = ()
+    config_options: Mapping[str, Any] = field(default_factory=dict)  # from the user config: only where known
+
+
+def score_line(text: str, request: Request = Request(), *, with_wait_scores: bool = True) -> Result:
+    """Score one line of notation. Errors come back in the Result, never as exceptions."""
+    text = text.strip()
+    rules: Ruleset | None = None
+    try:
+        parsed = parse_line(text)
+        rules = load_ruleset(_ruleset_ref(parsed, request))
+        return _score(text, parsed, rules, request, with_wait_scores)
+    except MjcalcError as exc:
+        if rules is None and exc.kind != "ruleset":
+            try:
+                rules = load_ruleset(request.rules or DEFAULT_RULESET)
+            except MjcalcError:
+                rules = None
+        return Result(text, "error", rules, error=exc)
+
+
+def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
+    for w in parsed.flags:
+        if ALIASES.get(w.word.lower()) == "rules":
+            if not w.value:
+                raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
+            return w.value
+    return request.rules or DEFAULT_RULESET
+
+
+def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
+    values, ignored = collect_flags([*parsed.flags, *request.flags], rules.flags)
+    known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
+    options = rules.option_values({**known_config, **request.options})
+    for key in ("base", "cap"):
+        if key in values and key in rules.flags:
+            options[key] = rules.options[key].parse(values[key][0], f"+{key}")
+    win = values.get("win", (None, None))
+    hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
+    ctx = build_context(values, rules.flags)
+    wild = wildcards(rules, hand, ctx, values)
+    result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored)
+    if hand.waiting:
+        result.result = "waiting"
+        result.waits = sorted(_waits_before_win(rules, hand, wild))
+        if with_wait_scores:
+            result.wait_scores = [_score_wait(rules, request, hand, ctx, options, t, parsed) for t in result.waits]
+        return result
+    result.waits = sorted(_waits_before_win(rules, hand, wild))
+    best, failed, tried = best_reading(rules, options, hand, ctx, wild, frozenset(result.waits))
+    result.readings_tried = tried
+    if best is None:
+        result.result = "not_a_win"
+        result.failed = failed
+    else:
+        result.best = best
+    return result
+
+
+def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
+    """Which tiles are wildcards, by the ruleset's provider, with the context checks each provider needs."""
+    def col(flag: str) -> int | None:
+        return values.get(flag, (None, None))[1]
+
+    if rules.wildcard == "treasure":
+        if hand.waiting:
+            return Wildcards()
+        win = hand.win_tile
+        if ctx.duibao and ctx.bao is not None and ctx.bao != win:
+            raise MjcalcError("context", f"+duibao: the treasure tile {T.name(ctx.bao)} must be the winning tile, "
+                              f"but the hand wins on {T.name(win)}", col("duibao"))  # type: ignore[arg-type]
+        if not ctx.mobao:
+            return Wildcards()
+        if ctx.bao is not None and ctx.bao != win:
+            raise MjcalcError("context", f"+mobao: the winning tile is the treasure tile drawn; +bao={T.name(ctx.bao)} "
+                              f"but the hand wins on {T.name(win)} (write the treasure as the winning tile: "
+                              "mjcalc finds what it stands for)", col("mobao"))  # type: ignore[arg-type]
+        return Wildcards(win, 1, True, (T.name(win),))  # type: ignore[arg-type]
+    if rules.wildcard == "hui":
+        kind = ctx.hui
+        if ctx.flip is not None:
+            flipped = T.next_kind(ctx.flip)
+            if kind is not None and kind != flipped:
+                raise MjcalcError("context", f"+hui={T.name(kind)} and +flip={T.name(ctx.flip)} disagree: the flip "
+                                  f"makes {T.name(flipped)} the wildcard", col("flip"))
+            kind = flipped
+        if kind is None:
+            return Wildcards()
+        count = hand.concealed.count(kind)
+        win_is_wild = hand.win_tile == kind
+        if win_is_wild and not ctx.zimo:
+            raise MjcalcError("context", f"the winning tile {T.name(kind)} is the wildcard, which is never discarded: "
+                              "a win on it must be self-drawn (+zimo)", col("hui") or col("flip"))
+        labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
+        return Wildcards(kind, count, win_is_wild, labels)
+    return Wildcards()
+
+
+def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
+    """Shape waits of the hand one tile short of the win (a waiting hand as given, or a win without its tile)."""
+    concealed = list(hand.without_win())
+    jokers = wild.count - (1 if wild.win_is_wild else 0)
+    for _ in range(jokers):
+        concealed.remove(wild.kind)  # type: ignore[arg-type]
+    return shape_waits(concealed, hand.melds, hand.sets, rules.forms, jokers)
+
+
+def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
+                 waits: frozenset[int]) -> tuple[Scored | None, list[Condition], int]:
+    """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
+    fewer items, then the first found). With none, the failed conditions of the nearest reading."""
+    items = bound_items(rules, options)
+    best: Scored | None = None
+    best_key: tuple[int, int] | None = None
+    nearest: list[Condition] | None = None
+    tried = 0
+    for sub_hand, subs in substituted_hands(hand, wild, rules.forms):
+        for reading in readings(sub_hand, rules.forms):
+            tried += 1
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count)
+            failed = [cond for cond in rules.conditions if cond.when is not None and not cond.when(c)]
+            if failed:
+                if nearest is None or len(failed) < len(nearest):
+                    nearest = failed
+                continue
+            awards = evaluate_items(items, c)
+            settlement = settle(rules, options, ctx, sub_hand, awards)
+            key = (settlement.uncapped_total, -len(awards))
+            if best_key is None or key > best_key:
+                best, best_key = Scored(c, awards, settlement), key
+    if best is not None:
+        return best, [], tried
+    if nearest is None:
+        shape = next((cond for cond in rules.conditions if cond.id == "shape"), None)
+        nearest = [shape] if shape else [Condition("shape", {"en": "shape", "zh": "牌型"},
+                                                   {"en": "not a winning shape", "zh": "不是和牌牌型"}, None, "")]
+    return None, nearest, tried
+
+
+def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[tuple[ItemDef, int]]:
+    """Items in play under these options, each with its value resolved."""
+    return [(item, int(rules.resolve(item.value, options))) for item in rules.items
+            if item.enabled is None or options.get(item.enabled)]
+
+
+def evaluate_items(items: list[tuple[ItemDef, int]], c: Candidate) -> list[Award]:
+    """Items that fire on this reading, less those excluded by another that fired (``excludes``; ``*`` = all)."""
+    fired: list[Award] = []
+    for item, value in items:
+        n = item.when(c)
+        if n:
+            fired.append(Award(item, value, int(n)))
+    excluded: set[str] = set()
+    for a in fired:
+        if "*" in a.item.excludes:
+            excluded |= {b.item.id for b in fired if b is not a}
+        else:
+            excluded |= set(a.item.excludes)
+    return [a for a in fired if a.item.id not in excluded]
+
+
+def _score_wait(rules: Ruleset, request: Request, hand: Hand, ctx: Context, options: Mapping[str, Any], tile: int,
+                parsed: ParsedLine) -> WaitScore:
+    """What the hand would score on one of its waits, in the line's own context."""
+    held = hand.all_tiles().count(tile)
+    unseen = 4 - held
+    full = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, tile, hand.flowers, hand.reds, hand.sets)
+    values = {"seat": (ctx.seat, None)}
+    wild = wildcards(rules, full, ctx, values)
+    waits = _waits_before_win(rules, full, wild)
+    best, failed, _ = best_reading(rules, options, full, ctx, wild, waits)
+    res = Result(f"{full.text()}", "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best,
+                 failed=failed)
+    return WaitScore(tile, unseen, res)

@@ -1,0 +1,224 @@
+"""The hand as the ruleset sees it: concealed tiles, melds (with special kongs recognised), winning tile.
+
+``build_hand`` turns a ParsedLine into a Hand under a ruleset's tile facts (hand size, red fives, flowers,
+special kongs) and checks what the notation promises: meld shapes, at most four of a kind, the tile count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import tiles as T
+from .errors import MjcalcError
+from .notation import MeldText, ParsedLine, TileAt
+
+
+@dataclass(frozen=True)
+class SpecialKongDef:
+    """A special kong kind (旋风杠, 喜杠 …): at least ``min_distinct`` different kinds from ``core``; each tile
+    beyond that is an extra (补 / 毛) and must come from ``extra_from``. ``wild`` kinds may stand in for a
+    missing core kind (the 2024 competition rules' 一条)."""
+
+    id: str
+    names: dict[str, str]
+    core: tuple[int, ...]
+    min_distinct: int
+    extra_from: tuple[int, ...]
+    wild: tuple[int, ...] = ()
+
+    def match(self, kinds: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The effective tiles (wilds replaced by the core kinds they stand for), or None if no match."""
+        real = [k for k in kinds if k in self.core or k in self.extra_from]
+        wild = [k for k in kinds if k not in real and k in self.wild]
+        if len(real) + len(wild) != len(kinds) or len(kinds) < self.min_distinct:
+            return None
+        present = {k for k in real if k in self.core}
+        missing = [k for k in self.core if k not in present]
+        if len(present) + len(wild) < self.min_distinct:
+            return None
+        stands = missing[: len(wild)]
+        if len(stands) < len(wild):
+            return None  # a wild beyond the core would be an extra, which must be a real tile
+        return tuple(sorted(real + stands))
+
+
+@dataclass(frozen=True)
+class TileRules:
+    """The facts about tiles and size that a ruleset fixes; notation checks against these."""
+
+    ruleset: str
+    sets: int = 4
+    red_fives: bool = False
+    flowers: bool = False
+    special_kongs: tuple[SpecialKongDef, ...] = ()
+
+    @property
+    def winning_size(self) -> int:
+        return 3 * self.sets + 2
+
+
+@dataclass(frozen=True)
+class Meld:
+    kind: str  # chi | pon | kong | concealed_kong | special
+    tiles: tuple[int, ...]  # effective tiles (a special kong's wilds as what they stand for)
+    special: str | None = None  # the special kong kind id
+    extra: int = 0  # tiles beyond a special kong's core (each a 补 / 毛)
+    added: bool = False  # an added kong (加杠), when the notation says so
+
+    @property
+    def exposed(self) -> bool:
+        """A meld that opens the hand: chi, pon, exposed kong. Concealed and special kongs do not."""
+        return self.kind in ("chi", "pon", "kong")
+
+    @property
+    def is_kong(self) -> bool:
+        return self.kind in ("kong", "concealed_kong", "special")
+
+    def text(self) -> str:
+        body = T.format_tiles(self.tiles, sort=self.kind != "special")
+        if self.kind == "concealed_kong":
+            return f"({body})"
+        if self.kind == "special":
+            return "{" + body + "}"
+        return f"[{body}]"
+
+
+@dataclass(frozen=True)
+class Hand:
+    concealed: tuple[int, ...]  # sorted; includes the winning tile
+    melds: tuple[Meld, ...]
+    win_tile: int | None  # None for a waiting hand (one tile short)
+    flowers: tuple[int, ...] = ()  # 0-7 = 春夏秋冬梅兰竹菊
+    reds: int = 0  # red fives anywhere in the hand
+    sets: int = 4
+
+    @property
+    def waiting(self) -> bool:
+        return self.win_tile is None
+
+    @property
+    def closed(self) -> bool:
+        return not any(m.exposed for m in self.melds)
+
+    def all_tiles(self) -> list[int]:
+        out = list(self.concealed)
+        for m in self.melds:
+            out.extend(m.tiles)
+        return out
+
+    def without_win(self) -> tuple[int, ...]:
+        """The concealed tiles of the 13-tile hand before the win."""
+        rest = list(self.concealed)
+        if self.win_tile is not None:
+            rest.remove(self.win_tile)
+        return tuple(rest)
+
+    def with_win(self, tile: int) -> Hand:
+        """The same hand with the winning tile standing for ``tile`` (a wildcard's substitution)."""
+        rest = list(self.without_win())
+        rest.append(tile)
+        return Hand(tuple(sorted(rest)), self.melds, tile, self.flowers, self.reds, self.sets)
+
+    def text(self) -> str:
+        """Canonical notation: concealed tiles sorted, the winning tile last, then melds and flowers."""
+        parts: list[str] = []
+        body = list(self.without_win()) if self.win_tile is not None else list(self.concealed)
+        body.sort()
+        if self.win_tile is not None:
+            body.append(self.win_tile)
+        parts.append(T.format_tiles(body, sort=False))
+        parts.extend(m.text() for m in self.melds)
+        if self.flowers:
+            parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
+        return " ".join(p for p in parts if p)
+
+
+def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:
+    """Check the parsed tiles against the ruleset and assemble the Hand."""
+    every = list(line.concealed)
+    for m in line.melds:
+        every.extend(m.tiles)
+    for t in every:
+        if t.red and not rules.red_fives:
+            raise MjcalcError(
+                "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
+                t.column,
+            )
+    if line.flowers and not rules.flowers:
+        raise MjcalcError("notation", f"{rules.ruleset} is played without flowers", line.flowers[0].column)
+    seen_flowers: set[int] = set()
+    for f in line.flowers:
+        if f.tile in seen_flowers:
+            raise MjcalcError("notation", f"flower {f.tile + 1}f is given twice; there is one of each", f.column)
+        seen_flowers.add(f.tile)
+    _check_copies(every)
+    melds = tuple(_meld(m, rules) for m in line.melds)
+    size = len(line.concealed) + 3 * len(melds)
+    need = rules.winning_size
+    if size not in (need, need - 1):
+        col = line.concealed[-1].column + 1 if line.concealed else 1
+        raise MjcalcError(
+            "notation",
+            f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
+            col,
+        )
+    concealed = tuple(sorted(t.tile for t in line.concealed))
+    reds = sum(t.red for t in every)
+    if size == need - 1:
+        if win is not None:
+            raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
+                              win_column)
+        return Hand(concealed, melds, None, tuple(sorted(seen_flowers)), reds, rules.sets)
+    if win is None:
+        if not line.concealed:
+            raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
+        win = line.concealed[-1].tile
+    elif win not in concealed:
+        raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
+    return Hand(concealed, melds, win, tuple(sorted(seen_flowers)), reds, rules.sets)
+
+
+def _check_copies(every: list[TileAt]) -> None:
+    counts = [0] * T.NUM_KINDS
+    for t in sorted(every, key=lambda t: t.column):
+        counts[t.tile] += 1
+        if counts[t.tile] == 5:
+            raise MjcalcError("notation", f"a fifth {T.name(t.tile)}: there are only four of each tile", t.column)
+
+
+def _meld(m: MeldText, rules: TileRules) -> Meld:
+    kinds = tuple(t.tile for t in m.tiles)
+    if m.kind == "special":
+        for sk in rules.special_kongs:
+            effective = sk.match(kinds)
+            if effective is not None:
+                return Meld("special", effective, sk.id, len(kinds) - sk.min_distinct)
+        known = ", ".join(f"{sk.names.get('zh', sk.id)} {{{T.format_tiles(sk.core)}}}" for sk in rules.special_kongs)
+        raise MjcalcError(
+            "notation",
+            f"{m.text} is not a special kong of {rules.ruleset}" + (f"; it has: {known}" if known else "; it has none"),
+            m.column,
+        )
+    same = len(set(kinds)) == 1
+    if m.kind == "concealed_kong":
+        if len(kinds) != 4 or not same:
+            raise MjcalcError("notation", f"{m.text}: a concealed kong is four of one tile, such as (1111m)", m.column)
+        return Meld("concealed_kong", kinds)
+    if len(kinds) == 4 and same:
+        return Meld("kong", kinds, added=m.added)
+    if len(kinds) == 3 and same:
+        return Meld("pon", kinds)
+    ordered = tuple(sorted(kinds))
+    if (
+        len(kinds) == 3
+        and not T.is_honor(ordered[0])
+        and T.suit_of(ordered[0]) == T.suit_of(ordered[2])
+        and ordered[1] == ordered[0] + 1
+        and ordered[2] == ordered[0] + 2
+    ):
+        return Meld("chi", ordered)
+    raise MjcalcError(
+        "notation",
+        f"{m.text} is not a meld: a chi is three in a row of one suit, a pon three of a kind, a kong four",
+        m.column,
+    )

@@ -1,0 +1,240 @@
+"""The hand notation: one line of text → the tiles, melds, flowers and flag words as written, with columns.
+
+Grammar (the contract is ``spec/NOTATION.md``; this is its one implementation):
+
+    line    := group*                       groups are separated by spaces; ``+`` needs no space before it
+    group   := tiles | "[" tiles "]"        bare tiles: the concealed hand;  [..] an exposed chi, pon or kong
+             | "(" tiles ")"                a concealed kong
+             | "{" tiles "}"                a special kong (旋风杠, 喜杠, 幺蛋 …), extra tiles of its kind inside
+             | "+" word ["=" value]         a context flag (``+zimo``, ``+seat=E``, ``+closed=W,N``)
+    tiles   := (digits suit | letter | 汉字)+
+    suit    := m | p | s | z | f            f = flowers 1f-8f, never part of the concealed hand
+    letter  := E S W N (winds) | P F C (白 发 中)
+    汉字    := 东 南 西 北 白 发 中
+
+``0m 0p 0s`` are red fives. The last bare tile is the winning tile unless ``+win=`` names it.
+A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
+
+>>> p = parse_line("23m456p789s22z [111z] 1m +zimo")
+>>> [t.tile for t in p.concealed][-1], p.melds[0].text, p.flags[0].word
+(0, '[111z]', 'zimo')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import tiles as T
+from .context import FlagWord
+from .errors import MjcalcError
+
+OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
+CLOSERS = {"]", ")", "}"}
+
+
+@dataclass(frozen=True)
+class TileAt:
+    tile: int  # kind 0-33, or 0-7 for a flower
+    column: int  # 1-based
+    red: bool = False
+
+
+@dataclass(frozen=True)
+class MeldText:
+    kind: str  # exposed | concealed_kong | special
+    tiles: tuple[TileAt, ...]
+    column: int
+    text: str
+    added: bool = False  # GB strings mark an added kong (加杠)
+
+
+@dataclass
+class ParsedLine:
+    text: str
+    concealed: list[TileAt] = field(default_factory=list)
+    melds: list[MeldText] = field(default_factory=list)
+    flowers: list[TileAt] = field(default_factory=list)
+    flags: list[FlagWord] = field(default_factory=list)
+
+
+def parse_line(text: str) -> ParsedLine:
+    """Read one line. Raises MjcalcError(kind="notation") with the 1-based column of the problem."""
+    if "|" in text:
+        return parse_gb(text)
+    line = ParsedLine(text)
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+        elif ch == "+":
+            i = _read_flag(text, i, line)
+        elif ch in OPENERS:
+            close, kind = OPENERS[ch]
+            end = text.find(close, i + 1)
+            if end < 0:
+                raise MjcalcError("notation", f"'{ch}' opens a meld that is never closed with '{close}'", i + 1)
+            inner = text[i + 1 : end]
+            found, flowers = _read_tiles(inner, i + 2, allow_flowers=False)
+            if not found:
+                raise MjcalcError("notation", f"empty meld '{ch}{close}'", i + 1)
+            line.melds.append(MeldText(kind, tuple(found), i + 1, text[i : end + 1]))
+            i = end + 1
+        elif ch in CLOSERS:
+            raise MjcalcError("notation", f"'{ch}' closes a meld that was never opened", i + 1)
+        else:
+            end = i
+            while end < n and not text[end].isspace() and text[end] not in "+[({":
+                end += 1
+            found, flowers = _read_tiles(text[i:end], i + 1, allow_flowers=True)
+            line.concealed.extend(found)
+            line.flowers.extend(flowers)
+            i = end
+    return line
+
+
+def _read_flag(text: str, start: int, line: ParsedLine) -> int:
+    end = start + 1
+    while end < len(text) and not text[end].isspace() and text[end] != "+":
+        end += 1
+    body = text[start + 1 : end]
+    if not body or body.startswith("="):
+        raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
+    word, eq, value = body.partition("=")
+    line.flags.append(FlagWord(word, value if eq else None, start + 1))
+    return end
+
+
+def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[TileAt], list[TileAt]]:
+    """Tiles of one group. ``column`` is the 1-based column of chunk[0]."""
+    found: list[TileAt] = []
+    flowers: list[TileAt] = []
+    digits: list[tuple[str, int]] = []
+    for k, ch in enumerate(chunk):
+        col = column + k
+        if ch.isdigit():
+            digits.append((ch, col))
+        elif ch in "mpszf":
+            if not digits:
+                raise MjcalcError("notation", f"suit letter '{ch}' has no digits before it (write e.g. 123{ch})", col)
+            for d, dcol in digits:
+                if ch == "f":
+                    if not allow_flowers:
+                        raise MjcalcError("notation", "flowers are written apart, not inside a meld", dcol)
+                    if not "1" <= d <= "8":
+                        raise MjcalcError("notation", f"'{d}f' is not a flower: flowers are 1f-8f", dcol)
+                    flowers.append(TileAt(int(d) - 1, dcol))
+                    continue
+                if ch == "z" and not "1" <= d <= "7":
+                    raise MjcalcError("notation", f"'{d}z' is not a tile: honors are 1z-7z (东南西北白发中)", dcol)
+                if ch != "z" and d == "0":
+                    found.append(TileAt(T.parse_tile(f"5{ch}"), dcol, red=True))
+                else:
+                    found.append(TileAt(T.parse_tile(f"{d}{ch}"), dcol))
+            digits = []
+        elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
+            if digits:
+                raise MjcalcError("notation", f"digits '{''.join(d for d, _ in digits)}' need a suit letter", digits[0][1])
+            found.append(TileAt(T.parse_tile(ch), col))
+        else:
+            raise MjcalcError(
+                "notation",
+                f"unexpected '{ch}': expected tile digits with a suit letter (m p s z f), "
+                "a letter E S W N P F C, 东南西北白发中, a meld in [ ] ( ) { }, or a +flag",
+                col,
+            )
+    if digits:
+        raise MjcalcError(
+            "notation",
+            f"digits '{''.join(d for d, _ in digits)}' need a suit letter after them (m, p, s, z)",
+            digits[0][1],
+        )
+    return found, flowers
+
+
+def parse_tile_list(text: str) -> list[int]:
+    """Tiles in a flag value (``+dora=3m7z``); red fives count as fives here."""
+    found, flowers = _read_tiles(text, 1, allow_flowers=False)
+    return [t.tile for t in found]
+
+
+# --- the GB-Mahjong / 雀渣 string -----------------------------------------------------------------------
+
+# In this format 5z 6z 7z are 中 发 白 (its own order), the reverse of the tenhou order used elsewhere.
+GB_DRAGON_ORDER = {5: 33, 6: 32, 7: 31}
+GB_FLAG_NAMES = ("zimo", "fourth", "last", "qiang")
+
+
+def parse_gb(text: str) -> ParsedLine:
+    """``[1111s,1][2222m,2][3333p,7][4444p]88s|EE0000|2``: bracketed melds with a source digit (none on a kong
+    = concealed; 5-7 = an added kong), the concealed tiles with the winning tile last, then ``|`` the
+    prevalent and seat winds and four 0/1 flags (self-drawn, last of its kind, last tile, robbing a kong),
+    then ``|`` the number of flowers.
+
+    >>> p = parse_gb("[1111s,1][2222m,2][3333p,7][4444p]88s|EE0000|2")
+    >>> [m.kind for m in p.melds], len(p.flowers), [(f.word, f.value) for f in p.flags][:2]
+    (['exposed', 'exposed', 'exposed', 'concealed_kong'], 2, [('round', 'E'), ('seat', 'E')])
+    """
+    line = ParsedLine(text)
+    head, *tails = text.split("|")
+    i = 0
+    while i < len(head):
+        ch = head[i]
+        if ch.isspace():
+            i += 1
+            continue
+        if ch == "[":
+            end = head.find("]", i)
+            if end < 0:
+                raise MjcalcError("notation", "'[' opens a meld that is never closed with ']'", i + 1)
+            body, _, source = head[i + 1 : end].partition(",")
+            found = _read_gb_tiles(body, i + 2)
+            if source and not source.isdigit():
+                raise MjcalcError("notation", f"meld source '{source}' must be a digit", i + 2 + len(body) + 1)
+            src = int(source) if source else 0
+            if len(found) == 4 and not source:
+                kind = "concealed_kong"
+            else:
+                kind = "exposed"
+            line.melds.append(MeldText(kind, tuple(found), i + 1, head[i : end + 1], added=src >= 5))
+            i = end + 1
+        else:
+            end = i
+            while end < len(head) and head[end] not in "[" and not head[end].isspace():
+                end += 1
+            line.concealed.extend(_read_gb_tiles(head[i:end], i + 1))
+            i = end
+    column = len(head) + 2
+    if tails:
+        ctx = tails[0].strip()
+        if len(ctx) < 2 or ctx[0] not in "ESWN" or ctx[1] not in "ESWN":
+            raise MjcalcError("notation", "after '|' write the prevalent and seat winds, e.g. EE0000", column)
+        line.flags.append(FlagWord("round", ctx[0], column))
+        line.flags.append(FlagWord("seat", ctx[1], column + 1))
+        bits = ctx[2:]
+        if len(bits) != 4 or any(b not in "01" for b in bits):
+            raise MjcalcError("notation", "four 0/1 flags must follow the winds: self-drawn, last of its kind, "
+                              "last tile, robbing a kong", column + 2)
+        for name, bit in zip(GB_FLAG_NAMES, bits):
+            if bit == "1":
+                line.flags.append(FlagWord(name, None, column + 2))
+        column += len(tails[0]) + 1
+    if len(tails) > 1:
+        count = tails[1].strip() or "0"
+        if not count.isdigit() or not 0 <= int(count) <= 8:
+            raise MjcalcError("notation", "the flower count after the second '|' must be 0-8", column)
+        line.flowers.extend(TileAt(k, column) for k in range(int(count)))
+    if len(tails) > 2:
+        raise MjcalcError("notation", "a GB string has at most two '|' parts", len(text))
+    return line
+
+
+def _read_gb_tiles(chunk: str, column: int) -> list[TileAt]:
+    out: list[TileAt] = []
+    for t in _read_tiles(chunk, column, allow_flowers=False)[0]:
+        rank = T.rank_of(t.tile)
+        if T.is_honor(t.tile) and rank in GB_DRAGON_ORDER and chunk[t.column - column].isdigit():
+            out.append(TileAt(GB_DRAGON_ORDER[rank], t.column))
+        else:
+            out.append(t)
+    return out

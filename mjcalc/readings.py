@@ -1,0 +1,448 @@
+"""Every way to read a hand: N sets + a pair, special forms as plug-ins, the winning tile's placement,
+wildcard substitutions, and the shape waits of the hand before the win.
+
+A reading is what predicates look at. Decomposition works on 34-slot count vectors, one suit at a time,
+with each suit's decompositions cached: a batch of a million hands meets the same suit patterns again
+and again.
+
+>>> from mjcalc.tiles import counts_of
+>>> [len(regular_decompositions(tuple(counts_of(tiles_of("111222333m55z"))), 4))]
+[2]
+>>> sorted(name(t) for t in shape_waits(tiles_of("1112345678999m"), [], 4, (FormSpec("regular"),)))
+['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import product
+
+from . import tiles as T
+from .hand import Hand, Meld
+from .tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
+
+
+def tiles_of(text: str) -> list[int]:
+    """Tiles of a plain mpsz string (tests and docs)."""
+    out: list[int] = []
+    digits = ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out.extend(T.parse_tile(d + ch) for d in digits)
+            digits = ""
+    return out
+
+
+@dataclass(frozen=True)
+class Group:
+    """One set of a reading (or its pair, or a lone tile of a special form)."""
+
+    kind: str  # chi | pon | kong | pair | special | single
+    tiles: tuple[int, ...]
+    concealed: bool = True  # from the concealed hand or a concealed / special kong
+    meld: bool = False  # declared before the win
+    special: str | None = None  # special kong kind id
+    extra: int = 0  # extra tiles on a special kong
+
+    @property
+    def is_set(self) -> bool:
+        return self.kind in ("chi", "pon", "kong", "special")
+
+    @property
+    def is_triplet(self) -> bool:
+        """A triplet or an ordinary kong."""
+        return self.kind in ("pon", "kong")
+
+    def text(self) -> str:
+        body = T.format_tiles(self.tiles, sort=self.kind != "special")
+        if not self.meld:
+            return body
+        if self.kind == "special":
+            return "{" + body + "}"
+        return f"({body})" if self.concealed else f"[{body}]"
+
+
+@dataclass(frozen=True)
+class Reading:
+    form: str  # regular | seven_pairs | thirteen_orphans | …
+    groups: tuple[Group, ...]  # concealed groups, then melds
+    win_index: int | None  # the group the winning tile completed
+    wait: str | None  # edge | closed | two_sided | pair | dual_pung | single | None
+
+    def text(self) -> list[str]:
+        return [g.text() for g in self.groups]
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    """A winning form a ruleset allows, with its parameters (``{seven_pairs: {allow_four: true}}``)."""
+
+    name: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def param(self, key: str, default: object = None) -> object:
+        return dict(self.params).get(key, default)
+
+
+# --- regular: N sets + a pair --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """All ways to split one suit's counts into chi / pon / at most one pair, as (kind, offset) tuples."""
+    out: list[tuple[tuple[str, int], ...]] = []
+
+    def walk(c: list[int], start: int, acc: list[tuple[str, int]], pair: bool) -> None:
+        i = start
+        while i < len(c) and c[i] == 0:
+            i += 1
+        if i == len(c):
+            out.append(tuple(acc))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            walk(c, i, [*acc, ("pon", i)], pair)
+            c[i] += 3
+        if c[i] >= 2 and not pair:
+            c[i] -= 2
+            walk(c, i, [*acc, ("pair", i)], True)
+            c[i] += 2
+        if not honors and i + 2 < len(c) and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            walk(c, i, [*acc, ("chi", i)], pair)
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    walk(list(counts), 0, [], False)
+    return tuple(out)
+
+
+def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, int]]:
+    return [(counts[0:9], False, 0), (counts[9:18], False, 9), (counts[18:27], False, 18), (counts[27:34], True, 27)]
+
+
+def regular_decompositions(counts: tuple[int, ...], sets: int) -> list[tuple[tuple[str, int], ...]]:
+    """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples."""
+    per_suit = []
+    for sub, honors, offset in _suit_slices(counts):
+        if not any(sub):
+            per_suit.append(((),))
+            continue
+        found = _suit_decompositions(sub, honors)
+        if not found:
+            return []
+        per_suit.append(tuple(tuple((k, t + offset) for k, t in d) for d in found))
+    out = []
+    for combo in product(*per_suit):
+        flat = tuple(g for part in combo for g in part)
+        if sum(1 for k, _ in flat if k == "pair") == 1:
+            out.append(flat)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _suit_can(counts: tuple[int, ...], honors: bool) -> int:
+    """Bit 1: the suit splits into sets alone; bit 2: into sets and one pair."""
+    bits = 0
+    for d in _suit_decompositions(counts, honors):
+        bits |= 2 if any(k == "pair" for k, _ in d) else 1
+    return bits
+
+
+def _regular_complete(counts: tuple[int, ...]) -> bool:
+    pairs = 0
+    for sub, honors, _ in _suit_slices(counts):
+        if not any(sub):
+            continue
+        bits = _suit_can(sub, honors)
+        if bits == 0:
+            return False
+        if bits == 2:
+            pairs += 1
+    # Suits that can go either way absorb the difference; exactly one pair overall must be possible.
+    flexible = sum(1 for sub, honors, _ in _suit_slices(counts) if any(sub) and _suit_can(sub, honors) == 3)
+    return pairs == 1 or (pairs == 0 and flexible >= 1)
+
+
+# --- special forms: plug-ins by name -------------------------------------------------------------------
+
+
+def _seven_pairs(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
+    if free_sets != 4 or sum(counts) != 14:
+        return []
+    allow_four = bool(spec.param("allow_four", False))
+    groups: list[tuple[str, int]] = []
+    for t, n in enumerate(counts):
+        if n == 2:
+            groups.append(("pair", t))
+        elif n == 4 and allow_four:
+            groups.extend((("pair", t), ("pair", t)))
+        elif n:
+            return []
+    return [tuple(groups)]
+
+
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+
+def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
+    if free_sets != 4 or sum(counts) != 14 or any(counts[t] == 0 for t in ORPHANS):
+        return []
+    if any(n and t not in ORPHANS for t, n in enumerate(counts)):
+        return []
+    return [tuple(("pair", t) if counts[t] == 2 else ("single", t) for t in ORPHANS)]
+
+
+SPECIAL_FORMS = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
+FORM_NAMES = ("regular", *SPECIAL_FORMS)
+
+
+def decompositions(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> Iterator[tuple[str, tuple[tuple[str, int], ...]]]:
+    for spec in forms:
+        if spec.name == "regular":
+            for d in regular_decompositions(counts, free_sets):
+                yield "regular", d
+        else:
+            for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec):
+                yield spec.name, d
+
+
+def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> bool:
+    for spec in forms:
+        if spec.name == "regular":
+            if sum(counts) == 3 * free_sets + 2 and _regular_complete(counts):
+                return True
+        elif SPECIAL_FORMS[spec.name](counts, free_sets, spec):
+            return True
+    return False
+
+
+# --- readings with the winning tile placed -------------------------------------------------------------
+
+_SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
+
+
+def _group(kind: str, t: int) -> Group:
+    if kind == "chi":
+        return Group("chi", (t, t + 1, t + 2))
+    return Group(kind, (t,) * _SIZES[kind])
+
+
+def meld_group(m: Meld) -> Group:
+    if m.kind == "special":
+        return Group("special", m.tiles, True, True, m.special, m.extra)
+    kind = "kong" if m.is_kong else m.kind
+    return Group(kind, m.tiles, m.kind == "concealed_kong", True)
+
+
+def _wait_of(group: Group, win: int) -> str:
+    if group.kind == "pair":
+        return "pair"
+    if group.kind == "pon":
+        return "dual_pung"
+    if group.kind == "single":
+        return "single"
+    first = group.tiles[0]
+    if win == first + 1:
+        return "closed"
+    if (win == first + 2 and first % 9 == 0) or (win == first and first % 9 == 6):
+        return "edge"
+    return "two_sided"
+
+
+def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
+    """Every reading of a complete hand, one per decomposition and placement of the winning tile."""
+    counts = tuple(T.counts_of(hand.concealed))
+    melds = tuple(meld_group(m) for m in hand.melds)
+    free = hand.sets - len(hand.melds)
+    out: list[Reading] = []
+    win = hand.win_tile
+    for form, decomposition in decompositions(counts, free, forms):
+        groups = tuple(_group(k, t) for k, t in decomposition)
+        seen: set[tuple[str, tuple[int, ...]]] = set()
+        for i, g in enumerate(groups):
+            if win is None or win not in g.tiles or (g.kind, g.tiles) in seen:
+                continue
+            seen.add((g.kind, g.tiles))
+            out.append(Reading(form, groups + melds, i, _wait_of(g, win)))
+        if win is None:
+            out.append(Reading(form, groups + melds, None, None))
+    return out
+
+
+def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, forms: tuple[FormSpec, ...],
+                jokers: int = 0) -> frozenset[int]:
+    """Tile kinds that complete the hand (one tile short), leaving out kinds the hand already holds four of."""
+    melds = tuple(melds)
+    base = T.counts_of(concealed)
+    held = list(base)
+    for m in melds:
+        for t in m.tiles:
+            held[t] += 1
+    free = sets - len(melds)
+    out = set()
+    for k in range(T.NUM_KINDS):
+        if held[k] >= 4:
+            continue
+        base[k] += 1
+        if jokers:
+            if joker_fills(tuple(base), jokers, free, forms, tuple(held)):
+                out.add(k)
+        elif is_complete(tuple(base), free, forms):
+            out.add(k)
+        base[k] -= 1
+    return frozenset(out)
+
+
+# --- wildcards -----------------------------------------------------------------------------------------
+
+
+def joker_fills(counts: tuple[int, ...], jokers: int, free_sets: int, forms: tuple[FormSpec, ...],
+                held: tuple[int, ...] | None = None) -> list[tuple[int, ...]]:
+    """Every multiset of kinds the jokers can stand for so that the hand is complete.
+
+    ``counts`` are the real tiles (jokers removed); ``held`` counts every real tile of the hand, melds
+    included, so that a joker never stands for a fifth copy.
+
+    >>> [tuple(name(k) for k in f) for f in joker_fills(tuple(counts_of(tiles_of("123m456p789s111z2z"))), 1, 4,
+    ...                                                   (FormSpec("regular"),))]
+    [('2z',)]
+    """
+    limit = held if held is not None else counts
+    found: set[tuple[int, ...]] = set()
+    candidates: set[tuple[int, ...]] = set()
+    for spec in forms:
+        if spec.name == "regular":
+            if sum(counts) + jokers == 3 * free_sets + 2:
+                candidates |= _regular_fills(counts, jokers, free_sets, 1)
+        else:
+            candidates |= _form_fills(counts, jokers, free_sets, spec)
+    for combo in candidates:
+        if all(limit[k] + combo.count(k) <= 4 for k in set(combo)):
+            found.add(combo)
+    return sorted(found)
+
+
+def _form_fills(counts: tuple[int, ...], jokers: int, free_sets: int, spec: FormSpec) -> set[tuple[int, ...]]:
+    """Special forms are few and small: try every multiset of kinds."""
+    out = set()
+    for combo in _multisets(list(range(T.NUM_KINDS)), jokers):
+        filled = list(counts)
+        for k in combo:
+            filled[k] += 1
+        if SPECIAL_FORMS[spec.name](tuple(filled), free_sets, spec):
+            out.add(combo)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _regular_fills(counts: tuple[int, ...], jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
+    """Joker substitutions completing ``counts`` into ``sets`` sets and ``pairs`` pairs. Each step takes the
+    lowest real tile and tries every group that can hold it, jokers filling the gaps."""
+    i = next((t for t, n in enumerate(counts) if n), None)
+    if i is None:
+        return _joker_only_fills(jokers, sets, pairs)
+    out: set[tuple[int, ...]] = set()
+    c = list(counts)
+
+    def recurse(used: dict[int, int], fill: tuple[int, ...], sets_left: int, pairs_left: int) -> None:
+        for t, n in used.items():
+            c[t] -= n
+        for rest in _regular_fills(tuple(c), jokers - len(fill), sets_left, pairs_left):
+            out.add(tuple(sorted(fill + rest)))
+        for t, n in used.items():
+            c[t] += n
+
+    for size, kind in ((3, "pon"), (2, "pair")):
+        if kind == "pon" and not sets or kind == "pair" and not pairs:
+            continue
+        for real in range(1, min(c[i], size) + 1):
+            if size - real <= jokers:
+                recurse({i: real}, (i,) * (size - real), sets - (kind == "pon"), pairs - (kind == "pair"))
+    if sets and i < T.HONOR_START:
+        for first in (i - 2, i - 1, i):
+            if first < 0 or T.suit_of(first) != T.suit_of(i) or first % 9 > 6:
+                continue
+            others = [t for t in (first, first + 1, first + 2) if t != i]
+            for choice in product((True, False), repeat=2):  # each other tile: real (if held) or a joker
+                used = {i: 1}
+                fill: tuple[int, ...] = ()
+                ok = True
+                for t, real in zip(others, choice):
+                    if real:
+                        if c[t] - used.get(t, 0) <= 0:
+                            ok = False
+                            break
+                        used[t] = used.get(t, 0) + 1
+                    else:
+                        fill += (t,)
+                if ok and len(fill) <= jokers:
+                    recurse(used, fill, sets - 1, pairs)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=None)
+def _joker_only_fills(jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
+    """Jokers that make whole sets or the pair by themselves stand for any pon, chi or pair."""
+    if jokers != 3 * sets + 2 * pairs:
+        return frozenset()
+    options: list[list[tuple[int, ...]]] = []
+    set_shapes = [(k, k, k) for k in range(T.NUM_KINDS)]
+    set_shapes += [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
+    options.extend([set_shapes] * sets)
+    options.extend([[(k, k) for k in range(T.NUM_KINDS)]] * pairs)
+    return frozenset(tuple(sorted(t for g in combo for t in g)) for combo in product(*options))
+
+
+def _multisets(pool: list[int], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:
+    if size == 0:
+        yield ()
+        return
+    for i in range(start, len(pool)):
+        for rest in _multisets(pool, size - 1, i):
+            yield (pool[i], *rest)
+
+
+@dataclass(frozen=True)
+class Wildcards:
+    """Which tiles of a hand are wildcards: ``count`` copies of ``kind`` in the concealed tiles, one of them
+    the winning tile when ``win_is_wild``."""
+
+    kind: int | None = None
+    count: int = 0
+    win_is_wild: bool = False
+    labels: tuple[str, ...] = field(default=())
+
+
+def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> list[tuple[Hand, dict[str, str]]]:
+    """The hand once per way its wildcards can stand for real tiles, with what each stood for."""
+    if not wild.count:
+        return [(hand, {})]
+    real = list(hand.concealed)
+    for _ in range(wild.count):
+        real.remove(wild.kind)  # type: ignore[arg-type]
+    counts = tuple(T.counts_of(real))
+    held = T.counts_of(real)
+    for m in hand.melds:
+        for t in m.tiles:
+            held[t] += 1
+    free = hand.sets - len(hand.melds)
+    out: list[tuple[Hand, dict[str, str]]] = []
+    for fill in joker_fills(counts, wild.count, free, forms, tuple(held)):
+        wins = sorted(set(fill)) if wild.win_is_wild else [hand.win_tile]
+        for win in wins:
+            order = list(fill)
+            if wild.win_is_wild:  # the winning wildcard is listed first
+                order.remove(win)  # type: ignore[arg-type]
+                order.insert(0, win)  # type: ignore[arg-type]
+            new = Hand(tuple(sorted(real + list(fill))), hand.melds, win, hand.flowers, hand.reds, hand.sets)
+            subs = {label: name(k) for label, k in zip(wild.labels, order)}
+            out.append((new, subs))
+    return out

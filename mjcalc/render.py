@@ -1,0 +1,299 @@
+"""Render a Result: the JSON of ``spec/OUTPUT.md`` and the human table. No scoring logic here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabulate import tabulate
+
+from . import tiles as T
+from .engine import Result
+from .ruleset import SCOPES, Ruleset
+from .settlement import Award
+
+WAIT_NAMES = {
+    "edge": ("边张", "edge wait"), "closed": ("坎张", "closed wait"), "pair": ("单钓", "pair wait"),
+    "two_sided": ("两面", "two-sided wait"), "dual_pung": ("对碰", "dual-pung wait"), "single": ("单张", "single"),
+}
+WORDS = {
+    "en": {"hand": "hand", "context": "context", "options": "options", "reading": "reading", "item": "item",
+           "value": "value", "applies": "applies to", "payer": "payer", "payee": "payee", "formula": "formula",
+           "amount": "amount", "net": "net", "seat": "seat", "kongs": "kong points", "waits": "waits",
+           "unseen": "unseen", "total": "total", "not_a_win": "NOT A WIN", "waiting": "WAITING — one tile short",
+           "win": "WIN", "error": "ERROR", "ignored": "ignored (not used by this ruleset)", "notes": "notes",
+           "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
+           "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins"},
+    "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
+           "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
+           "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
+           "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
+           "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
+           "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
+           "score": "若和"},
+}
+
+
+def _name(names: dict[str, str], lang: str) -> str:
+    return names.get(lang) or names.get("en", "")
+
+
+def _item_json(a: Award, unit: str) -> dict[str, Any]:
+    return {"id": a.item.id, "name": {"zh": a.item.names.get("zh"), "en": a.item.names.get("en")},
+            "value": a.value, "count": a.count, "unit": unit, "applies_to": a.item.applies_to}
+
+
+def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
+    """The object of spec/OUTPUT.md: keys may be added, never renamed or dropped."""
+    out: dict[str, Any] = {}
+    if r.line is not None:
+        out["line"] = r.line
+    out.update({
+        "input": r.input,
+        "ruleset": r.ruleset.id if r.ruleset else None,
+        "hand": r.hand.text() if r.hand else None,
+        "context": r.ctx.to_json() if r.ctx else None,
+        "options": r.options or None,
+        "result": r.result,
+        "error": r.error.to_json() if r.error else None,
+    })
+    if r.result == "not_a_win":
+        out["failed_conditions"] = [{"id": c.id, "message": _name(c.message, lang)} for c in r.failed]
+    if r.hand is not None:
+        out["waits"] = [T.name(t) for t in r.waits]
+    if r.result == "waiting":
+        out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
+    if r.ignored_flags:
+        out["ignored_flags"] = r.ignored_flags
+    best = r.best
+    if best is not None and r.ruleset is not None:
+        c, s = best.candidate, best.settlement
+        out["reading"] = c.reading.text()
+        out["winning_tile"] = T.name(c.hand.win_tile) if c.hand.win_tile is not None else None
+        out["wait"] = c.reading.wait
+        out["substitutions"] = c.subs
+        out["items"] = [_item_json(a, r.ruleset.unit) for a in best.awards]
+        out["fan"] = s.fan
+        out["payments"] = [p.to_json() for p in s.payments]
+        out["kong_payments"] = [k.to_json() for k in s.kong_payments]
+        out["net"] = s.net
+        out["points"] = s.points
+        out["notes"] = s.notes
+    return out
+
+
+def _wait_json(w: Any) -> dict[str, Any]:
+    res = w.result
+    entry: dict[str, Any] = {"tile": T.name(w.tile), "unseen": w.unseen, "result": res.result if res else None}
+    if res is not None and res.best is not None:
+        entry["fan"] = res.best.settlement.fan
+        entry["points"] = res.best.settlement.points
+        entry["items"] = [a.item.id for a in res.best.awards]
+    return entry
+
+
+# --- the table -----------------------------------------------------------------------------------------
+
+
+def to_text(r: Result, lang: str = "en") -> str:
+    w = WORDS[lang]
+    lines: list[str] = []
+    rules = r.ruleset
+    if rules is not None:
+        lines.append(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})")
+    if r.error is not None:
+        err = r.error
+        where = f" at column {err.column}" if err.column else ""
+        lines.append(f"{w['error']} ({err.kind}){where}: {err.message}")
+        caret = err.caret(r.input)
+        if caret:
+            lines.append(caret)
+        return "\n".join(lines)
+    assert rules is not None and r.hand is not None and r.ctx is not None
+    lines.append(f"{w['hand']:<9}{r.hand.text()}")
+    lines.append(f"{w['context']:<9}{_context_line(r, lang)}")
+    lines.append(f"{w['options']:<9}{_options_line(rules, r.options)}")
+    if r.ignored_flags:
+        lines.append(f"{'':<9}{w['ignored']}: {', '.join('+' + f for f in r.ignored_flags)}")
+    lines.append("")
+    if r.result == "waiting":
+        lines.append(w["waiting"])
+        lines.append(_waits_table(r, lang))
+        return "\n".join(lines)
+    if r.result == "not_a_win":
+        lines.append(f"{w['not_a_win']}:")
+        for c in r.failed:
+            lines.append(f"  ✗ {c.id}: {_name(c.message, lang)}")
+        return "\n".join(lines)
+    assert r.best is not None
+    c, s = r.best.candidate, r.best.settlement
+    wait = WAIT_NAMES.get(c.reading.wait or "", ("", ""))
+    wait_text = wait[0] if lang == "zh" else wait[1]
+    marked = []
+    for i, text in enumerate(c.reading.text()):
+        marked.append(f"{text}*" if i == c.reading.win_index else text)
+    lines.append(f"{w['reading']:<9}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
+                 f"{', ' + wait_text if wait_text else ''})")  # type: ignore[arg-type]
+    if c.subs:
+        lines.append(f"{w['substitutions']:<9}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
+    lines.append("")
+    rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
+             f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}", _scope(a.item.applies_to, lang)]
+            for a in r.best.awards]
+    lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
+    lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
+    lines.append("")
+    pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee, p.fan, p.formula,
+                 p.amount if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"] for p in s.payments]
+    lines.append(tabulate(pay_rows, headers=[w["payer"], w["payee"], rules.unit, w["formula"], w["amount"]],
+                          tablefmt="simple"))
+    lines.append(f"{w['points']}: {s.points}")
+    if s.kong_payments:
+        lines.append("")
+        kong_rows = [[k.payer, k.payee, f"{_name(k.names, lang)} {k.tiles}", k.amount] for k in s.kong_payments]
+        lines.append(tabulate(kong_rows, headers=[w["payer"], w["payee"], w["kongs"], w["amount"]], tablefmt="simple"))
+    lines.append("")
+    net = s.net
+    lines.append(tabulate([[seat + (" (dealer)" if seat == "E" else ""), f"{net[seat]:+d}"] for seat in T.SEATS],
+                          headers=[w["seat"], w["net"]], tablefmt="simple"))
+    if s.notes:
+        lines.append("")
+        lines.extend(f"{w['notes']}: {n}" for n in s.notes)
+    return "\n".join(lines)
+
+
+def _scope(scope: str, lang: str) -> str:
+    if lang == "zh":
+        return {"all": "每家", "discarder": "点炮者", "dealer_paying": "庄家付时", "dealer_involved": "庄家收付时",
+                "closed_payers": "门清的输家"}.get(scope, scope)
+    return SCOPES.get(scope, scope)
+
+
+def _context_line(r: Result, lang: str) -> str:
+    ctx = r.ctx
+    assert ctx is not None and r.ruleset is not None
+    given = ctx.given
+    parts = []
+
+    def show(name: str, text: str) -> None:
+        parts.append(text + ("" if name in given else "*"))
+
+    show("seat", f"seat {ctx.seat}" + (" (dealer)" if ctx.seat == "E" else ""))
+    if "round" in r.ruleset.flags:
+        show("round", f"round {ctx.round}")
+    show("zimo", "self-drawn" if ctx.zimo else f"on a discard from {ctx.discarder}")
+    for name in sorted(r.ruleset.flags - {"seat", "round", "zimo", "from", "rules", "win", "base", "cap"}):
+        value = ctx.to_json().get(name)
+        if value not in (False, None, [], 0):
+            parts.append(f"+{name}" if value is True else f"+{name}={value}")
+    return " · ".join(parts) + f"   ({WORDS[lang]['defaults']})"
+
+
+def _options_line(rules: Ruleset, options: dict[str, Any]) -> str:
+    parts = []
+    for k, o in rules.options.items():
+        v = options.get(k)
+        text = "none" if v is None else ("on" if v is True else "off" if v is False else str(v))
+        parts.append(f"{k} {text}" + ("*" if v == o.default else ""))
+    return " · ".join(parts)
+
+
+def _waits_table(r: Result, lang: str) -> str:
+    w = WORDS[lang]
+    if not r.waits:
+        return "no tile completes this hand" if lang == "en" else "没有能和的牌"
+    rows = []
+    for ws in r.wait_scores or []:
+        res = ws.result
+        if res is not None and res.best is not None:
+            s = res.best.settlement
+            items = ", ".join(_name(a.item.names, lang) for a in res.best.awards)
+            outcome = f"{s.fan} {r.ruleset.unit if r.ruleset else ''} → {s.points}  ({items})"
+        elif res is not None:
+            outcome = "not a win: " + ", ".join(c.id for c in res.failed)
+        else:
+            outcome = ""
+        rows.append([T.name(ws.tile), ws.unseen, outcome])
+    if not rows:
+        return f"{w['waits']}: " + " ".join(T.name(t) for t in r.waits)
+    return tabulate(rows, headers=[w["waits"], w["unseen"], w["score"]], tablefmt="simple")
+
+
+def rules_list(rulesets: list[Ruleset]) -> str:
+    rows = [[r.id, r.names.get("zh"), r.names.get("en"), r.unit, len(r.items)] for r in rulesets]
+    return tabulate(rows, headers=["id", "名称", "name", "unit", "items"], tablefmt="simple")
+
+
+def ruleset_json(r: Ruleset) -> dict[str, Any]:
+    from .predicates import PREDICATES
+
+    def doc(text: str) -> str:
+        name = text.split("(")[0].strip()
+        fn = PREDICATES.get(name)
+        return (fn.__doc__ or "").strip().splitlines()[0] if fn and fn.__doc__ else ""
+
+    return {
+        "id": r.id, "names": r.names, "description": r.description, "source": r.source, "unit": r.unit,
+        "file": r.path,
+        "hand": {"sets": r.tile_rules.sets, "forms": [f.name for f in r.forms], "wildcard": r.wildcard,
+                 "red_fives": r.tile_rules.red_fives, "flowers": r.tile_rules.flowers},
+        "flags": sorted(r.flags),
+        "options": {k: {"type": o.type, "default": o.default, "choices": list(o.choices) or None, "doc": o.doc}
+                    for k, o in r.options.items()},
+        "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
+                           for c in r.conditions],
+        "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,
+                   "predicate": doc(i.when_text), "excludes": list(i.excludes), "enabled_by": i.enabled, "doc": i.doc}
+                  for i in r.items],
+        "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
+                           "points": r.special_kong_points[d.id].__dict__} for d in r.tile_rules.special_kongs],
+        "kongs": [{"id": k.id, "names": k.names, "points": k.points, "big_tiles": T.format_tiles(k.tiles) or None,
+                   "exposed": k.exposed or None, "concealed": k.concealed or None} for k in r.kongs.values()],
+        "formula": r.formula, "payments": r.payments,
+    }
+
+
+def ruleset_text(r: Ruleset, lang: str = "en") -> str:
+    data = ruleset_json(r)
+    lines = [f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", r.description, f"source: {r.source}",
+             f"file: {r.path}", ""]
+    lines.append(f"hand: {r.tile_rules.sets} sets + a pair; forms: {', '.join(data['hand']['forms'])}; "
+                 f"wildcard: {r.wildcard}")
+    lines.append(f"flags read: {' '.join('+' + f for f in data['flags'])}")
+    lines.append("")
+    lines.append("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)")
+    lines.append(tabulate([[k, o["type"] if not o["choices"] else " | ".join(o["choices"]),
+                            "none" if o["default"] is None else o["default"], o["doc"]]
+                           for k, o in data["options"].items()], headers=["option", "type", "default", "meaning"],
+                          tablefmt="simple", maxcolwidths=[None, None, None, 70]))
+    lines.append("")
+    lines.append("WIN CONDITIONS (all must hold)")
+    lines.append(tabulate([[c["id"], c["names"].get("zh"), _name(c["message"], lang)] for c in data["win_conditions"]],
+                          headers=["id", "名称", "meaning"], tablefmt="simple", maxcolwidths=[None, None, 80]))
+    lines.append("")
+    lines.append(f"ITEMS ({r.unit})")
+    rows = []
+    for i in data["items"]:
+        value = i["value"] if not isinstance(i["value"], dict) else f"option {i['value'].get('option')}"
+        extra = []
+        if i["excludes"]:
+            extra.append("excludes " + ", ".join(i["excludes"]))
+        if i["enabled_by"]:
+            extra.append(f"only with option {i['enabled_by']}")
+        rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), value, _scope(i["applies_to"], lang),
+                     " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
+    lines.append(tabulate(rows, headers=["id", "名称", "name", r.unit, "applies to", "when"], tablefmt="simple",
+                          maxcolwidths=[None, None, None, None, None, 60]))
+    if data["special_kongs"] or data["kongs"]:
+        lines.append("")
+        lines.append("KONG POINTS (× base, paid by each of the other three; apart from the hand)")
+        krows = [[k["id"], k["names"].get("zh"), k["points"] if not k["big_tiles"] else
+                  f"{k['big_tiles']}: exposed {k['exposed']}, concealed {k['concealed']}"] for k in data["kongs"]]
+        for sk in data["special_kongs"]:
+            p = sk["points"]
+            value = f"{p['per_tile']} a tile" if p["per_tile"] else f"{p['points']} + {p['extra_points']} per extra tile"
+            krows.append([sk["id"], sk["names"].get("zh"), f"{{{sk['core']}}}: {value}"])
+        lines.append(tabulate(krows, headers=["kong", "名称", "points"], tablefmt="simple"))
+    lines.append("")
+    f = r.formula
+    lines.append(f"FORMULA: {f.get('kind')} {', '.join(f'{k}={v}' for k, v in f.items() if k != 'kind')}")
+    return "\n".join(lines)

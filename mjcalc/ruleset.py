@@ -1,0 +1,487 @@
+"""Rulesets: YAML → a validated, frozen model; ``extends`` merging; options (house rules) bound to values.
+
+The YAML grammar is described in ``rules/SCHEMA.md``. A ruleset file names predicates and formulas; it
+never holds code or expressions, and it is read with ``yaml.safe_load``, so a file can never run code.
+Every mistake in a file fails at load time, naming the file, the entry and the field.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import tiles as T
+from .context import FLAG_BY_NAME, OPTION_FLAGS
+from .errors import MjcalcError, did_you_mean
+from .hand import SpecialKongDef, TileRules
+from .predicates import PREDICATES, Candidate, bind
+from .readings import FORM_NAMES, FormSpec
+
+SCOPES = {
+    "all": "every payer",
+    "discarder": "the discarder only",
+    "dealer_paying": "the dealer, when paying",
+    "dealer_involved": "every payment between the dealer and another player",
+    "closed_payers": "each payer whose hand is closed (+closed=…)",
+}
+OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
+ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+WILDCARD_PROVIDERS = ("none", "treasure", "hui")
+
+
+def builtin_dir() -> Path:
+    """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules)."""
+    return Path(str(importlib.resources.files("mjcalc.rules")))
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+# --- the model -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    name: str
+    type: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+
+    def parse(self, raw: Any, where: str) -> Any:
+        """A value for this option from YAML or a ``--set`` string."""
+        text = str(raw).strip().lower() if not isinstance(raw, (bool, int)) or raw is None else raw
+        try:
+            if self.type == "bool":
+                if isinstance(text, bool):
+                    return text
+                if text in ("on", "true", "yes", "1"):
+                    return True
+                if text in ("off", "false", "no", "0"):
+                    return False
+                raise ValueError
+            if self.type == "int_or_none" and (raw is None or text in ("none", "null", "off", "")):
+                return None
+            if self.type in ("int", "int_or_none"):
+                value = int(text)
+                if value < 0:
+                    raise ValueError
+                return value
+            if self.type == "choice":
+                if str(raw) in self.choices:
+                    return str(raw)
+                raise ValueError
+        except (ValueError, TypeError):
+            pass
+        expected = {
+            "bool": "on or off",
+            "int": "a whole number",
+            "int_or_none": "a whole number or none",
+            "choice": " | ".join(self.choices),
+        }[self.type]
+        raise MjcalcError("ruleset", f"{where}: option '{self.name}' takes {expected}, not '{raw}'")
+
+
+@dataclass(frozen=True)
+class Condition:
+    id: str
+    names: dict[str, str]
+    message: dict[str, str]
+    when: Callable[[Candidate], bool | int] | None  # None for `shape`, which readings decide
+    when_text: str
+
+
+@dataclass(frozen=True)
+class ItemDef:
+    id: str
+    names: dict[str, str]
+    value: Any  # int, or {"option": name}
+    when: Callable[[Candidate], bool | int]
+    when_text: str
+    applies_to: str
+    excludes: tuple[str, ...]  # ("*",) = every other item
+    enabled: str | None  # an option name: the item counts only while that option is on
+    doc: str
+
+
+@dataclass(frozen=True)
+class KongRule:
+    id: str
+    names: dict[str, str]
+    points: int = 0  # ordinary kong (minggang, angang)
+    tiles: tuple[int, ...] = ()  # for a "big" kong: the kinds that make it big
+    exposed: int = 0
+    concealed: int = 0
+
+
+@dataclass(frozen=True)
+class SpecialKongPoints:
+    points: int
+    extra_points: int
+    per_tile: int
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    names: dict[str, str]
+    description: str
+    source: str
+    path: str
+    unit: str
+    tile_rules: TileRules
+    forms: tuple[FormSpec, ...]
+    wildcard: str
+    flags: frozenset[str]
+    options: dict[str, OptionDef]
+    conditions: tuple[Condition, ...]
+    items: tuple[ItemDef, ...]
+    formula: dict[str, Any]
+    payments: dict[str, Any]
+    kongs: dict[str, KongRule]
+    special_kong_points: dict[str, SpecialKongPoints]
+    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+
+    def name(self, lang: str) -> str:
+        return self.names.get(lang) or self.names.get("en") or self.id
+
+    def option_values(self, overrides: Mapping[str, Any], where: str = "--set") -> dict[str, Any]:
+        """Defaults with overrides applied; an unknown option is an error that lists the known ones."""
+        values = {k: o.default for k, o in self.options.items()}
+        for key, raw in overrides.items():
+            if key not in self.options:
+                raise MjcalcError(
+                    "ruleset",
+                    f"{where}: '{key}' is not an option of {self.id}{did_you_mean(key, self.options)}; "
+                    f"options: {', '.join(self.options) or 'none'}",
+                )
+            values[key] = self.options[key].parse(raw, where)
+        return values
+
+    def resolve(self, value: Any, options: Mapping[str, Any]) -> Any:
+        """A YAML value that may be ``{option: name}``."""
+        if isinstance(value, dict) and set(value) == {"option"}:
+            return options[value["option"]]
+        return value
+
+
+# --- loading -------------------------------------------------------------------------------------------
+
+
+class _Loader:
+    """Reads one ruleset file and the chain it extends; every error names the file, entry and field."""
+
+    def __init__(self) -> None:
+        self.chain: list[str] = []
+
+    def read(self, ref: str, relative_to: Path | None = None) -> tuple[dict[str, Any], Path]:
+        path = self.locate(ref, relative_to)
+        if str(path) in self.chain:
+            raise MjcalcError("ruleset", f"{path}: 'extends' goes round in a circle: {' → '.join(self.chain)}")
+        self.chain.append(str(path))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise MjcalcError("ruleset", f"{path}: cannot read: {exc.strerror}") from None
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+            raise MjcalcError("ruleset", f"{path}:{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+        if not isinstance(data, dict):
+            raise MjcalcError("ruleset", f"{path}: a ruleset file is a YAML mapping (id:, names:, items: …)")
+        parent_ref = data.pop("extends", None)
+        if parent_ref is None:
+            return data, path
+        if not isinstance(parent_ref, str):
+            raise MjcalcError("ruleset", f"{path}: field 'extends' names one ruleset (a built-in name or a file)")
+        parent, _ = self.read(parent_ref, path.parent)
+        return merge(parent, data), path
+
+    @staticmethod
+    def locate(ref: str, relative_to: Path | None) -> Path:
+        if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
+            path = Path(ref).expanduser()
+            if not path.is_absolute() and relative_to is not None and (relative_to / path).exists():
+                path = relative_to / path
+            if not path.exists():
+                raise MjcalcError("ruleset", f"ruleset file not found: {ref}")
+            return path
+        path = builtin_dir() / f"{ref}.yaml"
+        if not path.exists():
+            names = builtin_names()
+            raise MjcalcError(
+                "ruleset",
+                f"unknown ruleset '{ref}'{did_you_mean(ref, names)}; built-in: {', '.join(names)} "
+                "(or give a path to a .yaml file)",
+            )
+        return path
+
+
+KEYED_LISTS = ("items", "win_conditions")
+UNION_LISTS = ("flags",)
+
+
+def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """A child ruleset lists only what differs: mappings merge, id-keyed lists merge by id (``remove: true``
+    drops an entry), ``flags`` add to the parent's, anything else replaces."""
+    out = dict(parent)
+    for key, value in child.items():
+        base = parent.get(key)
+        if key in KEYED_LISTS and isinstance(base, list) and isinstance(value, list):
+            merged = {e.get("id"): dict(e) for e in base if isinstance(e, dict)}
+            for entry in value:
+                if not isinstance(entry, dict) or "id" not in entry:
+                    merged[str(entry)] = entry  # reported by validation
+                    continue
+                if entry.get("remove"):
+                    merged.pop(entry["id"], None)
+                elif entry["id"] in merged:
+                    merged[entry["id"]] = {**merged[entry["id"]], **entry}
+                else:
+                    merged[entry["id"]] = dict(entry)
+            out[key] = list(merged.values())
+        elif key in UNION_LISTS and isinstance(base, list) and isinstance(value, list):
+            out[key] = base + [v for v in value if v not in base]
+        elif isinstance(base, dict) and isinstance(value, dict):
+            out[key] = {**base, **{k: merge(base[k], v) if isinstance(base.get(k), dict) and isinstance(v, dict)
+                                   else v for k, v in value.items()}}
+        else:
+            out[key] = value
+    return out
+
+
+@lru_cache(maxsize=64)
+def load_ruleset(ref: str) -> Ruleset:
+    """Load a built-in ruleset by name, or a YAML file by path (it may extend a built-in)."""
+    loader = _Loader()
+    data, path = loader.read(ref)
+    return _Validator(data, path).ruleset()
+
+
+class _Validator:
+    def __init__(self, data: dict[str, Any], path: Path) -> None:
+        self.data = data
+        self.path = path
+        self.where = path.name if path.parent == builtin_dir() else str(path)
+
+    def fail(self, message: str) -> MjcalcError:
+        return MjcalcError("ruleset", f"{self.where}: {message}")
+
+    def need(self, obj: dict[str, Any], key: str, kind: type | tuple[type, ...], entry: str) -> Any:
+        if key not in obj:
+            raise self.fail(f"{entry}: field '{key}' is missing")
+        if not isinstance(obj[key], kind):
+            raise self.fail(f"{entry}: field '{key}' has the wrong type ({type(obj[key]).__name__})")
+        return obj[key]
+
+    def names(self, obj: dict[str, Any], entry: str) -> dict[str, str]:
+        names = self.need(obj, "names", dict, entry)
+        if not names.get("zh") or not names.get("en"):
+            raise self.fail(f"{entry}: field 'names' needs both zh and en")
+        return {str(k): str(v) for k, v in names.items()}
+
+    def tile(self, text: Any, entry: str, key: str) -> int:
+        try:
+            return T.parse_tile(str(text))
+        except ValueError:
+            raise self.fail(f"{entry}: field '{key}': '{text}' is not a tile") from None
+
+    def ruleset(self) -> Ruleset:
+        d = self.data
+        known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
+                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments"}
+        for key in d:
+            if key not in known:
+                raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
+        rid = self.need(d, "id", str, "ruleset")
+        names = self.names(d, "ruleset")
+        options = self.options(d.get("options") or {})
+        specials, special_points = self.special_kongs(d.get("special_kongs") or {})
+        tiles = d.get("tiles") or {}
+        tile_rules = TileRules(
+            ruleset=rid,
+            sets=int(tiles.get("sets", 4)),
+            red_fives=bool(tiles.get("red_fives", False)),
+            flowers=bool(tiles.get("flowers", False)),
+            special_kongs=specials,
+        )
+        forms = self.forms(d.get("forms") or ["regular"])
+        wildcard = str(d.get("wildcard", "none"))
+        if wildcard not in WILDCARD_PROVIDERS:
+            raise self.fail(f"field 'wildcard': '{wildcard}' is not one of {', '.join(WILDCARD_PROVIDERS)}")
+        flags = frozenset(self.flags(d.get("flags") or [], options))
+        conditions = tuple(self.condition(c, i) for i, c in enumerate(d.get("win_conditions") or []))
+        items = tuple(self.item(e, i, options) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
+        ids = [i.id for i in items]
+        for item in items:
+            for ex in item.excludes:
+                if ex != "*" and ex not in ids:
+                    raise self.fail(f"item '{item.id}': field 'excludes': unknown item '{ex}'{did_you_mean(ex, ids)}")
+        formula = dict(self.need(d, "formula", dict, "ruleset"))
+        self.option_refs(formula, options, "formula")
+        payments = dict(d.get("payments") or {})
+        self.option_refs(payments, options, "payments")
+        kongs = self.kongs(d.get("kongs") or {})
+        return Ruleset(
+            id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
+            path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
+            wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
+            payments=payments, kongs=kongs, special_kong_points=special_points, raw=d,
+        )
+
+    def options(self, raw: dict[str, Any]) -> dict[str, OptionDef]:
+        out = {}
+        for name, spec in raw.items():
+            entry = f"option '{name}'"
+            if not isinstance(spec, dict):
+                raise self.fail(f"{entry}: expected a mapping with type, default and doc")
+            kind = self.need(spec, "type", str, entry)
+            if kind not in OPTION_TYPES:
+                raise self.fail(f"{entry}: field 'type': '{kind}' is not one of {', '.join(OPTION_TYPES)}")
+            choices = tuple(str(c) for c in spec.get("choices") or ())
+            if kind == "choice" and not choices:
+                raise self.fail(f"{entry}: field 'choices' is missing")
+            doc = self.need(spec, "doc", str, entry)
+            option = OptionDef(name, kind, None, doc, choices)
+            if "default" not in spec:
+                raise self.fail(f"{entry}: field 'default' is missing")
+            default = option.parse(spec["default"], f"{self.where}: {entry}")
+            out[name] = OptionDef(name, kind, default, doc, choices)
+        return out
+
+    def option_refs(self, obj: Any, options: dict[str, OptionDef], entry: str) -> None:
+        if isinstance(obj, dict):
+            if set(obj) == {"option"}:
+                if obj["option"] not in options:
+                    raise self.fail(f"{entry}: unknown option '{obj['option']}'{did_you_mean(str(obj['option']), options)}")
+                return
+            for k, v in obj.items():
+                self.option_refs(v, options, f"{entry}.{k}")
+
+    def forms(self, raw: list[Any]) -> tuple[FormSpec, ...]:
+        out = []
+        for f in raw:
+            name, params = (next(iter(f.items())) if isinstance(f, dict) else (f, {}))
+            if name not in FORM_NAMES:
+                raise self.fail(f"field 'forms': unknown form '{name}'{did_you_mean(str(name), FORM_NAMES)}")
+            out.append(FormSpec(str(name), tuple(sorted((params or {}).items()))))
+        return tuple(out)
+
+    def flags(self, raw: list[Any], options: dict[str, OptionDef]) -> list[str]:
+        out = ["rules", "win"]
+        for f in raw:
+            if f not in FLAG_BY_NAME:
+                raise self.fail(f"field 'flags': unknown flag '{f}'{did_you_mean(str(f), FLAG_BY_NAME)}")
+            if f in OPTION_FLAGS and f not in options:
+                raise self.fail(f"field 'flags': flag '{f}' sets the option of that name, which is not declared")
+            out.append(str(f))
+        return out
+
+    def special_kongs(self, raw: dict[str, Any]) -> tuple[tuple[SpecialKongDef, ...], dict[str, SpecialKongPoints]]:
+        defs, points = [], {}
+        for kid, spec in raw.items():
+            entry = f"special kong '{kid}'"
+            core = tuple(self.tile(t, entry, "core") for t in self.need(spec, "core", list, entry))
+            extra = tuple(self.tile(t, entry, "extra_from") for t in spec.get("extra_from", [])) or core
+            wild = tuple(self.tile(t, entry, "wild") for t in spec.get("wild", []))
+            defs.append(SpecialKongDef(kid, self.names(spec, entry), core, int(spec.get("min_distinct", len(core))),
+                                       extra, wild))
+            points[kid] = SpecialKongPoints(int(spec.get("points", 0)), int(spec.get("extra_points", 0)),
+                                            int(spec.get("per_tile", 0)))
+        return tuple(defs), points
+
+    def kongs(self, raw: dict[str, Any]) -> dict[str, KongRule]:
+        out = {}
+        for kid, spec in raw.items():
+            entry = f"kong '{kid}'"
+            tiles = tuple(self.tile(t, entry, "tiles") for t in spec.get("tiles", []))
+            out[kid] = KongRule(kid, self.names(spec, entry), int(spec.get("points", 0)), tiles,
+                                int(spec.get("exposed", 0)), int(spec.get("concealed", 0)))
+        for needed in ("minggang", "angang"):
+            if raw and needed not in out:
+                raise self.fail(f"field 'kongs': entry '{needed}' is missing")
+        return out
+
+    def condition(self, raw: Any, index: int) -> Condition:
+        if not isinstance(raw, dict):
+            raise self.fail(f"win condition #{index + 1}: expected a mapping")
+        cid = self.need(raw, "id", str, f"win condition #{index + 1}")
+        entry = f"win condition '{cid}'"
+        message = self.need(raw, "message", dict, entry)
+        if not message.get("en") or not message.get("zh"):
+            raise self.fail(f"{entry}: field 'message' needs both zh and en")
+        if cid == "shape":
+            return Condition(cid, self.names(raw, entry), message, None, "the hand's winning forms")
+        when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        return Condition(cid, self.names(raw, entry), message, when, text)
+
+    def item(self, raw: Any, index: int, options: dict[str, OptionDef]) -> ItemDef:
+        if not isinstance(raw, dict):
+            raise self.fail(f"item #{index + 1}: expected a mapping")
+        iid = self.need(raw, "id", str, f"item #{index + 1}")
+        entry = f"item '{iid}'"
+        if not ID_RE.match(iid):
+            raise self.fail(f"{entry}: ids are snake_case ASCII")
+        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc"}
+        for key in raw:
+            if key not in allowed:
+                raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
+        value = self.need(raw, "value", (int, dict), entry)
+        if isinstance(value, dict):
+            self.option_refs(value, options, f"{entry}: field 'value'")
+        when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        scope = str(raw.get("applies_to", "all"))
+        if scope not in SCOPES:
+            raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
+        excludes = raw.get("excludes") or []
+        excludes = ("*",) if excludes == "*" else tuple(str(e) for e in excludes)
+        enabled = raw.get("enabled")
+        if enabled is not None:
+            if not isinstance(enabled, dict) or set(enabled) != {"option"} or enabled["option"] not in options:
+                raise self.fail(f"{entry}: field 'enabled' is {{option: NAME}} naming a declared bool option")
+            enabled = enabled["option"]
+        return ItemDef(iid, self.names(raw, entry), value, when, text, scope, excludes, enabled,
+                       str(raw.get("doc", "")).strip())
+
+    def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str]:
+        """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``."""
+        if isinstance(expr, str):
+            return self.pred(expr, {}, entry), expr
+        if isinstance(expr, dict) and len(expr) == 1:
+            (key, arg), = expr.items()
+            if key in ("any", "all"):
+                if not isinstance(arg, list) or not arg:
+                    raise self.fail(f"{entry}: field 'when': '{key}' takes a list")
+                parts = [self.when(a, entry) for a in arg]
+                fns = [p[0] for p in parts]
+                text = f"{key}({', '.join(p[1] for p in parts)})"
+                if key == "any":
+                    return (lambda c: any(f(c) for f in fns)), text
+                return (lambda c: all(f(c) for f in fns)), text
+            if key == "not":
+                fn, text = self.when(arg, entry)
+                return (lambda c: not fn(c)), f"not {text}"
+            params = arg if isinstance(arg, dict) else None
+            if params is None:
+                raise self.fail(f"{entry}: field 'when': parameters of '{key}' are a mapping")
+            inner = ", ".join(f"{k}={v}" for k, v in params.items())
+            return self.pred(str(key), params, entry), f"{key}({inner})"
+        raise self.fail(f"{entry}: field 'when' is a predicate name, {{name: {{params}}}}, or any / all / not")
+
+    def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:
+        if name not in PREDICATES:
+            raise self.fail(f"{entry}: field 'when': unknown predicate '{name}'{did_you_mean(name, PREDICATES)}")
+        try:
+            return bind(name, params)
+        except TypeError as exc:
+            raise self.fail(f"{entry}: field 'when': predicate '{name}': {exc}") from None

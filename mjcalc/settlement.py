@@ -1,0 +1,214 @@
+"""Settlement: who pays, each payer's value, the formula by name, caps that record what they cut, kong
+points, and the net per seat.
+
+Formulas are looked up by the ruleset's ``formula.kind``; each takes the per-payer totals and the bound
+parameters and returns one amount per payer with the arithmetic written out, so the output can show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import tiles as T
+from .context import Context
+from .hand import Hand
+from .ruleset import ItemDef, Ruleset
+
+
+@dataclass(frozen=True)
+class Award:
+    item: ItemDef
+    value: int
+    count: int = 1
+
+    @property
+    def total(self) -> int:
+        return self.value * self.count
+
+
+@dataclass
+class Payment:
+    payer: str
+    payee: str
+    fan: int  # the payer's total in the ruleset's unit
+    amount: int
+    formula: str
+    capped_from: int | None = None
+    on_behalf_of: str | None = None  # a share the payer covers for another seat (点炮全包, 包庄)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
+                "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of}
+
+
+@dataclass(frozen=True)
+class KongPayment:
+    payer: str
+    payee: str
+    kong: str
+    names: dict[str, str]
+    tiles: str
+    amount: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payer": self.payer, "payee": self.payee, "kong": self.kong, "name": self.names,
+                "tiles": self.tiles, "amount": self.amount}
+
+
+@dataclass
+class Settlement:
+    fan: int
+    payments: list[Payment]
+    kong_payments: list[KongPayment]
+    uncapped_total: int  # hand payments before any cap plus kong points: what the reading choice maximises
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def points(self) -> int:
+        return sum(p.amount for p in self.payments)
+
+    @property
+    def net(self) -> dict[str, int]:
+        net = dict.fromkeys(T.SEATS, 0)
+        for p in [*self.payments, *self.kong_payments]:
+            net[p.payer] -= p.amount
+            net[p.payee] += p.amount
+        return net
+
+
+# --- who pays and which items count for whom ----------------------------------------------------------
+
+
+def applies(scope: str, payer: str, ctx: Context) -> bool:
+    if scope == "all":
+        return True
+    if scope == "discarder":
+        return not ctx.zimo and payer == ctx.discarder
+    if scope == "dealer_paying":
+        return payer == ctx.dealer and not ctx.winner_is_dealer
+    if scope == "dealer_involved":
+        return payer == ctx.dealer or ctx.winner_is_dealer
+    if scope == "closed_payers":
+        return payer in ctx.closed
+    raise AssertionError(scope)  # the loader admits only the scopes above
+
+
+def payers(ctx: Context, payments: Mapping[str, Any]) -> tuple[str, ...]:
+    if ctx.zimo or payments.get("discard", "all_losers") == "all_losers":
+        return ctx.losers
+    return (ctx.discarder,)  # type: ignore[return-value]
+
+
+# --- formulas ------------------------------------------------------------------------------------------
+
+Formula = Callable[[int, Mapping[str, Any]], tuple[int, str]]
+
+
+def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
+    """base × 2^(fan − start): 2^(fan−1) × base in the north-eastern rules, 2^fan × base with start 0."""
+    start, base = int(params.get("start", 1)), int(params["base"])
+    power = fan - start
+    if power < 0:
+        return 0, f"{fan} fan is below the {start} that pays"
+    shown = f"2^{fan}" if start == 0 else f"2^({fan}−{start})"
+    return base * 2**power, f"{shown} × {base} = {base * 2**power}"
+
+
+FORMULAS: dict[str, Formula] = {"exponential": exponential}
+
+
+def _largest_remainder(amounts: list[int], limit: int, order: list[int]) -> list[int]:
+    """Scale amounts down to add up to exactly ``limit``; leftover points go to the largest remainders,
+    ties to the earlier index in ``order``."""
+    total = sum(amounts)
+    shares = [a * limit // total for a in amounts]
+    remainders = [a * limit % total for a in amounts]
+    leftover = limit - sum(shares)
+    ranked = sorted(range(len(amounts)), key=lambda i: (-remainders[i], order.index(i)))
+    for i in ranked[:leftover]:
+        shares[i] += 1
+    return shares
+
+
+def settle(rules: Ruleset, options: Mapping[str, Any], ctx: Context, hand: Hand, awards: list[Award]) -> Settlement:
+    params = {k: rules.resolve(v, options) for k, v in rules.formula.items()}
+    formula = FORMULAS[params["kind"]]
+    pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
+    winner = ctx.seat
+    fan = sum(a.total for a in awards if a.item.applies_to == "all")
+    notes: list[str] = []
+    payments: list[Payment] = []
+    fan_cap = params.get("fan_cap")
+    for payer in payers(ctx, pay_cfg):
+        payer_fan = sum(a.total for a in awards if applies(a.item.applies_to, payer, ctx))
+        counted = payer_fan
+        if fan_cap is not None and payer_fan > fan_cap:
+            counted = fan_cap
+            notes.append(f"{payer}: {payer_fan} fan capped at {fan_cap}")
+        amount, text = formula(counted, params)
+        if counted != payer_fan:
+            text = f"{text} (capped from {payer_fan} fan)"
+        payments.append(Payment(payer, winner, payer_fan, amount, text))
+    uncapped = sum(p.amount for p in payments)
+    cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
+    if cover and not ctx.zimo:
+        for p in payments:
+            if p.payer != ctx.discarder:
+                p.on_behalf_of, p.payer = p.payer, ctx.discarder  # type: ignore[assignment]
+        notes.append(f"the discarder {ctx.discarder} pays every share")
+    _apply_cap(params, payments, winner, notes)
+    kongs = kong_payments(rules, options, hand, winner)
+    return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
+
+
+def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, notes: list[str]) -> None:
+    cap = params.get("cap")
+    if cap is None or not payments:
+        return
+    if params.get("cap_scope", "per_player_net") == "per_payer":
+        for p in payments:
+            if p.amount > cap:
+                notes.append(f"cap {cap}: {p.on_behalf_of or p.payer}'s payment cut from {p.amount} to {cap}")
+                p.capped_from, p.amount = p.amount, cap
+        return
+    total = sum(p.amount for p in payments)
+    if total <= cap:
+        return
+    turn = [T.next_seat(winner, k) for k in (1, 2, 3)]
+    order = sorted(range(len(payments)), key=lambda i: turn.index(payments[i].on_behalf_of or payments[i].payer))
+    scaled = _largest_remainder([p.amount for p in payments], cap, order)
+    notes.append(f"cap {cap} per player: the winner's {total} scaled down to {cap} (largest remainder)")
+    for p, new in zip(payments, scaled):
+        if new != p.amount:
+            p.capped_from, p.amount = p.amount, new
+
+
+def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner: str) -> list[KongPayment]:
+    """Kong points: each of the other three pays the owner, apart from the hand (and never capped)."""
+    base = int(options.get("base", 1))
+    out: list[KongPayment] = []
+    for m in hand.melds:
+        if not m.is_kong or not rules.kongs and m.kind != "special":
+            continue
+        kid, names, points = _kong_value(rules, m)
+        if points <= 0:
+            continue
+        for payer in (T.next_seat(owner, k) for k in (1, 2, 3)):
+            out.append(KongPayment(payer, owner, kid, names, m.text(), points * base))
+    return out
+
+
+def _kong_value(rules: Ruleset, m: Any) -> tuple[str, dict[str, str], int]:
+    if m.kind == "special":
+        sk = rules.special_kong_points[m.special]
+        names = next(d.names for d in rules.tile_rules.special_kongs if d.id == m.special)
+        points = sk.per_tile * len(m.tiles) if sk.per_tile else sk.points + sk.extra_points * m.extra
+        return m.special, names, points
+    concealed = m.kind == "concealed_kong"
+    for rule in rules.kongs.values():
+        if rule.tiles and m.tiles[0] in rule.tiles:
+            return rule.id, rule.names, rule.concealed if concealed else rule.exposed
+    rule = rules.kongs["angang" if concealed else "minggang"]
+    return rule.id, rule.names, rule.points

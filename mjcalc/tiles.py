@@ -1,0 +1,138 @@
+"""Tile kinds as small integers, their names, and the seat winds.
+
+One fact, written once: a tile kind is an int 0-33.
+
+    0-8   1m-9m  万 characters
+    9-17  1p-9p  筒 dots
+    18-26 1s-9s  条 bamboo
+    27-33 1z-7z  东 南 西 北 白 发 中  (tenhou order: E S W N, white, green, red)
+
+Ints rather than objects because a batch scores millions of hands and every reading walks 34-slot count
+vectors; the names below are the only place that knows the layout.
+
+>>> name(0), name(13), name(33)
+('1m', '5p', '7z')
+>>> parse_tile('5p') == 13
+True
+>>> format_tiles([0, 1, 2, 27, 27])
+'123m11z'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+SUITS = "mpsz"
+NUM_KINDS = 34
+HONOR_START = 27
+WINDS = (27, 28, 29, 30)
+DRAGONS = (31, 32, 33)  # white, green, red
+SEATS = ("E", "S", "W", "N")  # turn order; East is the dealer
+HONOR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
+HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32}
+HONOR_ZH = "东南西北白发中"
+SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+FLOWER_ZH = "春夏秋冬梅兰竹菊"
+
+
+def suit_of(t: int) -> int:
+    """0 m, 1 p, 2 s, 3 honors."""
+    return t // 9
+
+
+def rank_of(t: int) -> int:
+    """1-9 for suited tiles, 1-7 for honors."""
+    return t % 9 + 1 if t < HONOR_START else t - HONOR_START + 1
+
+
+def is_honor(t: int) -> bool:
+    return t >= HONOR_START
+
+
+def is_terminal(t: int) -> bool:
+    """A 1 or 9 of a suit (honors are not terminals)."""
+    return t < HONOR_START and t % 9 in (0, 8)
+
+
+def is_dragon(t: int) -> bool:
+    return t in DRAGONS
+
+
+def is_wind(t: int) -> bool:
+    return t in WINDS
+
+
+def name(t: int) -> str:
+    return f"{rank_of(t)}{SUITS[suit_of(t)]}"
+
+
+def zh_name(t: int) -> str:
+    if is_honor(t):
+        return HONOR_ZH[t - HONOR_START]
+    return f"{'一二三四五六七八九'[t % 9]}{SUIT_ZH[SUITS[suit_of(t)]]}"
+
+
+def parse_tile(text: str) -> int:
+    """One tile in mpsz form, a letter (E S W N P F C) or a Chinese character."""
+    if text in HONOR_LETTERS:
+        return HONOR_LETTERS[text]
+    if text in HONOR_CHARS:
+        return HONOR_CHARS[text]
+    if len(text) == 2 and text[0].isdigit() and text[1] in SUITS:
+        rank, suit = int(text[0]), SUITS.index(text[1])
+        if rank == 0 and suit < 3:
+            rank = 5
+        if 1 <= rank <= (7 if suit == 3 else 9):
+            return suit * 9 + rank - 1
+    raise ValueError(f"not a tile: {text!r} (write it as 1m-9m, 1p-9p, 1s-9s, 1z-7z, or E S W N P F C)")
+
+
+def wind_index(seat: str) -> int:
+    return SEATS.index(seat)
+
+
+def seat_wind_tile(seat: str) -> int:
+    return WINDS[wind_index(seat)]
+
+
+def next_seat(seat: str, steps: int = 1) -> str:
+    return SEATS[(wind_index(seat) + steps) % 4]
+
+
+def next_kind(t: int) -> int:
+    """The kind after t, as a wildcard indicator counts: 9 → 1 in a suit, 东→南→西→北→东, 中→发→白→中.
+
+    >>> name(next_kind(8)), name(next_kind(30)), name(next_kind(33)), name(next_kind(31))
+    ('1m', '1z', '6z', '7z')
+    """
+    if t < HONOR_START:
+        return t - 8 if t % 9 == 8 else t + 1
+    if t in WINDS:
+        return WINDS[(WINDS.index(t) + 1) % 4]
+    dragon_cycle = (33, 32, 31)  # 中 发 白, the order the Meihe rules flip in
+    return dragon_cycle[(dragon_cycle.index(t) + 1) % 3]
+
+
+def previous_kind(t: int) -> int:
+    for k in range(NUM_KINDS):
+        if next_kind(k) == t:
+            return k
+    raise AssertionError(t)  # every kind has a predecessor
+
+
+def format_tiles(tiles: Iterable[int], *, sort: bool = True) -> str:
+    """Write tiles in compact mpsz form, one suit letter per run: ``123m11z``."""
+    seq = sorted(tiles) if sort else list(tiles)
+    out: list[str] = []
+    for i, t in enumerate(seq):
+        out.append(str(rank_of(t)))
+        if i + 1 == len(seq) or suit_of(seq[i + 1]) != suit_of(t):
+            out.append(SUITS[suit_of(t)])
+    return "".join(out)
+
+
+def counts_of(tiles: Iterable[int]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    return counts
