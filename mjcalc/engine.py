@@ -180,7 +180,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
     items = bound_items(rules, options)
     best: Scored | None = None
-    best_key: tuple[int, int] | None = None
+    best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
     tried = 0
     for sub_hand, subs in substituted_hands(hand, wild, rules.forms):
@@ -193,8 +193,8 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                     nearest = failed
                 continue
             awards = evaluate_items(items, c)
-            settlement = settle(rules, options, ctx, sub_hand, awards)
-            key = (settlement.uncapped_total, -len(awards))
+            settlement = settle(rules, options, c, awards)
+            key = (settlement.uncapped_total, *settlement.rank, -len(awards))
             if best_key is None or key > best_key:
                 best, best_key = Scored(c, awards, settlement), key
     if best is not None:

@@ -73,6 +73,11 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
         out["substitutions"] = c.subs
         out["items"] = [_item_json(a, r.ruleset.unit) for a in best.awards]
         out["fan"] = s.fan
+        if s.fu is not None:
+            out["fu"] = s.fu
+            out["fu_breakdown"] = [{"reason": reason, "fu": fu} for reason, fu in s.fu_lines]
+        if s.limit is not None:
+            out["limit"] = s.limit
         out["payments"] = [p.to_json() for p in s.payments]
         out["kong_payments"] = [k.to_json() for k in s.kong_payments]
         out["net"] = s.net

@@ -263,9 +263,18 @@ def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 @lru_cache(maxsize=64)
 def load_ruleset(ref: str) -> Ruleset:
     """Load a built-in ruleset by name, or a YAML file by path (it may extend a built-in)."""
+    from . import hooks  # noqa: F401  registers namespaced predicates and settlers
+    from .settlement import FORMULAS, SETTLERS
+
     loader = _Loader()
     data, path = loader.read(ref)
-    return _Validator(data, path).ruleset()
+    rules = _Validator(data, path).ruleset()
+    kind = rules.formula.get("kind")
+    if kind not in FORMULAS and kind not in SETTLERS:
+        known = [*FORMULAS, *SETTLERS]
+        raise MjcalcError("ruleset", f"{path.name}: field 'formula': unknown kind '{kind}'{did_you_mean(str(kind), known)}; "
+                          f"known: {', '.join(known)}")
+    return rules
 
 
 class _Validator:

@@ -13,7 +13,8 @@ from typing import Any
 
 from . import tiles as T
 from .context import Context
-from .hand import Hand
+from .hand import Hand, Meld
+from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
 
 
@@ -59,11 +60,15 @@ class KongPayment:
 
 @dataclass
 class Settlement:
-    fan: int
+    fan: int  # the winner-side total in the ruleset's unit (fan, tai, han)
     payments: list[Payment]
     kong_payments: list[KongPayment]
     uncapped_total: int  # hand payments before any cap plus kong points: what the reading choice maximises
     notes: list[str] = field(default_factory=list)
+    rank: tuple[int, ...] = ()  # tie-breaks after uncapped_total, before "fewer items" (riichi: han, fu)
+    fu: int | None = None  # formulas with fu (riichi)
+    fu_lines: list[tuple[str, int]] = field(default_factory=list)  # the reason for each part of the fu
+    limit: str | None = None  # a named limit that applied (mangan …)
 
     @property
     def points(self) -> int:
@@ -117,6 +122,7 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
 
 
 FORMULAS: dict[str, Formula] = {"exponential": exponential}
+SETTLERS: dict[str, Settler] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
 
 
 def _largest_remainder(amounts: list[int], limit: int, order: list[int]) -> list[int]:
@@ -132,8 +138,23 @@ def _largest_remainder(amounts: list[int], limit: int, order: list[int]) -> list
     return shares
 
 
-def settle(rules: Ruleset, options: Mapping[str, Any], ctx: Context, hand: Hand, awards: list[Award]) -> Settlement:
+Settler = Callable[[Ruleset, Mapping[str, Any], Mapping[str, Any], "Candidate", list[Award]], Settlement]
+
+
+def settle(rules: Ruleset, options: Mapping[str, Any], c: Candidate, awards: list[Award]) -> Settlement:
+    """Settle one reading by the ruleset's formula kind: a per-payer formula (``FORMULAS``), or a settler of
+    its own (``SETTLERS``) for families whose payments follow other rules (riichi's ron / tsumo split)."""
     params = {k: rules.resolve(v, options) for k, v in rules.formula.items()}
+    kind = params["kind"]
+    if kind in SETTLERS:
+        return SETTLERS[kind](rules, options, params, c, awards)
+    return settle_per_payer(rules, options, params, c, awards)
+
+
+def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], c: Candidate,
+                     awards: list[Award]) -> Settlement:
+    """Each payer's total from the items that apply to him, through the formula, then cover and caps."""
+    ctx, hand = c.ctx, c.hand
     formula = FORMULAS[params["kind"]]
     pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
     winner = ctx.seat
@@ -200,7 +221,7 @@ def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner:
     return out
 
 
-def _kong_value(rules: Ruleset, m: Any) -> tuple[str, dict[str, str], int]:
+def _kong_value(rules: Ruleset, m: Meld) -> tuple[str, dict[str, str], int]:
     if m.kind == "special":
         sk = rules.special_kong_points[m.special]
         names = next(d.names for d in rules.tile_rules.special_kongs if d.id == m.special)

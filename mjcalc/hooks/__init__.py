@@ -1,0 +1,6 @@
+"""Per-ruleset Python for what data cannot say (riichi fu, MCR's account-once rule, Meihe's lame kong).
+
+Each module registers predicates as ``<ruleset>.<name>`` (``predicates.namespaced``) and, where a formula
+family settles payments its own way, a settler in ``settlement.SETTLERS``. Importing this package
+registers them all; ``ruleset.load_ruleset`` does so before it validates any file.
+"""
