@@ -1,0 +1,128 @@
+"""Data-driven cases: every file tests/cases/<ruleset>.yaml, one test per case, plus coverage meta-tests.
+
+A case file::
+
+    ruleset: changchun            # default ruleset of its cases
+    cases:
+      - id: worked_example_1
+        hand: "456p23s55z777z [123m] 1s +from=W"
+        rules: changchun-mil      # optional, per case
+        set: {cap: 500}           # optional options (as --set)
+        expect:                   # only the keys given are checked
+          result: win             # win | not_a_win | waiting | error
+          items: {basic_win: 1, dealt_in: 1}   # EXACT: item id -> its total (value x count)
+          fan: 1
+          payments: {W: 2, N: 1, E: 1}         # payer -> what he pays for the hand (shares he covers included)
+          kong_payments: {W: 2, N: 2, E: 2}    # payer -> kong points he pays
+          net: {S: 4, W: -2, N: -1, E: -1}
+          points: 4
+          failed: [three_suits]   # not_a_win: EXACT list of failed condition ids
+          waits: [2z]
+          substitutions: {5m: 3p}
+          error: notation         # error kind; `column` checks its column
+          han: 3                  # riichi; fu too
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from mjcalc.engine import Request, score_line
+from mjcalc.render import to_json
+from mjcalc.ruleset import builtin_names, load_ruleset
+
+CASE_DIR = Path(__file__).parent / "cases"
+
+
+def _load_cases() -> list[tuple[str, str, dict[str, Any]]]:
+    out = []
+    for path in sorted(CASE_DIR.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for case in data["cases"]:
+            rules = case.get("rules", data["ruleset"])
+            out.append((path.stem, rules, case))
+    return out
+
+
+CASES = _load_cases()
+
+
+def run_case(rules: str, case: dict[str, Any]) -> dict[str, Any]:
+    result = score_line(case["hand"], Request(rules=rules, options=case.get("set", {})), with_wait_scores=False)
+    return to_json(result)
+
+
+def _per_payer(payments: list[dict[str, Any]]) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for p in payments:
+        out[p["payer"]] += p["amount"]
+    return dict(out)
+
+
+@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" for f, _, c in CASES])
+def test_case(file: str, rules: str, case: dict[str, Any]) -> None:
+    out = run_case(rules, case)
+    expect = case["expect"]
+    where = f"{case['hand']!r} -> {out.get('result')} {out.get('error') or ''}"
+    assert out["result"] == expect.get("result", "win"), where
+    if "error" in expect:
+        assert out["error"]["kind"] == expect["error"], where
+    if "column" in expect:
+        assert out["error"]["column"] == expect["column"], where
+    if "failed" in expect:
+        assert [c["id"] for c in out["failed_conditions"]] == expect["failed"], where
+    if "items" in expect:
+        got = {i["id"]: i["value"] * i["count"] for i in out["items"]}
+        assert got == expect["items"], where
+    for key in ("fan", "net", "points", "substitutions", "han", "fu", "limit"):
+        if key in expect:
+            assert out.get(key) == expect[key], f"{key}: {where}"
+    if "waits" in expect:
+        assert out["waits"] == expect["waits"], where
+    if "payments" in expect:
+        assert _per_payer(out["payments"]) == expect["payments"], where
+    if "kong_payments" in expect:
+        assert _per_payer(out["kong_payments"]) == expect["kong_payments"], where
+
+
+def _coverage() -> dict[str, dict[str, set[str]]]:
+    """Per ruleset: items seen firing, items seen absent from a win, conditions seen failing."""
+    seen: dict[str, dict[str, set[str]]] = defaultdict(lambda: {"fired": set(), "absent": set(), "failed": set()})
+    for _, rules, case in CASES:
+        expect = case["expect"]
+        entry = seen[rules]
+        if "items" in expect:
+            entry["fired"] |= set(expect["items"])
+            ruleset = load_ruleset(rules)
+            entry["absent"] |= {i.id for i in ruleset.items} - set(expect["items"])
+            # An item that holds on every win can only be shown absent by a case that switches it off.
+            entry["absent"] |= {i.id for i in ruleset.items if i.when_text == "always" and i.enabled is None}
+        entry["failed"] |= set(expect.get("failed", []))
+    return seen
+
+
+@pytest.mark.parametrize("rules", [n for n in builtin_names() if any(r == n for _, r, _ in CASES)])
+def test_every_item_fires_and_not(rules: str) -> None:
+    ruleset = load_ruleset(rules)
+    seen = _coverage()[rules]
+    ids = {i.id for i in ruleset.items}
+    assert ids - seen["fired"] == set(), f"{rules}: items never shown to fire"
+    assert ids - seen["absent"] == set(), f"{rules}: items never shown not to fire"
+
+
+@pytest.mark.parametrize("rules", [n for n in builtin_names() if any(r == n for _, r, _ in CASES)])
+def test_every_condition_fails_somewhere(rules: str) -> None:
+    ruleset = load_ruleset(rules)
+    seen = _coverage()[rules]
+    ids = {c.id for c in ruleset.conditions}
+    assert ids - seen["failed"] == set(), f"{rules}: win conditions never shown to fail"
+
+
+def test_every_builtin_ruleset_has_cases() -> None:
+    covered = {r for _, r, _ in CASES}
+    assert set(builtin_names()) - covered == set()
