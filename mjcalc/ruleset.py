@@ -37,8 +37,12 @@ WILDCARD_PROVIDERS = ("none", "treasure", "hui")
 
 
 def builtin_dir() -> Path:
-    """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules)."""
-    return Path(str(importlib.resources.files("mjcalc.rules")))
+    """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules), or
+    the checkout's rules/ when mjcalc is imported straight from a source tree."""
+    try:
+        return Path(str(importlib.resources.files("mjcalc.rules")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "rules"
 
 
 def builtin_names() -> list[str]:
