@@ -6,7 +6,7 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import tiles as T
 from .errors import MjcalcError
@@ -63,7 +63,7 @@ class Meld:
     tiles: tuple[int, ...]  # effective tiles (a special kong's wilds as what they stand for)
     special: str | None = None  # the special kong kind id
     extra: int = 0  # tiles beyond a special kong's core (each a 补 / 毛)
-    added: bool = False  # an added kong (加杠), when the notation says so
+    added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
 
     @property
     def exposed(self) -> bool:

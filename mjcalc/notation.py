@@ -84,7 +84,7 @@ def parse_line(text: str) -> ParsedLine:
             raise MjcalcError("notation", f"'{ch}' closes a meld that was never opened", i + 1)
         else:
             end = i
-            while end < n and not text[end].isspace() and text[end] not in "+[({":
+            while end < n and not text[end].isspace() and text[end] not in "+[({])}":
                 end += 1
             found, flowers = _read_tiles(text[i:end], i + 1, allow_flowers=True)
             line.concealed.extend(found)

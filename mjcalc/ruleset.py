@@ -208,7 +208,12 @@ class _Loader:
             return data, path
         if not isinstance(parent_ref, str):
             raise MjcalcError("ruleset", f"{path}: field 'extends' names one ruleset (a built-in name or a file)")
-        parent, _ = self.read(parent_ref, path.parent)
+        try:
+            parent, _ = self.read(parent_ref, path.parent)
+        except MjcalcError as exc:
+            if exc.message.startswith(str(path)):
+                raise
+            raise MjcalcError("ruleset", f"{path}: field 'extends': {exc.message}") from None
         return merge(parent, data), path
 
     @staticmethod

@@ -1,0 +1,136 @@
+"""The command line as a user meets it: the table, the JSON contract, exit codes, rules list / show."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from mjcalc.cli import app
+
+runner = CliRunner()
+QUICK = "123m456p789s111z22z +zimo +seat=E"
+
+
+def run(*args: str, env: dict[str, str] | None = None):
+    return runner.invoke(app, list(args), env={"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml", **(env or {})})
+
+
+def test_score_table_shows_everything_a_table_needs() -> None:
+    r = run("score", QUICK)
+    assert r.exit_code == 0, r.output
+    for text in ("长春麻将 Changchun", "seat E (dealer)", "self-drawn", "cap 1000*", "123m 456p 789s 111z 22z*",
+                 "basic_win", "平胡", "Self-drawn", "2^(5−1) × 1 = 16", "points to the winner: 48", "+48"):
+        assert text in r.output, text
+
+
+def test_score_json_has_the_contract_keys() -> None:
+    r = run("score", QUICK, "--json")
+    assert r.exit_code == 0
+    out = json.loads(r.output)
+    for key in ("input", "ruleset", "hand", "context", "result", "error", "reading", "items", "fan", "payments",
+                "kong_payments", "net", "points", "waits", "substitutions"):
+        assert key in out, key
+    assert out["result"] == "win" and out["fan"] == 5 and out["points"] == 48
+    assert out["context"]["seat"] == "E" and out["context"]["zimo"] is True and out["context"]["round"] == "E"
+    item = out["items"][0]
+    assert set(item) >= {"id", "name", "value", "count", "unit", "applies_to"}
+    assert item["name"] == {"zh": "平胡", "en": "Basic win"}
+    assert out["payments"][0] == {**out["payments"][0], "payer": "S", "payee": "E", "fan": 5, "amount": 16,
+                                  "capped_from": None}
+    assert out["net"] == {"E": 48, "S": -16, "W": -16, "N": -16}
+
+
+def test_context_defaults_are_filled_in() -> None:
+    out = json.loads(run("score", "123m456p789s111z22z", "--json").output)
+    assert out["context"]["seat"] == "S" and out["context"]["from"] == "N" and out["context"]["zimo"] is False
+
+
+def test_flags_as_options() -> None:
+    r = run("score", "123m456p789s111z22z", "--zimo", "--seat", "E", "--json")
+    assert json.loads(r.output)["points"] == 48
+
+
+def test_not_a_win_exit_1_with_reason_in_words() -> None:
+    r = run("score", "123m456m789m111z22z")
+    assert r.exit_code == 1
+    assert "three_suits" in r.output and "all three suits" in r.output
+    out = json.loads(run("score", "123m456m789m111z22z", "--json").output)
+    assert out["result"] == "not_a_win" and out["failed_conditions"][0]["id"] == "three_suits"
+
+
+def test_zh_messages() -> None:
+    r = run("score", "123m456m789m111z22z", "--lang", "zh")
+    assert "不能和牌" in r.output and "万、筒、条" in r.output
+
+
+def test_notation_error_exit_2_with_caret() -> None:
+    r = run("score", "123m456p789s11111z")
+    assert r.exit_code == 2
+    lines = r.output.splitlines()
+    caret = next(i for i, line in enumerate(lines) if line.strip() == "^")
+    assert lines[caret - 1].strip() == "123m456p789s11111z"
+    assert lines[caret].index("^") == lines[caret - 1].index("1") + 16
+    assert "Traceback" not in r.output
+
+
+def test_error_json() -> None:
+    r = run("score", "123m456p789s11111z", "--json")
+    out = json.loads(r.stdout)
+    assert r.exit_code == 2 and out["result"] == "error"
+    assert out["error"] == {"kind": "notation", "message": out["error"]["message"], "column": 17}
+
+
+def test_waiting_hand_shows_waits() -> None:
+    r = run("score", "123m456p789s111z2z")
+    assert r.exit_code == 0 and "WAITING" in r.output and "2z" in r.output
+    out = json.loads(run("score", "123m456p789s111z2z", "--json").output)
+    assert out["result"] == "waiting" and out["waits"] == ["2z"]
+
+
+def test_unknown_option_exit_3_lists_options() -> None:
+    r = run("score", QUICK, "--set", "cpa=5")
+    assert r.exit_code == 3
+    assert "did you mean 'cap'" in r.output and "dealer_pays_extra" in r.output
+
+
+def test_bad_option_value() -> None:
+    r = run("score", QUICK, "--set", "cap_scope=everyone")
+    assert r.exit_code == 3 and "per_player_net | per_payer" in r.output
+
+
+def test_unknown_ruleset() -> None:
+    r = run("score", QUICK, "--rules", "changchn")
+    assert r.exit_code == 3 and "did you mean 'changchun'" in r.output
+
+
+def test_set_option_changes_the_score() -> None:
+    out = json.loads(run("score", QUICK, "--set", "base=2", "--json").output)
+    assert out["points"] == 96 and out["options"]["base"] == 2
+
+
+def test_rules_list_and_show() -> None:
+    r = run("rules", "list")
+    assert r.exit_code == 0 and "changchun" in r.output and "changchun-mil" in r.output
+    r = run("rules", "show", "changchun")
+    assert r.exit_code == 0
+    for text in ("single_wait", "夹胡", "dealer_pays_extra", "cap_scope", "three_suits", "one_tile_left", "大蛋"):
+        assert text in r.output, text
+    data = json.loads(run("rules", "show", "changchun-mil", "--json").output)
+    assert {i["id"] for i in data["items"]} >= {"seven_pairs", "luxury_seven_pairs", "dealer"}
+    assert data["options"]["fan_cap"]["default"] == 6
+
+
+def test_config_file_and_environment(tmp_path) -> None:
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text("rules: changchun-mil\nset: {base: 3}\n", encoding="utf-8")
+    out = json.loads(run("score", QUICK, "--json", env={"MJCALC_CONFIG": str(cfg)}).output)
+    assert out["ruleset"] == "changchun-mil" and out["options"]["base"] == 3
+    out = json.loads(run("score", QUICK, "--json", env={"MJCALC_CONFIG": str(cfg), "MJCALC_RULES": "changchun"}).output)
+    assert out["ruleset"] == "changchun" and out["options"]["base"] == 3
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["rules", "--help"]])
+def test_help(argv: list[str]) -> None:
+    assert run(*argv).exit_code == 0

@@ -1,0 +1,81 @@
+"""Units under the pipeline: decompositions, waits, wildcard fills, the formula and the cap arithmetic."""
+
+from __future__ import annotations
+
+import pytest
+
+from mjcalc import tiles as T
+from mjcalc.readings import FormSpec, joker_fills, regular_decompositions, shape_waits, tiles_of
+from mjcalc.settlement import _largest_remainder, exponential
+
+REGULAR = (FormSpec("regular"),)
+ALL_FORMS = (FormSpec("regular"), FormSpec("seven_pairs"), FormSpec("thirteen_orphans"))
+
+
+def counts(text: str) -> tuple[int, ...]:
+    return tuple(T.counts_of(tiles_of(text)))
+
+
+def waits(text: str, forms=REGULAR) -> list[str]:
+    return sorted((T.name(t) for t in shape_waits(tiles_of(text), [], 4, forms)), key=T.parse_tile)
+
+
+@pytest.mark.parametrize(
+    ("hand", "n"),
+    [("123m456p789s11122z", 1), ("111222333m55z789s", 2), ("12345m", 0)],
+)
+def test_decomposition_counts(hand: str, n: int) -> None:
+    assert len(regular_decompositions(counts(hand), 4)) == n
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected", "forms"),
+    [
+        ("1112345678999m", ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"], REGULAR),
+        ("123m456p789s1112z", ["2z"], REGULAR),
+        ("23m456p789s111z22z", ["1m", "4m"], REGULAR),
+        ("13m456p789s111z22z", ["2m"], REGULAR),
+        ("1122m3344p5566s7z", ["7z"], ALL_FORMS),
+        ("19m19p19s1234567z", [T.name(t) for t in (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)], ALL_FORMS),
+        ("1111m", [], REGULAR),
+    ],
+)
+def test_shape_waits(hand: str, expected: list[str], forms) -> None:
+    assert waits(hand, forms) == expected
+
+
+def test_a_kind_held_four_times_is_no_wait() -> None:
+    assert waits("23m456p789s111z22z") == ["1m", "4m"]
+    assert "4m" not in waits("23m4444m456p789s2z")
+
+
+def test_one_joker_stands_for_the_wait() -> None:
+    got = [tuple(T.name(k) for k in f) for f in joker_fills(counts("123m456p789s111z2z"), 1, 4, REGULAR)]
+    assert got == [("2z",)]
+
+
+def test_two_jokers_pair_or_rebuild_a_set() -> None:
+    got = {tuple(T.name(k) for k in f) for f in joker_fills(counts("123m456p789s111z"), 2, 4, REGULAR)}
+    assert ("2z", "2z") in got  # a pair of anything
+    assert ("1z", "1z") not in got  # three 1z held: a pair of 1z would be a fifth copy
+    assert ("1m", "4m") in got  # 11m + 234m
+
+
+def test_jokers_never_stand_for_a_fifth_copy() -> None:
+    held = counts("123m456p789s111z2z")
+    limit = list(held)
+    limit[T.parse_tile("2z")] = 4
+    assert joker_fills(held, 1, 4, REGULAR, tuple(limit)) == []
+
+
+@pytest.mark.parametrize(("fan", "start", "amount"), [(1, 1, 1), (3, 1, 4), (5, 1, 16), (0, 0, 1), (6, 0, 64)])
+def test_exponential(fan: int, start: int, amount: int) -> None:
+    assert exponential(fan, {"start": start, "base": 1})[0] == amount
+
+
+def test_largest_remainder_sums_exactly_and_breaks_ties_by_order() -> None:
+    assert _largest_remainder([480, 480, 480], 1000, [0, 1, 2]) == [334, 333, 333]
+    assert _largest_remainder([480, 480, 480], 1000, [2, 0, 1]) == [333, 333, 334]
+    assert _largest_remainder([8, 4, 4], 10, [0, 1, 2]) == [5, 3, 2]
+    shares = _largest_remainder([700, 300, 150], 1000, [0, 1, 2])
+    assert sum(shares) == 1000 and shares == [609, 261, 130]

@@ -1,0 +1,195 @@
+"""The notation contract: every example of spec/NOTATION.md, and the errors with their columns."""
+
+from __future__ import annotations
+
+import pytest
+
+from mjcalc import tiles as T
+from mjcalc.engine import Request, score_line
+from mjcalc.hand import TileRules, build_hand
+from mjcalc.notation import parse_line
+from mjcalc.readings import tiles_of
+from mjcalc.ruleset import load_ruleset
+
+CHANGCHUN = load_ruleset("changchun").tile_rules
+
+
+def hand_of(line: str, rules: TileRules = CHANGCHUN):
+    return build_hand(parse_line(line), rules)
+
+
+def names(tiles) -> list[str]:
+    return [T.name(t) for t in tiles]
+
+
+FIRST = "123m456p789s111z22z"
+
+
+def test_closed_hand_wins_on_last_tile_pair_wait() -> None:
+    r = score_line(FIRST)
+    assert r.hand.win_tile == T.parse_tile("2z")
+    assert r.best.candidate.reading.text() == ["123m", "456p", "789s", "111z", "22z"]
+    assert r.best.candidate.reading.wait == "pair"
+
+
+def test_exposed_pon_and_concealed_tiles() -> None:
+    h = hand_of("23m456p789s22z [111z] 1m")
+    assert [m.text() for m in h.melds] == ["[111z]"]
+    assert names(h.concealed) == names(tiles_of("123m456p789s22z"))
+    assert T.name(h.win_tile) == "1m"
+
+
+def test_concealed_and_exposed_kongs() -> None:
+    r = score_line("45p789s22z (1111m) [7777z] 3p")
+    assert [m.kind for m in r.hand.melds] == ["concealed_kong", "kong"]
+    assert T.name(r.hand.win_tile) == "3p"
+    win_group = r.best.candidate.win_group
+    assert win_group is not None and win_group.text() == "345p"
+
+
+def test_special_kong() -> None:
+    h = hand_of("123m456p78s99s {1234z} 9s")
+    assert h.melds[0].kind == "special" and h.melds[0].special == "xuanfeng"
+    assert T.name(h.win_tile) == "9s"
+
+
+@pytest.mark.parametrize("line", ["123m456p789sEEESS", "123m456p789s东东东南南", "123m456p789s1z1z1z2z2z"])
+def test_three_spellings_of_honors(line: str) -> None:
+    assert hand_of(line) == hand_of(FIRST)
+
+
+def test_suit_letter_may_repeat() -> None:
+    assert names(parse_line("12m3p3m").concealed[i].tile for i in range(4)) == ["1m", "2m", "3p", "3m"]
+
+
+def test_dragon_letters() -> None:
+    assert names(t.tile for t in parse_line("PFC").concealed) == ["5z", "6z", "7z"]
+
+
+def test_flags_with_and_without_spaces() -> None:
+    a = score_line("123m456p789s111z22z +zimo +seat=E +bao=5m")
+    b = score_line("123m456p789s111z22z+zimo+seat=E+bao=5m")
+    assert a.ctx == b.ctx
+    assert a.ctx.zimo and a.ctx.seat == "E" and a.ctx.bao == T.parse_tile("5m")
+    assert a.best.settlement.points == 48
+
+
+def test_chinese_flag_alias() -> None:
+    assert score_line("123m456p789s111z22z +自摸 +seat=E").ctx.zimo
+
+
+def test_eleven_tiles_is_an_error() -> None:
+    r = score_line("123m456p789s11z+gang")
+    assert r.result == "error" and r.error.kind == "notation"
+    assert "11 tiles" in r.error.message and "14" in r.error.message
+
+
+def test_red_five_refused_outside_riichi() -> None:
+    r = score_line("123m406p789s111z22z +riichi +dora=3p")
+    assert r.result == "error" and r.error.column == 6 and "red fives" in r.error.message
+
+
+def test_waiting_hand_lists_waits_and_their_scores() -> None:
+    r = score_line("123m456p789s111z2z")
+    assert r.result == "waiting" and names(r.waits) == ["2z"]
+    assert r.wait_scores[0].result.best is not None
+    assert r.exit_code == 0
+
+
+def test_not_a_winning_shape_is_not_a_notation_error() -> None:
+    r = score_line("123m456p789s1112z3z")
+    assert r.result == "not_a_win" and [c.id for c in r.failed] == ["shape"] and r.exit_code == 1
+
+
+def test_fifth_copy_caret_under_the_fifth() -> None:
+    r = score_line("123m456p789s11111z")
+    assert r.result == "error" and r.error.column == 17 and r.exit_code == 2
+    assert r.error.caret("123m456p789s11111z").splitlines()[1].index("^") == 2 + 16
+
+
+def test_gb_string_reads_into_the_same_hand() -> None:
+    rules = TileRules("test", flowers=True)
+    gb = parse_line("[1111s,1][2222m,2][3333p,7][4444p]88s|EE0000|2")
+    ours = parse_line("8s [1111s] [2222m] [3333p] (4444p) 8s 12f")
+    assert build_hand(gb, rules) == build_hand(ours, rules)
+    assert gb.melds[2].added
+    assert {(f.word, f.value) for f in gb.flags} == {("round", "E"), ("seat", "E")}
+
+
+def test_gb_dragons_are_in_its_own_order() -> None:
+    gb = parse_line("123m456p789s567z2z|ES0100")
+    assert names(t.tile for t in gb.concealed[-4:-1]) == ["7z", "6z", "5z"]
+    assert ("fourth", None) in {(f.word, f.value) for f in gb.flags}
+
+
+def test_win_flag_names_the_winning_tile() -> None:
+    r = score_line("123m456p789s111z22z +win=1m")
+    assert T.name(r.hand.win_tile) == "1m"
+    bad = score_line("123m456p789s111z22z +win=5m")
+    assert bad.result == "error" and bad.error.kind == "context"
+
+
+def test_flowers_are_refused_without_flowers() -> None:
+    r = score_line("123m456p789s111z22z 1f")
+    assert r.result == "error" and r.error.column == 21
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "words"),
+    [
+        ("123m456p789s111z22x", 19, "unexpected 'x'"),
+        ("123m456p789s111z22", 17, "need a suit letter"),
+        ("123m456p789s22z [111z 1m", 17, "never closed"),
+        ("123m456p789s22z 111z] 1m", 21, "never opened"),
+        ("123m456p789s22z [124m] 1m", 17, "not a meld"),
+        ("123m456p789s22z (111z) 1m", 17, "concealed kong"),
+        ("123m456p78s99s {1235z} 9s", 16, "not a special kong"),
+        ("123m456p789s111z8z2z", 17, "not a tile"),
+        ("123m456p789s111z22z +", 21, "flag word"),
+        ("123m456p789s111z22z +seat=X", 21, "seat wind"),
+        ("123m456p789s111z22z +bao=5x", 21, "tile"),
+    ],
+)
+def test_errors_point_at_the_column(line: str, column: int, words: str) -> None:
+    r = score_line(line)
+    assert r.result == "error", r.result
+    assert r.error.column == column, r.error.message
+    assert words in r.error.message
+
+
+def test_cli_flag_and_line_flag_disagree() -> None:
+    from mjcalc.context import FlagWord
+
+    r = score_line("123m456p789s111z22z +seat=E", Request(flags=[FlagWord("seat", "S", None)]))
+    assert r.result == "error" and "twice" in r.error.message
+
+
+def test_cli_flag_fills_what_the_line_lacks() -> None:
+    from mjcalc.context import FlagWord
+
+    r = score_line("123m456p789s111z22z", Request(flags=[FlagWord("zimo", None, None), FlagWord("seat", "E", None)]))
+    assert r.best.settlement.points == 48
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("123m456p789s111z22z +zimo +from=W", "self-drawn win has none"),
+        ("123m456p789s111z22z +from=S", "winner's own seat"),
+        ("123m456p789s111z22z +mobao +zimo=off", "self-drawn"),
+    ],
+)
+def test_impossible_context(line: str, words: str) -> None:
+    r = score_line(line)
+    assert r.result == "error" and r.error.kind == "context" and words in r.error.message
+
+
+def test_flag_not_read_is_reported_ignored() -> None:
+    r = score_line("123m456p789s111z22z +riichi")
+    assert r.result == "win" and r.ignored_flags == ["riichi"]
+
+
+def test_canonical_hand_text_round_trips() -> None:
+    for line in ["23m456p789s22z [111z] 1m", "45p789s22z (1111m) [7777z] 3p", "123m456p78s99s {12341z} 9s"]:
+        h = hand_of(line)
+        assert hand_of(h.text()) == h
