@@ -154,8 +154,12 @@ def to_text(r: Result, lang: str = "en") -> str:
     lines.append(f"{w['points']}: {s.points}")
     if s.kong_payments:
         lines.append("")
-        kong_rows = [[k.payer, k.payee, f"{_name(k.names, lang)} {k.tiles}", k.amount] for k in s.kong_payments]
-        lines.append(tabulate(kong_rows, headers=[w["payer"], w["payee"], w["kongs"], w["amount"]], tablefmt="simple"))
+        by_kong: dict[tuple[str, str], list[Any]] = {}
+        for k in s.kong_payments:
+            by_kong.setdefault((k.tiles, _name(k.names, lang)), []).append(k)
+        kong_rows = [[f"{label} {tiles}", ks[0].payee, ", ".join(f"{k.payer} {k.amount}" for k in ks),
+                      sum(k.amount for k in ks)] for (tiles, label), ks in by_kong.items()]
+        lines.append(tabulate(kong_rows, headers=[w["kongs"], w["payee"], w["payer"], w["total"]], tablefmt="simple"))
     lines.append("")
     net = s.net
     lines.append(tabulate([[seat + (" (dealer)" if seat == "E" else ""), f"{net[seat]:+d}"] for seat in T.SEATS],
@@ -185,7 +189,11 @@ def _context_line(r: Result, lang: str) -> str:
     show("seat", f"seat {ctx.seat}" + (" (dealer)" if ctx.seat == "E" else ""))
     if "round" in r.ruleset.flags:
         show("round", f"round {ctx.round}")
-    show("zimo", "self-drawn" if ctx.zimo else f"on a discard from {ctx.discarder}")
+    if ctx.zimo:
+        show("zimo", "self-drawn")
+    else:
+        said = "zimo" in given or "from" in given
+        parts.append(f"on a discard from {ctx.discarder}" + ("" if said else "*"))
     for name in sorted(r.ruleset.flags - {"seat", "round", "zimo", "from", "rules", "win", "base", "cap"}):
         value = ctx.to_json().get(name)
         if value not in (False, None, [], 0):
