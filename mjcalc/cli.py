@@ -108,6 +108,145 @@ def score(
     raise typer.Exit(result.exit_code)
 
 
+def _open_input(path: str, fmt: str, encoding: str = "utf-8"):
+    """The input stream and its format; ``-`` is standard input."""
+    from .batch import INPUT_FORMATS, detect_format
+
+    if fmt not in INPUT_FORMATS:
+        _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
+    if path == "-":
+        return sys.stdin, detect_format("", fmt), False
+    try:
+        stream = open(path, encoding=encoding, newline="")  # noqa: SIM115  (closed by the caller)
+    except OSError as exc:
+        _fail(MjcalcError("context", f"cannot read {path}: {exc.strerror}"))
+        raise AssertionError from exc
+    import os
+
+    return stream, detect_format(path, fmt), os.path.getsize(path) > 2_000_000
+
+
+@app.command()
+def batch(
+    file: Annotated[str, typer.Argument(help="Hand file (one line per hand, CSV, JSONL or YAML), or - for stdin.")],
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    output_format: Annotated[str, typer.Option("--format", help="table | csv | jsonl")] = "table",
+    input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml")] = "auto",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes; order is kept.")] = 1,
+) -> None:
+    """Score every hand of a file in order: one output record per input record, errors included."""
+    from .batch import OUTPUT_FORMATS, RENDERERS, Progress, csv_header, read_records, run
+
+    if output_format not in OUTPUT_FORMATS:
+        _fail(MjcalcError("context", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
+    config = _config()
+    stream, fmt, large = _open_input(file, input_format)
+    out = sys.stdout if output is None else open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115
+    try:
+        if output_format == "csv":
+            out.write(csv_header() + "\n")
+        request = Request(rules or config.rules, _options(set_), (), config.options)
+        progress = Progress(large or output is not None)
+        summary = run(read_records(stream, fmt), request, RENDERERS[output_format], lambda t: out.write(t + "\n"),
+                      jobs=jobs, progress=progress)
+        progress.close()
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        if stream is not sys.stdin:
+            stream.close()
+    typer.echo(summary.line(), err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if summary.counts.get("error") else 0)
+
+
+@app.command()
+def check(
+    file: Annotated[str, typer.Argument(help="Homework file: HAND => fan 3 points 16 items 自摸,夹胡 (or - for stdin).")],
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    json_out: JsonOpt = False,
+    lang: LangOpt = None,
+    input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml")] = "auto",
+) -> None:
+    """Check answers: each record right or wrong, and for a wrong one what differs and why."""
+    from .batch import read_records, score_record
+    from .homework import compare, parse_answer
+
+    config = _config()
+    chosen = _lang(lang, config)
+    stream, fmt, _ = _open_input(file, input_format)
+    request = Request(rules or config.rules, _options(set_), (), config.options)
+    right = wrong = errors = 0
+    try:
+        for record in read_records(stream, fmt):
+            if record.skipped:
+                continue
+            res = score_record(record, request)
+            entry: dict[str, Any] = {"line": record.line, "input": record.text}
+            try:
+                if res.error is not None:
+                    raise res.error
+                if record.answer is None:
+                    raise MjcalcError("answer", "no answer: write it after the hand, e.g. => fan 3 points 16")
+                differences = compare(res, parse_answer(record.answer), chosen)
+            except MjcalcError as exc:
+                errors += 1
+                entry.update(correct=None, error=exc.message)
+                typer.echo(json.dumps(entry, ensure_ascii=False) if json_out else
+                           f"line {record.line}: ? {exc.message}  | {record.text}")
+                continue
+            correct = not differences
+            right += correct
+            wrong += not correct
+            best = res.best.settlement if res.best else None
+            entry.update(correct=correct, differences=[d.to_json() for d in differences],
+                         expected={"result": res.result, "fan": best.fan if best else None,
+                                   "fu": best.fu if best else None, "points": best.points if best else None,
+                                   "items": [a.item.id for a in res.best.awards] if res.best else []})
+            if json_out:
+                typer.echo(json.dumps(entry, ensure_ascii=False))
+            else:
+                mark = "✓" if correct else "✗"
+                typer.echo(f"line {record.line}: {mark} {record.text}")
+                for d in differences:
+                    typer.echo(f"    - {d.message}")
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    total = right + wrong
+    score_line_text = f"{right} of {total} right" + (f" ({100 * right // total}%)" if total else "")
+    if errors:
+        score_line_text += f"; {errors} could not be checked"
+    typer.echo(score_line_text, err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if errors else (1 if wrong else 0))
+
+
+@app.command()
+def waits(
+    hand: Annotated[str, typer.Argument(help="A hand one tile short (13 tiles, 16 for 16-tile rules).")],
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    json_out: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
+    from .render import waits_text
+    from .waits import analyse, report_json
+
+    config = _config()
+    report = analyse(hand, Request(rules or config.rules, _options(set_), (), config.options))
+    if json_out:
+        typer.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+    else:
+        typer.echo(waits_text(report, _lang(lang, config)))
+    res = report.result
+    if res.error is not None:
+        raise typer.Exit(res.error.exit_code)
+    raise typer.Exit(0 if res.result == "waiting" else EXIT_BAD_INPUT)
+
+
 @rules_app.command("list")
 def rules_list_cmd(json_out: JsonOpt = False) -> None:
     """The built-in rulesets."""

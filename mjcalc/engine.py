@@ -113,7 +113,7 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
         result.result = "waiting"
         result.waits = sorted(_waits_before_win(rules, hand, wild))
         if with_wait_scores:
-            result.wait_scores = [_score_wait(rules, request, hand, ctx, options, t, parsed) for t in result.waits]
+            result.wait_scores = [score_with_tile(rules, options, hand, ctx, t) for t in result.waits]
         return result
     result.waits = sorted(_waits_before_win(rules, hand, wild))
     best, failed, tried = best_reading(rules, options, hand, ctx, wild, frozenset(result.waits))
@@ -228,16 +228,15 @@ def evaluate_items(items: list[tuple[ItemDef, int]], c: Candidate) -> list[Award
     return [a for a in fired if a.item.id not in excluded]
 
 
-def _score_wait(rules: Ruleset, request: Request, hand: Hand, ctx: Context, options: Mapping[str, Any], tile: int,
-                parsed: ParsedLine) -> WaitScore:
-    """What the hand would score on one of its waits, in the line's own context."""
-    held = hand.all_tiles().count(tile)
-    unseen = 4 - held
+def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, tile: int) -> WaitScore:
+    """What a waiting hand would score if ``tile`` completed it, in the context given."""
+    unseen = 4 - hand.all_tiles().count(tile)
     full = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, tile, hand.flowers, hand.reds, hand.sets)
-    values = {"seat": (ctx.seat, None)}
-    wild = wildcards(rules, full, ctx, values)
+    try:
+        wild = wildcards(rules, full, ctx, {})
+    except MjcalcError as exc:  # e.g. a discard win on a wildcard: that wait cannot be won this way
+        return WaitScore(tile, unseen, Result(full.text(), "error", rules, dict(options), full, ctx, error=exc))
     waits = _waits_before_win(rules, full, wild)
     best, failed, _ = best_reading(rules, options, full, ctx, wild, waits)
-    res = Result(f"{full.text()}", "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best,
-                 failed=failed)
+    res = Result(full.text(), "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best, failed=failed)
     return WaitScore(tile, unseen, res)

@@ -310,3 +310,38 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
     f = r.formula
     lines.append(f"FORMULA: {f.get('kind')} {', '.join(f'{k}={v}' for k, v in f.items() if k != 'kind')}")
     return "\n".join(lines)
+
+
+def waits_text(report: Any, lang: str = "en") -> str:
+    """The waits table: tile, unseen, self-drawn and discard outcomes; or the shanten of a hand not ready."""
+    res = report.result
+    if res.result != "waiting":
+        if res.error is not None:
+            return to_text(res, lang)
+        return (f"{res.hand.text() if res.hand else res.input}: the hand is complete (14 tiles); "
+                "give it one tile short to list its waits")
+    rules = res.ruleset
+    lines = [f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})",
+             f"{WORDS[lang]['hand']:<9}{res.hand.text()}", f"{WORDS[lang]['context']:<9}{_context_line(res, lang)}", ""]
+    if not report.waits:
+        lines.append(f"not ready: shanten {report.shanten} (tiles to change before the hand waits)")
+        return "\n".join(lines)
+    rows = []
+    for zimo, ron in report.waits:
+        rows.append([T.name(zimo.tile), zimo.unseen, _outcome_text(zimo.result, lang), _outcome_text(ron.result, lang)])
+    lines.append(tabulate(rows, headers=[WORDS[lang]["waits"], WORDS[lang]["unseen"], WORDS[lang]["self"],
+                                         WORDS[lang]["discard"]], tablefmt="simple"))
+    return "\n".join(lines)
+
+
+def _outcome_text(res: Any, lang: str) -> str:
+    if res is None:
+        return ""
+    if res.best is None:
+        if res.error is not None:
+            return "—"
+        return "not a win: " + ", ".join(c.id for c in res.failed)
+    s = res.best.settlement
+    unit = res.ruleset.unit if res.ruleset else ""
+    fu = f" {s.fu}fu" if s.fu is not None else ""
+    return f"{s.fan} {unit}{fu} → {s.points}"

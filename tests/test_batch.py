@@ -1,0 +1,159 @@
+"""Batch files: nothing lost, order kept, bad records reported in place, streaming, several processes."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+
+from typer.testing import CliRunner
+
+from mjcalc.batch import CHUNK, Record, read_records, render_jsonl, run
+from mjcalc.cli import app
+from mjcalc.engine import Request
+
+runner = CliRunner()
+ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
+
+GOOD = {  # line -> expected result, points (worked out in tests/cases/changchun.yaml)
+    "456p23s55z777z [123m] 1s +from=W": ("win", 4),
+    "123m456p13s777z55z 2s +from=W": ("win", 16),
+    "999p555s777z22z [111m] +zimo +seat=E": ("win", 48),
+    "123m456m789m111z22z": ("not_a_win", None),
+    "123m456p789s111z2z": ("waiting", None),
+}
+BROKEN = [
+    "123m456p789s11111z",          # five copies
+    "123m456p789s111z22x",         # not a tile
+    "123m456p789s11z",             # too few tiles
+    "123m456p789s111z22z +bogus",  # unknown flag
+    "123m456p789s22z [124m] 1m",   # not a meld
+    "123m456p789s111z22z +rules=nosuchrules",
+    "[[[",
+    "123m456p789s111z22z +seat=Q",
+    "你好",
+    "+zimo",
+]
+
+
+def make_file(n: int, seed: int = 7) -> tuple[str, list[str]]:
+    """n lines, a tenth broken, with comments and blank lines; returns the text and each line's expected result."""
+    rng = random.Random(seed)
+    lines, expected = [], []
+    for i in range(n):
+        roll = rng.random()
+        if i % 10 == 3:
+            lines.append(rng.choice(BROKEN))
+            expected.append("error")
+        elif roll < 0.03:
+            lines.append(rng.choice(["", "# a comment", "   "]))
+            expected.append("skipped")
+        else:
+            hand = rng.choice(list(GOOD))
+            lines.append(hand)
+            expected.append(GOOD[hand][0])
+    return "\n".join(lines) + "\n", expected
+
+
+def test_every_line_gives_one_record_in_order() -> None:
+    text, expected = make_file(2000)
+    out: list[str] = []
+    summary = run(read_records(io.StringIO(text), "lines"), Request(), render_jsonl, out.append)
+    records = [json.loads(line) for line in out]
+    assert len(records) == 2000
+    assert [r["line"] for r in records] == list(range(1, 2001))
+    assert [r["result"] for r in records] == expected
+    for r in records:
+        if r["result"] == "error":
+            assert r["error"]["message"]
+        if r["result"] == "win":
+            assert r["points"] == GOOD[r["input"]][1]
+    assert summary.counts["error"] == expected.count("error") == 200
+
+
+def test_two_processes_give_the_same_output() -> None:
+    text, _ = make_file(1500, seed=3)
+    one: list[str] = []
+    two: list[str] = []
+    run(read_records(io.StringIO(text), "lines"), Request(), render_jsonl, one.append, jobs=1)
+    run(read_records(io.StringIO(text), "lines"), Request(), render_jsonl, two.append, jobs=2)
+    assert one == two
+
+
+def test_streaming_keeps_a_bounded_number_of_records_in_flight() -> None:
+    produced = 0
+    written = 0
+    worst = 0
+
+    def records():
+        nonlocal produced, worst
+        for i in range(20 * CHUNK):
+            produced += 1
+            worst = max(worst, produced - written)
+            yield Record(i + 1, "123m456p789s111z22z")
+
+    def write(_: str) -> None:
+        nonlocal written
+        written += 1
+
+    run(records(), Request(), render_jsonl, write, jobs=2)
+    assert written == 20 * CHUNK
+    assert worst <= (3 * 2 + 1) * CHUNK
+
+
+def test_cli_batch_formats_and_exit_code(tmp_path) -> None:
+    text, expected = make_file(300, seed=11)
+    path = tmp_path / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(path), "--format", "jsonl"], env=ENV)
+    assert r.exit_code == 2  # some lines failed
+    assert len(r.stdout.splitlines()) == 300
+    r = runner.invoke(app, ["batch", str(path), "--format", "csv", "-o", str(tmp_path / "out.csv")], env=ENV)
+    rows = (tmp_path / "out.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[0].startswith("line,input,ruleset,result") and len(rows) == 301
+    assert "records:" in r.stderr and "errors" in r.stderr
+
+
+def test_cli_batch_all_good_exits_0(tmp_path) -> None:
+    path = tmp_path / "good.txt"
+    path.write_text("\n".join(GOOD) + "\n", encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(path)], env=ENV)
+    assert r.exit_code == 0, r.output
+    assert "win" in r.stdout and "not_a_win" in r.stdout
+
+
+def test_csv_jsonl_yaml_inputs(tmp_path) -> None:
+    (tmp_path / "h.csv").write_text("hand,rules,base\n456p23s55z777z [123m] 1s +from=W,,2\n"
+                                    "1122m3344p5566s77z,changchun-mil,\n", encoding="utf-8")
+    (tmp_path / "h.jsonl").write_text('{"hand": "456p23s55z777z [123m] 1s", "from": "W"}\n{oops\n'
+                                      '{"rules": "changchun"}\n', encoding="utf-8")
+    (tmp_path / "h.yaml").write_text("- hand: 123m456p789s111z22z\n  zimo: true\n  seat: E\n"
+                                     "- hand: 1122m3344p5566s77z\n  rules: changchun-mil\n", encoding="utf-8")
+    csv_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.csv"), "--format", "jsonl"],
+                                                    env=ENV).stdout.splitlines()]
+    assert [(r["line"], r["points"]) for r in csv_out] == [(2, 8), (3, 80)]
+    jsonl_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.jsonl"), "--format", "jsonl"],
+                                                      env=ENV).stdout.splitlines()]
+    assert [r["result"] for r in jsonl_out] == ["win", "error", "error"]
+    assert jsonl_out[0]["points"] == 4 and "JSON" in jsonl_out[1]["error"]["message"]
+    yaml_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.yaml"), "--format", "jsonl"],
+                                                     env=ENV).stdout.splitlines()]
+    assert [(r["line"], r["points"]) for r in yaml_out] == [(1, 48), (4, 80)]
+
+
+def test_stdin(tmp_path) -> None:
+    r = runner.invoke(app, ["batch", "-", "--format", "jsonl"], input="123m456p789s111z22z +zimo +seat=E\n", env=ENV)
+    assert json.loads(r.stdout)["points"] == 48
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "code"),
+    [("changchun.txt", [], 0), ("changchun-mil.txt", ["--rules", "changchun-mil"], 0), ("hands.csv", [], 2),
+     ("hands.jsonl", [], 2), ("hands.yaml", [], 0)],
+)
+def test_examples_run(name: str, args: list[str], code: int) -> None:
+    r = runner.invoke(app, ["batch", f"examples/{name}", *args], env=ENV)
+    assert r.exit_code == code, (name, r.output)
+    assert "Traceback" not in r.output

@@ -1,0 +1,122 @@
+"""Homework checking and the waits of a ready hand."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from mjcalc.cli import app
+from mjcalc.engine import score_line
+from mjcalc.homework import compare, parse_answer
+from mjcalc.readings import FormSpec, tiles_of
+from mjcalc.waits import shanten
+
+runner = CliRunner()
+ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
+
+HOMEWORK = """\
+# right answers
+456p23s55z777z [123m] 1s +from=W => fan 1 points 4 items 平胡,放炮
+123m456p13s777z55z 2s +from=W => fan 3 points 16 items basic_win,dealt_in,single_wait,closed_win
+123m456m789m111z22z => not a win
+# wrong answers
+123m456p13s777z55z 2s +from=W => fan 3 points 12
+999p555s777z22z [111m] +zimo +seat=E => fan 6 items 平胡,自摸,飘胡,庄胡,夹胡
+123m456p789s111z22z +zimo => items 平胡,自摸:2,夹胡,立胡
+123m456m789m111z22z => fan 2
+"""
+
+
+def test_check_flags_exactly_the_wrong_answers(tmp_path) -> None:
+    path = tmp_path / "hw.txt"
+    path.write_text(HOMEWORK, encoding="utf-8")
+    r = runner.invoke(app, ["check", str(path), "--json"], env=ENV)
+    assert r.exit_code == 1
+    records = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [(x["line"], x["correct"]) for x in records] == [
+        (2, True), (3, True), (4, True), (6, False), (7, False), (8, False), (9, False)]
+    why = {x["line"]: [d["kind"] for d in x["differences"]] for x in records}
+    assert why[6] == ["formula"]
+    assert why[7] == ["not_applicable", "wrong"]
+    assert why[8] == ["wrong_value"]
+    assert why[9] == ["not_a_win"]
+    assert "3 of 7 right" in r.stderr
+
+
+def test_points_diagnoses() -> None:
+    res = score_line("123m456p13s777z55z 2s +from=W")
+    flat = compare(res, parse_answer("points 12"))[0].message
+    assert "every payer was charged the same" in flat and "W: 2^(4−1) × 1 = 8" in flat
+    follow = compare(res, parse_answer("fan 4 points 32"))
+    assert "your points follow from your fan of 4" in follow[-1].message
+    share = compare(res, parse_answer("points 8"))[0].message
+    assert "one payer's share" in share
+
+
+def test_excluded_item_says_by_what() -> None:
+    res = score_line("999p555s777z22z [111m] +zimo +seat=E")
+    diff = compare(res, parse_answer("items 平胡,自摸,飘胡,庄胡,夹胡"))
+    assert "not counted together with 飘胡" in diff[0].message
+
+
+def test_missed_item_and_unknown_name() -> None:
+    res = score_line("123m456p13s777z55z 2s +from=W")
+    kinds = [d.kind for d in compare(res, parse_answer("items 平胡,放炮,立胡,飘糊"))]
+    assert kinds == ["unknown_item", "missed"]
+
+
+@pytest.mark.parametrize("text", ["fan", "fan three", "colour 3"])
+def test_bad_answers_are_reported(text: str) -> None:
+    from mjcalc.errors import MjcalcError
+
+    with pytest.raises(MjcalcError):
+        parse_answer(text)
+
+
+def test_check_examples_run() -> None:
+    r = runner.invoke(app, ["check", "examples/changchun-homework.txt"], env=ENV)
+    assert r.exit_code == 1 and "✗" in r.stdout and "✓" in r.stdout
+
+
+def test_waits_json() -> None:
+    r = runner.invoke(app, ["waits", "123m456p789s111z2z", "--json"], env=ENV)
+    out = json.loads(r.stdout)
+    assert out["shanten"] == 0
+    assert [(w["tile"], w["unseen"]) for w in out["waits"]] == [("2z", 3)]
+    assert out["waits"][0]["self_drawn"]["points"] == 24 and out["waits"][0]["discard"]["points"] == 16
+
+
+def test_waits_of_nine_gates_and_a_hand_not_ready() -> None:
+    out = json.loads(runner.invoke(app, ["waits", "1112345678999m", "--json"], env=ENV).stdout)
+    assert [w["tile"] for w in out["waits"]] == [f"{k}m" for k in range(1, 10)]
+    assert out["waits"][0]["unseen"] == 1 and out["waits"][1]["unseen"] == 3
+    assert out["waits"][0]["discard"]["result"] == "not_a_win"  # one suit: not a Changchun win
+    out = json.loads(runner.invoke(app, ["waits", "12m456p789s11z257z", "--json"], env=ENV).stdout)
+    assert out["shanten"] == 2 and out["waits"] == []
+
+
+def test_waits_of_a_complete_hand_says_so() -> None:
+    r = runner.invoke(app, ["waits", "123m456p789s111z22z"], env=ENV)
+    assert r.exit_code == 2 and "complete" in r.stdout
+
+
+@pytest.mark.oracle
+def test_shanten_agrees_with_the_reference() -> None:
+    """Regular and seven-pairs shanten against the `mahjong` package on random 13-tile hands."""
+    from mahjong.shanten import Shanten
+
+    reference = Shanten()
+    rng = random.Random(2024)
+    wall = [t for t in range(34) for _ in range(4)]
+    forms = (FormSpec("regular"), FormSpec("seven_pairs"), FormSpec("thirteen_orphans"))
+    for _ in range(1500):
+        hand = rng.sample(wall, 13)
+        counts = [0] * 34
+        for t in hand:
+            counts[t] += 1
+        assert shanten(hand, 0, 4, forms) == reference.calculate_shanten(counts), hand
+        assert shanten(hand, 0, 4, (FormSpec("regular"),)) == reference.calculate_shanten_for_regular_hand(counts)
+    assert shanten(tiles_of("123m456p789s1112z"), 0, 4, forms) == 0
