@@ -281,23 +281,41 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
                 jokers: int = 0) -> frozenset[int]:
     """Tile kinds that complete the hand (one tile short), leaving out kinds the hand already holds four of."""
     melds = tuple(melds)
-    base = T.counts_of(concealed)
+    base = tuple(T.counts_of(concealed))
     held = list(base)
     for m in melds:
         for t in m.tiles:
             held[t] += 1
-    free = sets - len(melds)
+    found = _completing_kinds(base, sets - len(melds), forms, jokers)
+    return frozenset(k for k in found if held[k] < 4)
+
+
+@lru_cache(maxsize=65536)
+def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...], jokers: int) -> frozenset[int]:
+    """Kinds whose addition completes the concealed tiles. Without jokers a wait is always a held tile or
+    within two of one in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan."""
+    if jokers:
+        candidates: Iterable[int] = range(T.NUM_KINDS)
+    else:
+        near: set[int] = set()
+        for t, n in enumerate(counts):
+            if not n:
+                continue
+            if T.is_honor(t):
+                near.add(t)
+                continue
+            near.update(u for u in range(t - 2, t + 3) if 0 <= u < 27 and T.suit_of(u) == T.suit_of(t))
+        if any(spec.name == "thirteen_orphans" for spec in forms):
+            near.update(ORPHANS)
+        candidates = sorted(near)
     out = set()
-    for k in range(T.NUM_KINDS):
-        if held[k] >= 4:
-            continue
-        base[k] += 1
-        if jokers:
-            if joker_fills(tuple(base), jokers, free, forms, tuple(held)):
-                out.add(k)
-        elif is_complete(tuple(base), free, forms):
+    c = list(counts)
+    for k in candidates:
+        c[k] += 1
+        filled = tuple(c)
+        if (joker_fills(filled, jokers, free, forms) if jokers else is_complete(filled, free, forms)):
             out.add(k)
-        base[k] -= 1
+        c[k] -= 1
     return frozenset(out)
 
 
