@@ -215,7 +215,7 @@ def _points_message(res: Result, given: dict[str, Any], lang: str) -> str:
         if flat == student and flat != s.points:
             scoped = [a for a in res.best.awards if a.item.applies_to != "all"]
             names = ", ".join(f"{a.item.names.get('zh')} {a.item.id} ({SCOPES[a.item.applies_to]})" for a in scoped)
-            hints.append(f"every payer was charged the same {res.ruleset.unit}, but {names} only count for some payers")
+            hints.append(f"every payer was charged the same {res.ruleset.unit}, but {names} apply only to some payers")
     uncapped = [sum(p.capped_from or p.amount for p in s.payments)]
     if kind in FORMULAS:
         uncapped.append(sum(FORMULAS[kind](p.fan, params)[0] for p in s.payments))
