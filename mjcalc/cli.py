@@ -280,10 +280,22 @@ def rules_show(
         typer.echo(ruleset_text(rules, _lang(lang, _config())))
 
 
+EXIT_INTERNAL = 70  # a bug in mjcalc itself (sysexits' EX_SOFTWARE)
+
+
 def main(argv: list[str] | None = None) -> Any:
-    """Entry point: typer's usage errors exit 2; ours carry their own codes."""
+    """Entry point: typer's usage errors exit 2; ours carry their own codes; a bug says so in one line
+    (set MJCALC_DEBUG=1 for the traceback)."""
+    import os
+
     try:
         return app(args=argv, standalone_mode=True)
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
         sys.stderr.write(f"mjcalc: {exc.message}\n")
         sys.exit(exc.exit_code or EXIT_BAD_INPUT)
+    except Exception as exc:  # the last line of defence: no traceback for users
+        if os.environ.get("MJCALC_DEBUG"):
+            raise
+        sys.stderr.write(f"mjcalc: internal error: {type(exc).__name__}: {exc} — please report it with the "
+                         "command you ran (MJCALC_DEBUG=1 shows the traceback)\n")
+        sys.exit(EXIT_INTERNAL)

@@ -134,3 +134,18 @@ def test_config_file_and_environment(tmp_path) -> None:
 @pytest.mark.parametrize("argv", [["--help"], ["score", "--help"], ["rules", "--help"]])
 def test_help(argv: list[str]) -> None:
     assert run(*argv).exit_code == 0
+
+
+def test_a_bug_is_one_line_not_a_traceback(monkeypatch, capsys) -> None:
+    import mjcalc.cli as cli
+
+    def boom(*_args, **_kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(cli, "score_line", boom)
+    monkeypatch.delenv("MJCALC_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as info:
+        cli.main(["score", QUICK])
+    assert info.value.code == cli.EXIT_INTERNAL
+    err = capsys.readouterr().err
+    assert "internal error: ZeroDivisionError: boom" in err and "Traceback" not in err
