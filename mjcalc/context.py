@@ -115,19 +115,20 @@ class Context:
     def to_json(self) -> dict[str, object]:
         """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""
         out: dict[str, object] = {}
-        for f in fields(self):
-            if f.name == "given":
-                continue
-            value = getattr(self, f.name)
-            key = "from" if f.name == "discarder" else f.name
+        for name in _CONTEXT_FIELDS:
+            value = getattr(self, name)
+            key = "from" if name == "discarder" else name
             if isinstance(value, frozenset):
                 value = [s for s in T.SEATS if s in value]
-            elif f.name in ("bao", "hui", "flip", "win") and value is not None:
+            elif name in ("bao", "hui", "flip", "win") and value is not None:
                 value = T.name(value)
-            elif f.name in ("dora", "ura"):
+            elif name in ("dora", "ura"):
                 value = [T.name(t) for t in value]
             out[key] = value
         return out
+
+
+_CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ class Result:
     best: Scored | None = None
     readings_tried: int = 0
     ignored_flags: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     line: int | None = None
 
     @property
@@ -109,6 +110,8 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     ctx = build_context(values, rules.flags)
     wild = wildcards(rules, hand, ctx, values)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored)
+    if wild.note:
+        result.warnings.append(wild.note)
     if hand.waiting:
         result.result = "waiting"
         result.waits = sorted(_waits_before_win(rules, hand, wild))
@@ -135,16 +138,16 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
         if hand.waiting:
             return Wildcards()
         win = hand.win_tile
-        if ctx.duibao and ctx.bao is not None and ctx.bao != win:
-            raise MjcalcError("context", f"+duibao: the treasure tile {T.name(ctx.bao)} must be the winning tile, "
-                              f"but the hand wins on {T.name(win)}", col("duibao"))  # type: ignore[arg-type]
+        # A treasure that is not the winning tile contradicts the flags; the score does not depend on it
+        # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
+        mismatch = ctx.bao is not None and ctx.bao != win
         if not ctx.mobao:
-            return Wildcards()
-        if ctx.bao is not None and ctx.bao != win:
-            raise MjcalcError("context", f"+mobao: the winning tile is the treasure tile drawn; +bao={T.name(ctx.bao)} "
-                              f"but the hand wins on {T.name(win)} (write the treasure as the winning tile: "
-                              "mjcalc finds what it stands for)", col("mobao"))  # type: ignore[arg-type]
-        return Wildcards(win, 1, True, (T.name(win),))  # type: ignore[arg-type]
+            note = (f"+duibao with +bao={T.name(ctx.bao)}: the treasure is normally the winning tile "  # type: ignore[arg-type]
+                    f"({T.name(win)}); 对宝 is scored as the flag says") if ctx.duibao and mismatch else None  # type: ignore[arg-type]
+            return Wildcards(note=note)
+        note = (f"+mobao: the winning tile {T.name(win)} is read as the treasure drawn (+bao={T.name(ctx.bao)}), "  # type: ignore[arg-type]
+                "a wildcard standing for the best tile") if mismatch else None
+        return Wildcards(win, 1, True, (T.name(win),), note)  # type: ignore[arg-type]
     if rules.wildcard == "hui":
         kind = ctx.hui
         if ctx.flip is not None:

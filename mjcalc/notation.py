@@ -127,10 +127,8 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
                     continue
                 if ch == "z" and not "1" <= d <= "7":
                     raise MjcalcError("notation", f"'{d}z' is not a tile: honors are 1z-7z (东南西北白发中)", dcol)
-                if ch != "z" and d == "0":
-                    found.append(TileAt(T.parse_tile(f"5{ch}"), dcol, red=True))
-                else:
-                    found.append(TileAt(T.parse_tile(f"{d}{ch}"), dcol))
+                rank = 5 if d == "0" else int(d)
+                found.append(TileAt(T.SUITS.index(ch) * 9 + rank - 1, dcol, red=d == "0"))
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:

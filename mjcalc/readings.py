@@ -290,7 +290,7 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
     return frozenset(k for k in found if held[k] < 4)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)  # bounded: a batch's memory must not grow with the file
 def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...], jokers: int) -> frozenset[int]:
     """Kinds whose addition completes the concealed tiles. Without jokers a wait is always a held tile or
     within two of one in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan."""
@@ -360,7 +360,7 @@ def _form_fills(counts: tuple[int, ...], jokers: int, free_sets: int, spec: Form
     return out
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _regular_fills(counts: tuple[int, ...], jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
     """Joker substitutions completing ``counts`` into ``sets`` sets and ``pairs`` pairs. Each step takes the
     lowest real tile and tries every group that can hold it, jokers filling the gaps."""
@@ -437,6 +437,7 @@ class Wildcards:
     count: int = 0
     win_is_wild: bool = False
     labels: tuple[str, ...] = field(default=())
+    note: str | None = None  # something the reader should know about how the wildcards were read
 
 
 def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> list[tuple[Hand, dict[str, str]]]:

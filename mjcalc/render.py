@@ -64,6 +64,8 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
         out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
     if r.ignored_flags:
         out["ignored_flags"] = r.ignored_flags
+    if r.warnings:
+        out["warnings"] = r.warnings
     best = r.best
     if best is not None and r.ruleset is not None:
         c, s = best.candidate, best.settlement
@@ -114,11 +116,13 @@ def to_text(r: Result, lang: str = "en") -> str:
             lines.append(caret)
         return "\n".join(lines)
     assert rules is not None and r.hand is not None and r.ctx is not None
-    lines.append(f"{w['hand']:<9}{r.hand.text()}")
-    lines.append(f"{w['context']:<9}{_context_line(r, lang)}")
-    lines.append(f"{w['options']:<9}{_options_line(rules, r.options)}")
+    lines.append(f"{w['hand']:<10}{r.hand.text()}")
+    lines.append(f"{w['context']:<10}{_context_line(r, lang)}")
+    lines.append(f"{w['options']:<10}{_options_line(rules, r.options)}")
     if r.ignored_flags:
-        lines.append(f"{'':<9}{w['ignored']}: {', '.join('+' + f for f in r.ignored_flags)}")
+        lines.append(f"{'':<10}{w['ignored']}: {', '.join('+' + f for f in r.ignored_flags)}")
+    for warning in r.warnings:
+        lines.append(f"{'':<10}note: {warning}")
     lines.append("")
     if r.result == "waiting":
         lines.append(w["waiting"])
@@ -136,10 +140,10 @@ def to_text(r: Result, lang: str = "en") -> str:
     marked = []
     for i, text in enumerate(c.reading.text()):
         marked.append(f"{text}*" if i == c.reading.win_index else text)
-    lines.append(f"{w['reading']:<9}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
+    lines.append(f"{w['reading']:<10}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
                  f"{', ' + wait_text if wait_text else ''})")  # type: ignore[arg-type]
     if c.subs:
-        lines.append(f"{w['substitutions']:<9}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
+        lines.append(f"{w['substitutions']:<10}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
     lines.append("")
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
              f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}", _scope(a.item.applies_to, lang)]
@@ -190,7 +194,7 @@ def _context_line(r: Result, lang: str) -> str:
     if "round" in r.ruleset.flags:
         show("round", f"round {ctx.round}")
     if ctx.zimo:
-        show("zimo", "self-drawn")
+        parts.append("self-drawn")  # never the default, whichever flag made it so
     else:
         said = "zimo" in given or "from" in given
         parts.append(f"on a discard from {ctx.discarder}" + ("" if said else "*"))
@@ -322,7 +326,7 @@ def waits_text(report: Any, lang: str = "en") -> str:
                 "give it one tile short to list its waits")
     rules = res.ruleset
     lines = [f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})",
-             f"{WORDS[lang]['hand']:<9}{res.hand.text()}", f"{WORDS[lang]['context']:<9}{_context_line(res, lang)}", ""]
+             f"{WORDS[lang]['hand']:<10}{res.hand.text()}", f"{WORDS[lang]['context']:<10}{_context_line(res, lang)}", ""]
     if not report.waits:
         lines.append(f"not ready: shanten {report.shanten} (tiles to change before the hand waits)")
         return "\n".join(lines)

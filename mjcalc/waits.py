@@ -81,7 +81,7 @@ def _regular_shanten(counts: tuple[int, ...], need: int) -> int:
     return best
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _blocks(counts: tuple[int, ...], need: int) -> tuple[int, int]:
     """The most valuable (sets, partial sets) the tiles make, worth 2 and 1, at most ``need`` blocks."""
     i = next((t for t, n in enumerate(counts) if n), None)
