@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gen_hands import lines  # noqa: E402
+from gen_hands import lines
 
 PROBE = """
 import resource, subprocess, sys, time

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -23,10 +23,10 @@ app = typer.Typer(
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
 
-RulesOpt = Annotated[Optional[str], typer.Option("--rules", "-r", help="Ruleset name or path to a .yaml file "
+RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset name or path to a .yaml file "
                                                  "(default: MJCALC_RULES, the config file, then changchun).")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")]
-LangOpt = Annotated[Optional[str], typer.Option("--lang", help="Language of messages: en or zh.")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")]
+LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of messages: en or zh.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of spec/OUTPUT.md.")]
 
 
@@ -68,19 +68,19 @@ def score(
     json_out: JsonOpt = False,
     lang: LangOpt = None,
     zimo: Annotated[bool, typer.Option("--zimo", help="Self-drawn (+zimo).")] = False,
-    seat: Annotated[Optional[str], typer.Option(help="Winner's seat wind E/S/W/N; E is the dealer.")] = None,
-    from_: Annotated[Optional[str], typer.Option("--from", help="Discarder's seat on a discard win.")] = None,
-    round_: Annotated[Optional[str], typer.Option("--round", help="Prevalent wind.")] = None,
-    closed: Annotated[Optional[str], typer.Option(help="Other seats whose hands are closed, e.g. W,N.")] = None,
-    bao: Annotated[Optional[str], typer.Option(help="Treasure tile (宝牌), e.g. 5m.")] = None,
+    seat: Annotated[str | None, typer.Option(help="Winner's seat wind E/S/W/N; E is the dealer.")] = None,
+    from_: Annotated[str | None, typer.Option("--from", help="Discarder's seat on a discard win.")] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="Prevalent wind.")] = None,
+    closed: Annotated[str | None, typer.Option(help="Other seats whose hands are closed, e.g. W,N.")] = None,
+    bao: Annotated[str | None, typer.Option(help="Treasure tile (宝牌), e.g. 5m.")] = None,
     mobao: Annotated[bool, typer.Option("--mobao", help="Won by drawing the treasure tile.")] = False,
     duibao: Annotated[bool, typer.Option("--duibao", help="The treasure tile is the winning tile.")] = False,
-    hui: Annotated[Optional[str], typer.Option(help="Wildcard tile kind (会牌).")] = None,
-    flip: Annotated[Optional[str], typer.Option(help="Tile flipped to find the wildcard.")] = None,
+    hui: Annotated[str | None, typer.Option(help="Wildcard tile kind (会牌).")] = None,
+    flip: Annotated[str | None, typer.Option(help="Tile flipped to find the wildcard.")] = None,
     gang: Annotated[bool, typer.Option("--gang", help="Won on a kong replacement tile.")] = False,
     qiang: Annotated[bool, typer.Option("--qiang", help="Won by robbing a kong.")] = False,
     last: Annotated[bool, typer.Option("--last", help="Won on the last tile.")] = False,
-    flag: Annotated[Optional[list[str]], typer.Option("--flag", "-f", help="Any other flag, as in the line: "
+    flag: Annotated[list[str] | None, typer.Option("--flag", "-f", help="Any other flag, as in the line: "
                                                       "-f riichi -f dora=3m (repeatable).")] = None,
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
@@ -133,7 +133,7 @@ def batch(
     set_: SetOpt = None,
     output_format: Annotated[str, typer.Option("--format", help="table | csv | jsonl")] = "table",
     input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml")] = "auto",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes; order is kept.")] = 1,
 ) -> None:
     """Score every hand of a file in order: one output record per input record, errors included."""

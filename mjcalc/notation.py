@@ -152,7 +152,7 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
 
 def parse_tile_list(text: str) -> list[int]:
     """Tiles in a flag value (``+dora=3m7z``); red fives count as fives here."""
-    found, flowers = _read_tiles(text, 1, allow_flowers=False)
+    found, _flowers = _read_tiles(text, 1, allow_flowers=False)
     return [t.tile for t in found]
 
 
@@ -190,10 +190,7 @@ def parse_gb(text: str) -> ParsedLine:
             if source and not source.isdigit():
                 raise MjcalcError("notation", f"meld source '{source}' must be a digit", i + 2 + len(body) + 1)
             src = int(source) if source else 0
-            if len(found) == 4 and not source:
-                kind = "concealed_kong"
-            else:
-                kind = "exposed"
+            kind = "concealed_kong" if len(found) == 4 and not source else "exposed"
             line.melds.append(MeldText(kind, tuple(found), i + 1, head[i : end + 1], added=src >= 5))
             i = end + 1
         else:
@@ -213,7 +210,7 @@ def parse_gb(text: str) -> ParsedLine:
         if len(bits) != 4 or any(b not in "01" for b in bits):
             raise MjcalcError("notation", "four 0/1 flags must follow the winds: self-drawn, last of its kind, "
                               "last tile, robbing a kong", column + 2)
-        for name, bit in zip(GB_FLAG_NAMES, bits):
+        for name, bit in zip(GB_FLAG_NAMES, bits, strict=False):
             if bit == "1":
                 line.flags.append(FlagWord(name, None, column + 2))
         column += len(tails[0]) + 1

@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-
 from typer.testing import CliRunner
 
 from mjcalc.batch import CHUNK, Record, read_records, render_jsonl, run
@@ -104,7 +103,7 @@ def test_streaming_keeps_a_bounded_number_of_records_in_flight() -> None:
 
 
 def test_cli_batch_formats_and_exit_code(tmp_path) -> None:
-    text, expected = make_file(300, seed=11)
+    text, _expected = make_file(300, seed=11)
     path = tmp_path / "hands.txt"
     path.write_text(text, encoding="utf-8")
     r = runner.invoke(app, ["batch", str(path), "--format", "jsonl"], env=ENV)
