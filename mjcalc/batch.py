@@ -70,7 +70,7 @@ def split_answer(text: str) -> tuple[str, str | None]:
 
 def _read_lines(stream: IO[str]) -> Iterator[Record]:
     for n, raw in enumerate(stream, 1):
-        text = raw.strip()
+        text = raw.strip().lstrip("\ufeff")  # a byte-order mark from Windows editors on standard input
         if not text or text.startswith("#"):
             yield Record(n, text, skipped=True)
             continue

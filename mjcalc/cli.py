@@ -10,7 +10,7 @@ import typer
 
 from .config import Config, load_config
 from .context import FlagWord
-from .engine import Request, score_line
+from .engine import DEFAULT_RULESET, Request, score_line
 from .errors import EXIT_BAD_INPUT, MjcalcError
 from .render import rules_list, ruleset_json, ruleset_text, to_json, to_text
 from .ruleset import builtin_names, load_ruleset
@@ -108,7 +108,7 @@ def score(
     raise typer.Exit(result.exit_code)
 
 
-def _open_input(path: str, fmt: str, encoding: str = "utf-8"):
+def _open_input(path: str, fmt: str, encoding: str = "utf-8-sig"):
     """The input stream and its format; ``-`` is standard input."""
     from .batch import INPUT_FORMATS, detect_format
 
@@ -124,6 +124,17 @@ def _open_input(path: str, fmt: str, encoding: str = "utf-8"):
     import os
 
     return stream, detect_format(path, fmt), os.path.getsize(path) > 2_000_000
+
+
+def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
+    """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
+    rather than failing every line."""
+    request = Request(rules or config.rules, _options(set_), (), config.options)
+    try:
+        load_ruleset(request.rules or DEFAULT_RULESET).option_values(request.options)
+    except MjcalcError as exc:
+        _fail(exc)
+    return request
 
 
 @app.command()
@@ -147,7 +158,7 @@ def batch(
     try:
         if output_format == "csv":
             out.write(csv_header() + "\n")
-        request = Request(rules or config.rules, _options(set_), (), config.options)
+        request = _file_request(rules, set_, config)
         progress = Progress(large or output is not None)
         summary = run(read_records(stream, fmt), request, RENDERERS[output_format], lambda t: out.write(t + "\n"),
                       jobs=jobs, progress=progress)
@@ -177,7 +188,7 @@ def check(
     config = _config()
     chosen = _lang(lang, config)
     stream, fmt, _ = _open_input(file, input_format)
-    request = Request(rules or config.rules, _options(set_), (), config.options)
+    request = _file_request(rules, set_, config)
     right = wrong = errors = 0
     try:
         for record in read_records(stream, fmt):

@@ -156,3 +156,19 @@ def test_examples_run(name: str, args: list[str], code: int) -> None:
     r = runner.invoke(app, ["batch", f"examples/{name}", *args], env=ENV)
     assert r.exit_code == code, (name, r.output)
     assert "Traceback" not in r.output
+
+
+def test_wrong_rules_or_option_stops_before_the_file(tmp_path) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text("123m456p789s111z22z\n", encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(path), "--rules", "nope"], env=ENV)
+    assert r.exit_code == 3 and "unknown ruleset 'nope'" in r.output
+    r = runner.invoke(app, ["check", str(path), "--set", "caps=3"], env=ENV)
+    assert r.exit_code == 3 and "did you mean 'cap'" in r.output
+
+
+def test_byte_order_mark_is_not_a_tile(tmp_path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes("\ufeff123m456p789s111z22z +zimo\n".encode())
+    r = runner.invoke(app, ["batch", str(path), "--format", "jsonl"], env=ENV)
+    assert json.loads(r.stdout)["result"] == "win"
