@@ -139,7 +139,7 @@ def to_text(r: Result, lang: str = "en") -> str:
     lines.append(f"{w['reading']:<9}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
                  f"{', ' + wait_text if wait_text else ''})")  # type: ignore[arg-type]
     if c.subs:
-        lines.append(f"{w['substitutions']:<9}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
+        lines.append(f"{w['substitutions']:<9} " + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
     lines.append("")
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
              f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}", _scope(a.item.applies_to, lang)]
