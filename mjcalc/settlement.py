@@ -38,10 +38,12 @@ class Payment:
     formula: str
     capped_from: int | None = None
     on_behalf_of: str | None = None  # a share the payer covers for another seat (点炮全包, 包庄)
+    extras: tuple[Award, ...] = ()  # items counted for this payer alone (放炮, 闭门 …), beside every payer's
 
     def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
-                "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of}
+                "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of,
+                "payer_items": [a.item.id for a in self.extras]}
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,8 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
         amount, text = formula(counted, params)
         if counted != payer_fan:
             text = f"{text} (capped from {payer_fan} fan)"
-        payments.append(Payment(payer, winner, payer_fan, amount, text))
+        extras = tuple(a for a in awards if a.item.applies_to != "all" and applies(a.item.applies_to, payer, ctx))
+        payments.append(Payment(payer, winner, payer_fan, amount, text, extras=extras))
     uncapped = sum(p.amount for p in payments)
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:
