@@ -255,7 +255,10 @@ def _score_wait(rules: Ruleset, request: Request, hand: Hand, ctx: Context, opti
     unseen = 4 - held
     full = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, tile, hand.flowers, hand.reds, hand.sets)
     values = {"seat": (ctx.seat, None)}
-    wild = wildcards(rules, full, ctx, values)
+    try:
+        wild = wildcards(rules, full, ctx, values)
+    except MjcalcError as exc:  # a wait that cannot be won in this context (a wildcard on a discard)
+        return WaitScore(tile, unseen, Result(full.text(), "error", rules, dict(options), full, ctx, error=exc))
     waits = _waits_before_win(rules, full, wild)
     best, failed, _ = best_reading(rules, options, full, ctx, wild, waits)
     res = Result(f"{full.text()}", "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best,

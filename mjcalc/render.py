@@ -216,6 +216,8 @@ def _waits_table(r: Result, lang: str) -> str:
             s = res.best.settlement
             items = ", ".join(_name(a.item.names, lang) for a in res.best.awards)
             outcome = f"{s.fan} {r.ruleset.unit if r.ruleset else ''} → {s.points}  ({items})"
+        elif res is not None and res.error is not None:
+            outcome = res.error.message
         elif res is not None:
             outcome = "not a win: " + ", ".join(c.id for c in res.failed)
         else:
