@@ -13,14 +13,15 @@ from mjcalc.engine import Request, score_line
 from mjcalc.render import to_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bench_wildcards import wildcard_line  # noqa: E402
+from bench_wildcards import wildcard_line
 
 KEYS = ("result", "fan", "payments", "kong_payments", "net", "points")
 
 
 def _scored(line: str, rules: str) -> dict[str, object]:
     out = to_json(score_line(line, Request(rules=rules), with_wait_scores=False))
-    return {k: out.get(k) for k in KEYS} | {"items": sorted((i["id"], i["value"]) for i in out.get("items", []))}
+    items = sorted((i["id"], i["value"]) for i in out.get("items", []))
+    return {k: out.get(k) for k in KEYS} | {"items": items}
 
 
 @pytest.fixture(scope="module")
