@@ -76,7 +76,7 @@ def bench(wildcards: int, hands: int, seed: int) -> tuple[float, float, float, f
 def main() -> None:
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    print(f"meihe, {hands} generated self-drawn hands per row; score_line end to end, caches cold at the start")
+    print(f"meihe, {hands} generated self-drawn hands per row; score_line end to end, cold caches at first")
     heads = ("mean ms", "median", "p95", "max", "max warm")
     print(f"{'wildcards':>9}  " + "  ".join(f"{h:>8}" for h in heads) + "  outcomes")
     for n in (1, 2, 3, 4):
