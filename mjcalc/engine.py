@@ -4,7 +4,7 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +14,7 @@ from .errors import MjcalcError
 from .hand import Hand, build_hand
 from .notation import ParsedLine, parse_line
 from .predicates import Candidate
-from .readings import Wildcards, readings, shape_waits, substituted_hands
+from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
 from .settlement import Award, Settlement, settle
 
@@ -158,6 +158,9 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
             kind = flipped
         if kind is None:
             return Wildcards()
+        if any(m.exposed and kind in m.tiles for m in hand.melds):
+            raise MjcalcError("context", f"the wildcard {T.name(kind)} is never used in a chi, pon or exposed kong",
+                              col("hui") or col("flip"))
         count = hand.concealed.count(kind)
         win_is_wild = hand.win_tile == kind
         if win_is_wild and not ctx.zimo:
@@ -186,10 +189,17 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
     tried = 0
-    for sub_hand, subs in substituted_hands(hand, wild, rules.forms):
+    # A class-blind ruleset (joker_sets: by_class) cannot tell apart readings of one class: score the first.
+    seen: set[tuple[object, ...]] | None = set() if rules.joker_sets == "by_class" else None
+    for sub_hand, subs in _substitutions(rules, hand, wild):
         for reading in readings(sub_hand, rules.forms):
             tried += 1
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count)
+            if seen is not None:
+                key = reading_class(reading)
+                if key in seen:
+                    continue
+                seen.add(key)
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, hand)
             failed = [cond for cond in rules.conditions if cond.when is not None and not cond.when(c)]
             if failed:
                 if nearest is None or len(failed) < len(nearest):
@@ -207,6 +217,16 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
         nearest = [shape] if shape else [Condition("shape", {"en": "shape", "zh": "牌型"},
                                                    {"en": "not a winning shape", "zh": "不是和牌牌型"}, None, "")]
     return None, nearest, tried
+
+
+def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> Iterator[tuple[Hand, dict[str, str]]]:
+    """The hand with its wildcards substituted every way, also read with its winning tile completing a
+    special set in hand (叫胡) where the ruleset allows it; what each wildcard stood for alongside."""
+    by_class = rules.joker_sets == "by_class"
+    variants = [(hand, wild, {}), *set_call_hands(hand, wild, rules.tile_rules.special_kongs)]
+    for variant, rest, called_subs in variants:
+        for sub_hand, subs in substituted_hands(variant, rest, rules.forms, by_class):
+            yield sub_hand, {**called_subs, **subs}
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[tuple[ItemDef, int]]:

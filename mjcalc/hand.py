@@ -17,7 +17,8 @@ from .notation import MeldText, ParsedLine, TileAt
 class SpecialKongDef:
     """A special kong kind (旋风杠, 喜杠 …): at least ``min_distinct`` different kinds from ``core``; each tile
     beyond that is an extra (补 / 毛) and must come from ``extra_from``. ``wild`` kinds may stand in for a
-    missing core kind (the 2024 competition rules' 一条)."""
+    missing core kind (the 2024 competition rules' 一条). ``last_set``: the winning tile may complete the core
+    in the concealed hand as the last set (Meihe's 中发白 叫胡), scoring as this kong."""
 
     id: str
     names: dict[str, str]
@@ -25,6 +26,7 @@ class SpecialKongDef:
     min_distinct: int
     extra_from: tuple[int, ...]
     wild: tuple[int, ...] = ()
+    last_set: bool = False
 
     def match(self, kinds: tuple[int, ...]) -> tuple[int, ...] | None:
         """The effective tiles (wilds replaced by the core kinds they stand for), or None if no match."""
@@ -64,6 +66,7 @@ class Meld:
     special: str | None = None  # the special kong kind id
     extra: int = 0  # tiles beyond a special kong's core (each a 补 / 毛)
     added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
+    called: bool = False  # a special set the winning tile completed in hand (叫胡), not declared before
 
     @property
     def exposed(self) -> bool:
@@ -109,7 +112,7 @@ class Hand:
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""
         rest = list(self.concealed)
-        if self.win_tile is not None:
+        if self.win_tile is not None and not any(m.called for m in self.melds):
             rest.remove(self.win_tile)
         return tuple(rest)
 

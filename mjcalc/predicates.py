@@ -13,16 +13,19 @@ from functools import cached_property, partial
 
 from . import tiles as T
 from .context import Context
-from .hand import Hand
+from .hand import Hand, Meld
 from .readings import Group, Reading
 
 
 class Candidate:
-    """One way to read the win: the hand (wildcards substituted), its context, one reading."""
+    """One way to read the win: the hand (wildcards substituted), its context, one reading; ``raw`` is the
+    hand as written, for what counts real tiles (kong points, 穷胡)."""
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
-                 waits: frozenset[int], wild_kind: int | None = None, wild_count: int = 0) -> None:
+                 waits: frozenset[int], wild_kind: int | None = None, wild_count: int = 0,
+                 raw: Hand | None = None) -> None:
         self.hand = hand
+        self.raw = raw if raw is not None else hand
         self.ctx = ctx
         self.reading = reading
         self.subs = subs
@@ -32,7 +35,16 @@ class Candidate:
 
     @cached_property
     def tiles(self) -> list[int]:
-        return self.hand.all_tiles()
+        """Every tile as it counts: wildcards as what they stand for, while a concealed kong of four wildcards
+        (黄金杠) is left unsubstituted and so stands for no tile (no suit, no 1 or 9, no dragon)."""
+        out = list(self.hand.concealed)
+        for m in self.hand.melds:
+            if not self.is_wildcard_kong(m):
+                out.extend(m.tiles)
+        return out
+
+    def is_wildcard_kong(self, m: Meld) -> bool:
+        return m.kind == "concealed_kong" and m.tiles[0] == self.wild_kind
 
     @cached_property
     def counts(self) -> list[int]:
@@ -231,3 +243,24 @@ def placed_in_single_wait(c: Candidate) -> bool:
 def one_tile_wait(c: Candidate) -> bool:
     """The hand before the win waited on exactly one tile kind (kinds already held four times left out)."""
     return len(c.waits) == 1
+
+
+# --- north-eastern patterns ----------------------------------------------------------------------------
+
+
+@predicate
+def no_wildcard_held(c: Candidate) -> bool:
+    """The hand holds no wildcard tile anywhere, as itself or standing in (a kong of wildcards counts)."""
+    return c.wild_kind is None or c.wild_kind not in c.raw.all_tiles()
+
+
+@predicate
+def all_others_closed(c: Candidate) -> bool:
+    """Every other seat's hand is closed (+closed lists all three)."""
+    return set(c.ctx.losers) <= c.ctx.closed
+
+
+@predicate
+def completed_special_set(c: Candidate) -> bool:
+    """The winning tile completed a special kong's set in hand (中发白 叫胡)."""
+    return any(m.called for m in c.hand.melds)

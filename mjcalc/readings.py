@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import product
 
 from . import tiles as T
-from .hand import Hand, Meld
+from .hand import Hand, Meld, SpecialKongDef
 from .tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
 
 
@@ -128,8 +128,10 @@ def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, i
     return [(counts[0:9], False, 0), (counts[9:18], False, 9), (counts[18:27], False, 18), (counts[27:34], True, 27)]
 
 
-def regular_decompositions(counts: tuple[int, ...], sets: int) -> list[tuple[tuple[str, int], ...]]:
-    """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples."""
+@lru_cache(maxsize=8192)  # bounded: a batch's memory must not grow with the file
+def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples. Cached: the
+    substitutions of a wildcard hand meet the same counts again and again."""
     per_suit = []
     for sub, honors, offset in _suit_slices(counts):
         if not any(sub):
@@ -137,14 +139,14 @@ def regular_decompositions(counts: tuple[int, ...], sets: int) -> list[tuple[tup
             continue
         found = _suit_decompositions(sub, honors)
         if not found:
-            return []
+            return ()
         per_suit.append(tuple(tuple((k, t + offset) for k, t in d) for d in found))
     out = []
     for combo in product(*per_suit):
         flat = tuple(g for part in combo for g in part)
         if sum(1 for k, _ in flat if k == "pair") == 1:
             out.append(flat)
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=None)
@@ -229,6 +231,7 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 _SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
 
 
+@lru_cache(maxsize=None)
 def _group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))
@@ -258,14 +261,19 @@ def _wait_of(group: Group, win: int) -> str:
 
 
 def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
-    """Every reading of a complete hand, one per decomposition and placement of the winning tile."""
+    """Every reading of a complete hand, one per decomposition and placement of the winning tile. A called
+    meld (叫胡) holds the winning tile in every reading."""
     counts = tuple(T.counts_of(hand.concealed))
     melds = tuple(meld_group(m) for m in hand.melds)
+    called = next((i for i, m in enumerate(hand.melds) if m.called), None)
     free = hand.sets - len(hand.melds)
     out: list[Reading] = []
     win = hand.win_tile
     for form, decomposition in decompositions(counts, free, forms):
         groups = tuple(_group(k, t) for k, t in decomposition)
+        if called is not None:
+            out.append(Reading(form, groups + melds, len(groups) + called, "called"))
+            continue
         seen: set[tuple[str, tuple[int, ...]]] = set()
         for i, g in enumerate(groups):
             if win is None or win not in g.tiles or (g.kind, g.tiles) in seen:
@@ -279,41 +287,39 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
 
 def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, forms: tuple[FormSpec, ...],
                 jokers: int = 0) -> frozenset[int]:
-    """Tile kinds that complete the hand (one tile short), leaving out kinds the hand already holds four of."""
+    """Tile kinds that complete the hand (one tile short), leaving out kinds the hand already holds four of.
+
+    With jokers, a kind is a wait exactly when one more joker can stand for it: one enumeration of the fills
+    with ``jokers + 1`` instead of a completeness test per kind."""
     melds = tuple(melds)
-    base = tuple(T.counts_of(concealed))
-    held = list(base)
-    for m in melds:
-        for t in m.tiles:
-            held[t] += 1
-    found = _completing_kinds(base, sets - len(melds), forms, jokers)
+    base = T.counts_of(concealed)
+    held = _held(concealed, melds)
+    if jokers:
+        fills = joker_fills(tuple(base), jokers + 1, sets - len(melds), forms, held)
+        return frozenset(k for fill in fills for k in fill)
+    found = _completing_kinds(tuple(base), sets - len(melds), forms)
     return frozenset(k for k in found if held[k] < 4)
 
 
 @lru_cache(maxsize=4096)  # bounded: a batch's memory must not grow with the file
-def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...], jokers: int) -> frozenset[int]:
-    """Kinds whose addition completes the concealed tiles. Without jokers a wait is always a held tile or
-    within two of one in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan."""
-    if jokers:
-        candidates: Iterable[int] = range(T.NUM_KINDS)
-    else:
-        near: set[int] = set()
-        for t, n in enumerate(counts):
-            if not n:
-                continue
-            if T.is_honor(t):
-                near.add(t)
-                continue
-            near.update(u for u in range(t - 2, t + 3) if 0 <= u < 27 and T.suit_of(u) == T.suit_of(t))
-        if any(spec.name == "thirteen_orphans" for spec in forms):
-            near.update(ORPHANS)
-        candidates = sorted(near)
+def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Kinds whose addition completes the concealed tiles. A wait is always a held tile or within two of one
+    in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan."""
+    near: set[int] = set()
+    for t, n in enumerate(counts):
+        if not n:
+            continue
+        if T.is_honor(t):
+            near.add(t)
+            continue
+        near.update(u for u in range(t - 2, t + 3) if 0 <= u < 27 and T.suit_of(u) == T.suit_of(t))
+    if any(spec.name == "thirteen_orphans" for spec in forms):
+        near.update(ORPHANS)
     out = set()
     c = list(counts)
-    for k in candidates:
+    for k in sorted(near):
         c[k] += 1
-        filled = tuple(c)
-        if (joker_fills(filled, jokers, free, forms) if jokers else is_complete(filled, free, forms)):
+        if is_complete(tuple(c), free, forms):
             out.add(k)
         c[k] -= 1
     return frozenset(out)
@@ -323,15 +329,20 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
 
 
 def joker_fills(counts: tuple[int, ...], jokers: int, free_sets: int, forms: tuple[FormSpec, ...],
-                held: tuple[int, ...] | None = None) -> list[tuple[int, ...]]:
+                held: tuple[int, ...] | None = None, by_class: bool = False) -> list[tuple[int, ...]]:
     """Every multiset of kinds the jokers can stand for so that the hand is complete.
 
     ``counts`` are the real tiles (jokers removed); ``held`` counts every real tile of the hand, melds
-    included, so that a joker never stands for a fifth copy.
+    included, so that a joker never stands for a fifth copy. With ``by_class``, jokers that make a whole set
+    or the pair by themselves are tried once per class of set a class-blind ruleset can see (``_set_class``).
 
     >>> [tuple(name(k) for k in f) for f in joker_fills(tuple(counts_of(tiles_of("123m456p789s111z2z"))), 1, 4,
     ...                                                   (FormSpec("regular"),))]
     [('2z',)]
+    >>> four = tuple(counts_of(tiles_of("123m456p789s2z")))
+    >>> regular = (FormSpec("regular"),)
+    >>> len(joker_fills(four, 4, 4, regular)), len(joker_fills(four, 4, 4, regular, by_class=True))
+    (98, 55)
     """
     limit = held if held is not None else counts
     found: set[tuple[int, ...]] = set()
@@ -343,9 +354,51 @@ def joker_fills(counts: tuple[int, ...], jokers: int, free_sets: int, forms: tup
         else:
             candidates |= _form_fills(counts, jokers, free_sets, spec)
     for combo in candidates:
-        if all(limit[k] + combo.count(k) <= 4 for k in set(combo)):
-            found.add(combo)
+        found.update(_expand(combo, limit, by_class))
     return sorted(found)
+
+
+def _within(limit: tuple[int, ...], combo: tuple[int, ...]) -> bool:
+    return all(limit[k] + combo.count(k) <= 4 for k in set(combo))
+
+
+def _expand(combo: tuple[int, ...], limit: tuple[int, ...], by_class: bool) -> list[tuple[int, ...]]:
+    """A fill with its joker-only placeholders replaced by real shapes, within the four-copy limit."""
+    fixed = tuple(k for k in combo if k < JOKER_PON)
+    holders = [k for k in combo if k >= JOKER_PON]
+    if not holders:
+        return [combo] if _within(limit, combo) else []
+    seen: set[tuple[object, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    for shapes in product(*(_PLACEHOLDER_SHAPES[h] for h in holders)):
+        filled = tuple(sorted(fixed + tuple(t for shape in shapes for t in shape)))
+        if not _within(limit, filled):
+            continue
+        key: tuple[object, ...] = tuple(sorted(_set_class(s) for s in shapes)) if by_class else filled
+        if key not in seen:
+            seen.add(key)
+            out.append(filled)
+    return out
+
+
+def reading_class(reading: Reading) -> tuple[object, ...]:
+    """A reading as a class-blind ruleset (``joker_sets: by_class``) sees it: the form and the class of every
+    group, not its tiles nor where the winning tile sits. Two readings of one class score alike there."""
+    return reading.form, tuple(sorted(_group_class(g) for g in reading.groups))
+
+
+@lru_cache(maxsize=None)
+def _group_class(g: Group) -> tuple[object, ...]:
+    return g.kind, g.special or "", g.meld, g.concealed, g.extra, _set_class(g.tiles)
+
+
+@lru_cache(maxsize=None)
+def _set_class(shape: tuple[int, ...]) -> tuple[int, bool, int, bool]:
+    """What a class-blind ruleset sees of a set or pair: its size, chi or not, the suit (winds and dragons
+    apart), and whether it holds a 1 or 9."""
+    first = shape[0]
+    suit = T.suit_of(first) if first < T.HONOR_START else (3 if T.is_wind(first) else 4)
+    return len(shape), shape[0] != shape[-1], suit, any(T.is_terminal(t) for t in shape)
 
 
 def _form_fills(counts: tuple[int, ...], jokers: int, free_sets: int, spec: FormSpec) -> set[tuple[int, ...]]:
@@ -360,30 +413,16 @@ def _form_fills(counts: tuple[int, ...], jokers: int, free_sets: int, spec: Form
     return out
 
 
-@lru_cache(maxsize=4096)
-def _regular_fills(counts: tuple[int, ...], jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
-    """Joker substitutions completing ``counts`` into ``sets`` sets and ``pairs`` pairs. Each step takes the
-    lowest real tile and tries every group that can hold it, jokers filling the gaps."""
-    i = next((t for t, n in enumerate(counts) if n), None)
-    if i is None:
-        return _joker_only_fills(jokers, sets, pairs)
-    out: set[tuple[int, ...]] = set()
-    c = list(counts)
-
-    def recurse(used: dict[int, int], fill: tuple[int, ...], sets_left: int, pairs_left: int) -> None:
-        for t, n in used.items():
-            c[t] -= n
-        for rest in _regular_fills(tuple(c), jokers - len(fill), sets_left, pairs_left):
-            out.add(tuple(sorted(fill + rest)))
-        for t, n in used.items():
-            c[t] += n
-
-    for size, kind in ((3, "pon"), (2, "pair")):
-        if kind == "pon" and not sets or kind == "pair" and not pairs:
+def _groups_holding(i: int, counts: tuple[int, ...], jokers: int, sets: int,
+                    pairs: int) -> Iterator[tuple[dict[int, int], tuple[int, ...], int, int]]:
+    """Every group that can hold real tile ``i`` (a pon, the pair, a chi), jokers filling the gaps: the real
+    tiles it uses, what its jokers stand for, and the sets and pairs left to make."""
+    for size, is_set in ((3, True), (2, False)):
+        if (sets if is_set else pairs) == 0:
             continue
-        for real in range(1, min(c[i], size) + 1):
+        for real in range(1, min(counts[i], size) + 1):
             if size - real <= jokers:
-                recurse({i: real}, (i,) * (size - real), sets - (kind == "pon"), pairs - (kind == "pair"))
+                yield {i: real}, (i,) * (size - real), sets - is_set, pairs - (not is_set)
     if sets and i < T.HONOR_START:
         for first in (i - 2, i - 1, i):
             if first < 0 or T.suit_of(first) != T.suit_of(i) or first % 9 > 6:
@@ -391,32 +430,51 @@ def _regular_fills(counts: tuple[int, ...], jokers: int, sets: int, pairs: int) 
             others = [t for t in (first, first + 1, first + 2) if t != i]
             for choice in product((True, False), repeat=2):  # each other tile: real (if held) or a joker
                 used = {i: 1}
-                fill: tuple[int, ...] = ()
-                ok = True
-                for t, real in zip(others, choice):
-                    if real:
-                        if c[t] - used.get(t, 0) <= 0:
-                            ok = False
-                            break
-                        used[t] = used.get(t, 0) + 1
-                    else:
-                        fill += (t,)
-                if ok and len(fill) <= jokers:
-                    recurse(used, fill, sets - 1, pairs)
+                fill = tuple(t for t, real in zip(others, choice) if not real)
+                for t in (t for t, real in zip(others, choice) if real):
+                    used[t] = used.get(t, 0) + 1
+                if all(counts[t] >= n for t, n in used.items()) and len(fill) <= jokers:
+                    yield used, fill, sets - 1, pairs
+
+
+def _minus(counts: tuple[int, ...], used: dict[int, int]) -> tuple[int, ...]:
+    c = list(counts)
+    for t, n in used.items():
+        c[t] -= n
+    return tuple(c)
+
+
+@lru_cache(maxsize=16384)  # bounded, as above
+def _regular_fills(counts: tuple[int, ...], jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
+    """Joker substitutions completing ``counts`` into ``sets`` sets and ``pairs`` pairs. Each step takes the
+    lowest real tile and tries every group that can hold it, jokers filling the gaps."""
+    i = next((t for t, n in enumerate(counts) if n), None)
+    if i is None:
+        return _joker_only_fills(jokers, sets, pairs)
+    out: set[tuple[int, ...]] = set()
+    for used, fill, sets_left, pairs_left in _groups_holding(i, counts, jokers, sets, pairs):
+        for rest in _regular_fills(_minus(counts, used), jokers - len(fill), sets_left, pairs_left):
+            out.add(tuple(sorted(fill + rest)))
     return frozenset(out)
+
+
+# Jokers that make whole sets or the pair by themselves stand for any pon, chi or pair: the fill keeps a
+# placeholder for each such group until the rest of the fill is known (``_expand``). Codes sort after tiles.
+JOKER_PON, JOKER_CHI, JOKER_PAIR = 100, 101, 102
+_PLACEHOLDER_SHAPES = {
+    JOKER_PON: tuple((k, k, k) for k in range(T.NUM_KINDS)),
+    JOKER_CHI: tuple((k, k + 1, k + 2) for k in range(T.HONOR_START) if k % 9 <= 6),
+    JOKER_PAIR: tuple((k, k) for k in range(T.NUM_KINDS)),
+}
 
 
 @lru_cache(maxsize=None)
 def _joker_only_fills(jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
-    """Jokers that make whole sets or the pair by themselves stand for any pon, chi or pair."""
+    """Jokers that make whole sets or the pair by themselves: placeholders, one per group."""
     if jokers != 3 * sets + 2 * pairs:
         return frozenset()
-    options: list[list[tuple[int, ...]]] = []
-    set_shapes = [(k, k, k) for k in range(T.NUM_KINDS)]
-    set_shapes += [(k, k + 1, k + 2) for k in range(27) if k % 9 <= 6]
-    options.extend([set_shapes] * sets)
-    options.extend([[(k, k) for k in range(T.NUM_KINDS)]] * pairs)
-    return frozenset(tuple(sorted(t for g in combo for t in g)) for combo in product(*options))
+    return frozenset((JOKER_PON,) * pons + (JOKER_CHI,) * (sets - pons) + (JOKER_PAIR,) * pairs
+                     for pons in range(sets + 1))
 
 
 def _multisets(pool: list[int], size: int, start: int = 0) -> Iterator[tuple[int, ...]]:
@@ -440,22 +498,21 @@ class Wildcards:
     note: str | None = None  # something the reader should know about how the wildcards were read
 
 
-def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> list[tuple[Hand, dict[str, str]]]:
-    """The hand once per way its wildcards can stand for real tiles, with what each stood for."""
+def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...],
+                      by_class: bool = False) -> list[tuple[Hand, dict[str, str]]]:
+    """The hand once per way its wildcards can stand for real tiles, with what each stood for. A winning
+    wildcard is tried as each kind it can stand for, unless ``by_class`` (the rules never see where the
+    winning tile sits)."""
     if not wild.count:
         return [(hand, {})]
     real = list(hand.concealed)
     for _ in range(wild.count):
         real.remove(wild.kind)  # type: ignore[arg-type]
     counts = tuple(T.counts_of(real))
-    held = T.counts_of(real)
-    for m in hand.melds:
-        for t in m.tiles:
-            held[t] += 1
     free = hand.sets - len(hand.melds)
     out: list[tuple[Hand, dict[str, str]]] = []
-    for fill in joker_fills(counts, wild.count, free, forms, tuple(held)):
-        wins = sorted(set(fill)) if wild.win_is_wild else [hand.win_tile]
+    for fill in joker_fills(counts, wild.count, free, forms, _held(real, hand.melds), by_class):
+        wins = sorted(set(fill))[: 1 if by_class else None] if wild.win_is_wild else [hand.win_tile]
         for win in wins:
             order = list(fill)
             if wild.win_is_wild:  # the winning wildcard is listed first
@@ -464,4 +521,46 @@ def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) 
             new = Hand(tuple(sorted(real + list(fill))), hand.melds, win, hand.flowers, hand.reds, hand.sets)
             subs = {label: name(k) for label, k in zip(wild.labels, order)}
             out.append((new, subs))
+    return out
+
+
+def _held(concealed: Iterable[int], melds: Iterable[Meld]) -> tuple[int, ...]:
+    """Counts of every real tile of the hand, melds included: what a joker may not make a fifth copy of."""
+    held = T.counts_of(concealed)
+    for m in melds:
+        for t in m.tiles:
+            held[t] += 1
+    return tuple(held)
+
+
+def set_call_hands(hand: Hand, wild: Wildcards,
+                   specials: Iterable[SpecialKongDef]) -> list[tuple[Hand, Wildcards, dict[str, str]]]:
+    """The won hand read with its winning tile completing a special kong's core among the concealed tiles
+    (Meihe's 中发白 叫胡, kinds with ``last_set``). The core's other kinds must be real tiles held before the
+    win, never wildcards; the winning tile is real, or a wildcard standing for the missing kind. The set
+    becomes a called meld, so the rest reads as one set fewer and the kong scores like a declared one."""
+    if hand.win_tile is None:
+        return []
+    before = list(hand.without_win())
+    real = list(before)
+    for _ in range(wild.count - wild.win_is_wild):
+        real.remove(wild.kind)  # type: ignore[arg-type]
+    out: list[tuple[Hand, Wildcards, dict[str, str]]] = []
+    for sk in specials:
+        if not sk.last_set:
+            continue
+        for kind in sk.core:
+            others = [k for k in sk.core if k != kind]
+            if (not wild.win_is_wild and kind != hand.win_tile) or any(k not in real for k in others):
+                continue
+            rest = list(before)
+            for k in others:
+                rest.remove(k)
+            meld = Meld("special", tuple(sorted(sk.core)), sk.id, called=True)
+            called = Hand(tuple(sorted(rest)), (*hand.melds, meld), kind, hand.flowers, hand.reds, hand.sets)
+            if wild.win_is_wild:
+                out.append((called, Wildcards(wild.kind, wild.count - 1, False, wild.labels[1:]),
+                            {wild.labels[0]: name(kind)}))
+            else:
+                out.append((called, wild, {}))
     return out

@@ -22,14 +22,15 @@ WORDS = {
            "unseen": "unseen", "total": "total", "not_a_win": "NOT A WIN", "waiting": "WAITING — one tile short",
            "win": "WIN", "error": "ERROR", "ignored": "ignored (not used by this ruleset)", "notes": "notes",
            "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
-           "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins"},
+           "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
+           "own": "payer's own items"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
            "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
            "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
            "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
            "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
-           "score": "若和"},
+           "score": "若和", "own": "本家加番"},
 }
 
 
@@ -151,10 +152,11 @@ def to_text(r: Result, lang: str = "en") -> str:
     lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
     lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
     lines.append("")
-    pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee, p.fan, p.formula,
+    pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee,
+                 " ".join(f"{_name(a.item.names, lang)} +{a.total}" for a in p.extras), p.fan, p.formula,
                  p.amount if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"] for p in s.payments]
-    lines.append(tabulate(pay_rows, headers=[w["payer"], w["payee"], rules.unit, w["formula"], w["amount"]],
-                          tablefmt="simple"))
+    lines.append(tabulate(pay_rows, headers=[w["payer"], w["payee"], w["own"], rules.unit, w["formula"],
+                                             w["amount"]], tablefmt="simple"))
     lines.append(f"{w['points']}: {s.points}")
     if s.kong_payments:
         lines.append("")
@@ -201,7 +203,8 @@ def _context_line(r: Result, lang: str) -> str:
     for name in sorted(r.ruleset.flags - {"seat", "round", "zimo", "from", "rules", "win", "base", "cap"}):
         value = ctx.to_json().get(name)
         if value not in (False, None, [], 0):
-            parts.append(f"+{name}" if value is True else f"+{name}={value}")
+            shown = ",".join(value) if isinstance(value, list) else value
+            parts.append(f"+{name}" if value is True else f"+{name}={shown}")
     return " · ".join(parts) + f"   ({WORDS[lang]['defaults']})"
 
 
@@ -225,6 +228,8 @@ def _waits_table(r: Result, lang: str) -> str:
             s = res.best.settlement
             items = ", ".join(_name(a.item.names, lang) for a in res.best.awards)
             outcome = f"{s.fan} {r.ruleset.unit if r.ruleset else ''} → {s.points}  ({items})"
+        elif res is not None and res.error is not None:
+            outcome = res.error.message
         elif res is not None:
             outcome = "not a win: " + ", ".join(c.id for c in res.failed)
         else:
@@ -262,11 +267,30 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
                    "predicate": doc(i.when_text), "excludes": list(i.excludes), "enabled_by": i.enabled, "doc": i.doc}
                   for i in r.items],
         "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
+                           "extra_from": T.format_tiles(d.extra_from), "last_set": d.last_set,
                            "points": r.special_kong_points[d.id].__dict__} for d in r.tile_rules.special_kongs],
         "kongs": [{"id": k.id, "names": k.names, "points": k.points, "big_tiles": T.format_tiles(k.tiles) or None,
-                   "exposed": k.exposed or None, "concealed": k.concealed or None} for k in r.kongs.values()],
+                   "exposed": k.exposed or None, "concealed": k.concealed or None, "wildcard": k.wildcard,
+                   "found_by": k.found_by, "found_doc": _finder_doc(k.found_by)} for k in r.kongs.values()],
         "formula": r.formula, "payments": r.payments,
     }
+
+
+def _finder_doc(name: str | None) -> str | None:
+    from .settlement import KONG_FINDERS
+
+    fn = KONG_FINDERS.get(name or "")
+    return " ".join((fn.__doc__ or "").split()) if fn else None
+
+
+def _kong_points_text(k: dict[str, Any]) -> str:
+    if k["wildcard"]:
+        return f"a concealed kong of four wildcards: {k['concealed']} (instead of 暗杠)"
+    if k["big_tiles"]:
+        return f"{k['big_tiles']}: exposed {k['exposed']}, concealed {k['concealed']}"
+    if k["found_by"]:
+        return f"{k['points']} — {k['found_doc']}"
+    return str(k["points"])
 
 
 def ruleset_text(r: Ruleset, lang: str = "en") -> str:
@@ -303,13 +327,17 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
     if data["special_kongs"] or data["kongs"]:
         lines.append("")
         lines.append("KONG POINTS (× base, paid by each of the other three; apart from the hand)")
-        krows = [[k["id"], k["names"].get("zh"), k["points"] if not k["big_tiles"] else
-                  f"{k['big_tiles']}: exposed {k['exposed']}, concealed {k['concealed']}"] for k in data["kongs"]]
+        krows = [[k["id"], k["names"].get("zh"), _kong_points_text(k)] for k in data["kongs"]]
         for sk in data["special_kongs"]:
             p = sk["points"]
             value = f"{p['per_tile']} a tile" if p["per_tile"] else f"{p['points']} + {p['extra_points']} per extra tile"
+            if sk["extra_from"] != sk["core"]:
+                value += f" (extra tiles: any of {sk['extra_from']})"
+            if sk["last_set"]:
+                value += "; also when the winning tile completes it in hand (叫胡)"
             krows.append([sk["id"], sk["names"].get("zh"), f"{{{sk['core']}}}: {value}"])
-        lines.append(tabulate(krows, headers=["kong", "名称", "points"], tablefmt="simple"))
+        lines.append(tabulate(krows, headers=["kong", "名称", "points"], tablefmt="simple",
+                              maxcolwidths=[None, None, 90]))
     lines.append("")
     f = r.formula
     lines.append(f"FORMULA: {f.get('kind')} {', '.join(f'{k}={v}' for k, v in f.items() if k != 'kind')}")

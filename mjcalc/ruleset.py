@@ -34,6 +34,7 @@ SCOPES = {
 OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 WILDCARD_PROVIDERS = ("none", "treasure", "hui")
+JOKER_SETS = ("every_tile", "by_class")
 
 
 def builtin_dir() -> Path:
@@ -124,6 +125,8 @@ class KongRule:
     tiles: tuple[int, ...] = ()  # for a "big" kong: the kinds that make it big
     exposed: int = 0
     concealed: int = 0
+    wildcard: bool = False  # a kong of the wildcard kind (黄金杠): priced by ``concealed`` instead of 暗杠
+    found_by: str | None = None  # a kong no meld declares (瘸腿杠 …): a finder in settlement.KONG_FINDERS
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,9 @@ class Ruleset:
     payments: dict[str, Any]
     kongs: dict[str, KongRule]
     special_kong_points: dict[str, SpecialKongPoints]
+    # by_class: the rules see of a reading only its sets' classes (kind, suit, 1/9, wind, dragon), not exact
+    # tiles nor where the winning tile sits; wildcard substitutions are then tried once per class.
+    joker_sets: str = "every_tile"
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
 
     def name(self, lang: str) -> str:
@@ -317,7 +323,7 @@ class _Validator:
     def ruleset(self) -> Ruleset:
         d = self.data
         known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
-                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments"}
+                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets"}
         for key in d:
             if key not in known:
                 raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
@@ -337,6 +343,9 @@ class _Validator:
         wildcard = str(d.get("wildcard", "none"))
         if wildcard not in WILDCARD_PROVIDERS:
             raise self.fail(f"field 'wildcard': '{wildcard}' is not one of {', '.join(WILDCARD_PROVIDERS)}")
+        joker_sets = str(d.get("joker_sets", "every_tile"))
+        if joker_sets not in JOKER_SETS:
+            raise self.fail(f"field 'joker_sets': '{joker_sets}' is not one of {', '.join(JOKER_SETS)}")
         flags = frozenset(self.flags(d.get("flags") or [], options))
         conditions = tuple(self.condition(c, i) for i, c in enumerate(d.get("win_conditions") or []))
         items = tuple(self.item(e, i, options) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
@@ -354,7 +363,7 @@ class _Validator:
             id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
-            payments=payments, kongs=kongs, special_kong_points=special_points, raw=d,
+            payments=payments, kongs=kongs, special_kong_points=special_points, joker_sets=joker_sets, raw=d,
         )
 
     def options(self, raw: dict[str, Any]) -> dict[str, OptionDef]:
@@ -413,18 +422,25 @@ class _Validator:
             extra = tuple(self.tile(t, entry, "extra_from") for t in spec.get("extra_from", [])) or core
             wild = tuple(self.tile(t, entry, "wild") for t in spec.get("wild", []))
             defs.append(SpecialKongDef(kid, self.names(spec, entry), core, int(spec.get("min_distinct", len(core))),
-                                       extra, wild))
+                                       extra, wild, bool(spec.get("last_set", False))))
             points[kid] = SpecialKongPoints(int(spec.get("points", 0)), int(spec.get("extra_points", 0)),
                                             int(spec.get("per_tile", 0)))
         return tuple(defs), points
 
     def kongs(self, raw: dict[str, Any]) -> dict[str, KongRule]:
+        from .settlement import KONG_FINDERS  # filled by hooks, imported before validation
+
         out = {}
         for kid, spec in raw.items():
             entry = f"kong '{kid}'"
             tiles = tuple(self.tile(t, entry, "tiles") for t in spec.get("tiles", []))
+            found_by = spec.get("found_by")
+            if found_by is not None and found_by not in KONG_FINDERS:
+                raise self.fail(f"{entry}: field 'found_by': unknown kong finder '{found_by}'"
+                                f"{did_you_mean(str(found_by), KONG_FINDERS)}; known: {', '.join(KONG_FINDERS) or 'none'}")
             out[kid] = KongRule(kid, self.names(spec, entry), int(spec.get("points", 0)), tiles,
-                                int(spec.get("exposed", 0)), int(spec.get("concealed", 0)))
+                                int(spec.get("exposed", 0)), int(spec.get("concealed", 0)),
+                                bool(spec.get("wildcard", False)), found_by)
         for needed in ("minggang", "angang"):
             if raw and needed not in out:
                 raise self.fail(f"field 'kongs': entry '{needed}' is missing")

@@ -38,10 +38,12 @@ class Payment:
     formula: str
     capped_from: int | None = None
     on_behalf_of: str | None = None  # a share the payer covers for another seat (点炮全包, 包庄)
+    extras: tuple[Award, ...] = ()  # items counted for this payer alone (放炮, 闭门 …), beside every payer's
 
     def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
-                "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of}
+                "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of,
+                "payer_items": [a.item.id for a in self.extras]}
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,8 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
         amount, text = formula(counted, params)
         if counted != payer_fan:
             text = f"{text} (capped from {payer_fan} fan)"
-        payments.append(Payment(payer, winner, payer_fan, amount, text))
+        extras = tuple(a for a in awards if a.item.applies_to != "all" and applies(a.item.applies_to, payer, ctx))
+        payments.append(Payment(payer, winner, payer_fan, amount, text, extras=extras))
     uncapped = sum(p.amount for p in payments)
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:
@@ -180,7 +183,7 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
                 p.on_behalf_of, p.payer = p.payer, ctx.discarder  # type: ignore[assignment]
         notes.append(f"the discarder {ctx.discarder} pays every share")
     _apply_cap(params, payments, winner, notes)
-    kongs = kong_payments(rules, options, hand, winner)
+    kongs = kong_payments(rules, options, hand, winner, c)
     return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
 
 
@@ -206,30 +209,54 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
             p.capped_from, p.amount = p.amount, new
 
 
-def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner: str) -> list[KongPayment]:
-    """Kong points: each of the other three pays the owner, apart from the hand (and never capped)."""
+KongFinder = Callable[["Candidate"], list[tuple[int, ...]]]
+KONG_FINDERS: dict[str, KongFinder] = {}  # kongs no meld declares, by name (``kongs: {…: {found_by: NAME}}``)
+
+
+def kong_finder(namespace: str) -> Callable[[KongFinder], KongFinder]:
+    """Register a kong finder as ``<namespace>.<function name>`` (hooks: ``meihe.lame_kong``)."""
+    def register(fn: KongFinder) -> KongFinder:
+        KONG_FINDERS[f"{namespace}.{fn.__name__}"] = fn
+        return fn
+
+    return register
+
+
+def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner: str,
+                  candidate: Candidate | None = None) -> list[KongPayment]:
+    """Kong points: each of the other three pays the owner, apart from the hand (and never capped). With the
+    reading's ``candidate``, also a kong of wildcards and the kongs the ruleset's finders see."""
     base = int(options.get("base", 1))
-    out: list[KongPayment] = []
+    wild_kind = candidate.wild_kind if candidate is not None else None
+    scored: list[tuple[str, dict[str, str], str, int]] = []
     for m in hand.melds:
-        if not m.is_kong or not rules.kongs and m.kind != "special":
-            continue
-        kid, names, points = _kong_value(rules, m)
+        if m.is_kong and (rules.kongs or m.kind == "special"):
+            scored.append(_kong_value(rules, m, wild_kind))
+    for rule in rules.kongs.values():
+        if rule.found_by and candidate is not None:
+            scored.extend((rule.id, rule.names, T.format_tiles(tiles), rule.points)
+                          for tiles in KONG_FINDERS[rule.found_by](candidate))
+    out: list[KongPayment] = []
+    for kid, names, text, points in scored:
         if points <= 0:
             continue
         for payer in (T.next_seat(owner, k) for k in (1, 2, 3)):
-            out.append(KongPayment(payer, owner, kid, names, m.text(), points * base))
+            out.append(KongPayment(payer, owner, kid, names, text, points * base))
     return out
 
 
-def _kong_value(rules: Ruleset, m: Meld) -> tuple[str, dict[str, str], int]:
+def _kong_value(rules: Ruleset, m: Meld, wild_kind: int | None) -> tuple[str, dict[str, str], str, int]:
     if m.kind == "special":
         sk = rules.special_kong_points[m.special]
         names = next(d.names for d in rules.tile_rules.special_kongs if d.id == m.special)
         points = sk.per_tile * len(m.tiles) if sk.per_tile else sk.points + sk.extra_points * m.extra
-        return m.special, names, points
+        return m.special, names, m.text(), points  # type: ignore[return-value]
     concealed = m.kind == "concealed_kong"
     for rule in rules.kongs.values():
+        if rule.wildcard and concealed and m.tiles[0] == wild_kind:
+            return rule.id, rule.names, m.text(), rule.concealed
+    for rule in rules.kongs.values():
         if rule.tiles and m.tiles[0] in rule.tiles:
-            return rule.id, rule.names, rule.concealed if concealed else rule.exposed
+            return rule.id, rule.names, m.text(), rule.concealed if concealed else rule.exposed
     rule = rules.kongs["angang" if concealed else "minggang"]
-    return rule.id, rule.names, rule.points
+    return rule.id, rule.names, m.text(), rule.points
