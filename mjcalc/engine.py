@@ -186,13 +186,15 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     for sub_hand, subs in substituted_hands(hand, wild, rules.forms):
         for reading in readings(sub_hand, rules.forms):
             tried += 1
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count)
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options)
             failed = [cond for cond in rules.conditions if cond.when is not None and not cond.when(c)]
+            if not failed:
+                awards = evaluate_items(items, c, rules.tiers)
+                failed = below_minimum(rules.conditions, awards)
             if failed:
                 if nearest is None or len(failed) < len(nearest):
                     nearest = failed
                 continue
-            awards = evaluate_items(items, c)
             settlement = settle(rules, options, c, awards)
             key = (settlement.uncapped_total, *settlement.rank, -len(awards))
             if best_key is None or key > best_key:
@@ -206,19 +208,29 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     return None, nearest, tried
 
 
-def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[tuple[ItemDef, int]]:
-    """Items in play under these options, each with its value resolved."""
-    return [(item, int(rules.resolve(item.value, options))) for item in rules.items
-            if item.enabled is None or options.get(item.enabled)]
+def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[tuple[ItemDef, int | tuple[int, int]]]:
+    """Items in play under these options, each with its value resolved (an int, or closed and open values)."""
+    return [(item, rules.item_value(item, options)) for item in rules.items if item.is_enabled(options)]
 
 
-def evaluate_items(items: list[tuple[ItemDef, int]], c: Candidate) -> list[Award]:
-    """Items that fire on this reading, less those excluded by another that fired (``excludes``; ``*`` = all)."""
+def evaluate_items(items: list[tuple[ItemDef, int | tuple[int, int]]], c: Candidate,
+                   tiers: tuple[str, ...] = ("regular",)) -> list[Award]:
+    """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest),
+    then those excluded by another that fired go (``excludes``; ``*`` = all). A closed / open value of 0
+    means the item does not count on that kind of hand."""
     fired: list[Award] = []
+    closed = c.hand.closed
     for item, value in items:
+        if isinstance(value, tuple):
+            value = value[0] if closed else value[1]
+            if not value:
+                continue
         n = item.when(c)
         if n:
             fired.append(Award(item, value, int(n)))
+    if len(tiers) > 1 and fired:
+        top = min(tiers.index(a.item.tier) for a in fired)
+        fired = [a for a in fired if tiers.index(a.item.tier) == top]
     excluded: set[str] = set()
     for a in fired:
         if "*" in a.item.excludes:
@@ -226,6 +238,12 @@ def evaluate_items(items: list[tuple[ItemDef, int]], c: Candidate) -> list[Award
         else:
             excluded |= set(a.item.excludes)
     return [a for a in fired if a.item.id not in excluded]
+
+
+def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
+    """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach."""
+    counted = sum(a.total for a in awards if not a.item.bonus)
+    return [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
 
 
 def _score_wait(rules: Ruleset, request: Request, hand: Hand, ctx: Context, options: Mapping[str, Any], tile: int,

@@ -8,8 +8,9 @@ data shows every dependency; predicates never read options.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property, partial
+from typing import Any
 
 from . import tiles as T
 from .context import Context
@@ -21,7 +22,8 @@ class Candidate:
     """One way to read the win: the hand (wildcards substituted), its context, one reading."""
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
-                 waits: frozenset[int], wild_kind: int | None = None, wild_count: int = 0) -> None:
+                 waits: frozenset[int], wild_kind: int | None = None, wild_count: int = 0,
+                 options: Mapping[str, Any] | None = None) -> None:
         self.hand = hand
         self.ctx = ctx
         self.reading = reading
@@ -29,6 +31,7 @@ class Candidate:
         self.waits = waits  # shape waits of the hand before the win
         self.wild_kind = wild_kind
         self.wild_count = wild_count
+        self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
 
     @cached_property
     def tiles(self) -> list[int]:
@@ -231,3 +234,171 @@ def placed_in_single_wait(c: Candidate) -> bool:
 def one_tile_wait(c: Candidate) -> bool:
     """The hand before the win waited on exactly one tile kind (kinds already held four times left out)."""
     return len(c.waits) == 1
+
+
+# --- riichi-family patterns ----------------------------------------------------------------------------
+# Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too).
+
+TERMINALS_AND_HONORS = frozenset(t for t in range(T.NUM_KINDS) if T.is_terminal(t) or T.is_honor(t))
+GREEN = frozenset(T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z"))
+
+
+@predicate
+def all_simples(c: Candidate) -> bool:
+    """No 1, 9 or honor anywhere in the hand (断幺九)."""
+    return not any(c.counts[t] for t in TERMINALS_AND_HONORS)
+
+
+@predicate
+def full_flush(c: Candidate) -> bool:
+    """Every tile of one suit, no honors (清一色)."""
+    return len(c.suits) == 1 and not any(c.counts[T.HONOR_START:])
+
+
+@predicate
+def half_flush(c: Candidate) -> bool:
+    """One suit plus honors, with at least one honor (混一色)."""
+    return len(c.suits) == 1 and any(c.counts[T.HONOR_START:])
+
+
+@predicate
+def all_honors(c: Candidate) -> bool:
+    """Every tile a wind or a dragon (字一色)."""
+    return not c.suits
+
+
+@predicate
+def all_terminals(c: Candidate) -> bool:
+    """Every tile a 1 or a 9 of a suit (清老头)."""
+    return all(T.is_terminal(t) for t, n in enumerate(c.counts) if n)
+
+
+@predicate
+def all_terminals_and_honors(c: Candidate) -> bool:
+    """Every tile a 1, a 9 or an honor (混老头)."""
+    return all(t in TERMINALS_AND_HONORS for t, n in enumerate(c.counts) if n)
+
+
+@predicate
+def all_green(c: Candidate) -> bool:
+    """Every tile green: 2 3 4 6 8 of bamboo and 发 (绿一色)."""
+    return all(t in GREEN for t, n in enumerate(c.counts) if n)
+
+
+def _chi_starts(c: Candidate) -> list[int]:
+    return [g.tiles[0] for g in c.sets if g.kind == "chi"]
+
+
+@predicate
+def pure_straight(c: Candidate) -> bool:
+    """Chows 123, 456 and 789 of one suit (一气通贯)."""
+    starts = set(_chi_starts(c))
+    return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
+
+
+@predicate
+def mixed_triple_chow(c: Candidate) -> bool:
+    """The same chow in all three suits (三色同顺)."""
+    starts = set(_chi_starts(c))
+    return any({r, r + 9, r + 18} <= starts for r in range(7))
+
+
+@predicate
+def triple_pung(c: Candidate) -> bool:
+    """Triplets or kongs of the same number in all three suits (三色同刻)."""
+    kinds = {g.tiles[0] for g in c.sets if g.is_triplet}
+    return any({r, r + 9, r + 18} <= kinds for r in range(9))
+
+
+@predicate
+def identical_chows(c: Candidate, pairs: int) -> bool:
+    """At least ``pairs`` pairs of identical chows (一杯口 1, 两杯口 2)."""
+    starts = _chi_starts(c)
+    return sum(starts.count(s) // 2 for s in set(starts)) >= pairs
+
+
+@predicate
+def outside_hand(c: Candidate, honors: bool) -> bool:
+    """A regular hand with a chow whose every set and pair holds a terminal or an honor: with ``honors``, at
+    least one honor set (混全带幺九); without, terminals only (纯全带幺九)."""
+    groups = c.reading.groups
+    if c.reading.form != "regular" or not any(g.kind == "chi" for g in groups):
+        return False
+    honor_groups = sum(1 for g in groups if T.is_honor(g.tiles[0]))
+    if not all(T.is_honor(g.tiles[0]) or T.is_terminal(g.tiles[0]) or T.is_terminal(g.tiles[-1]) for g in groups):
+        return False
+    return honor_groups > 0 if honors else honor_groups == 0
+
+
+@predicate
+def pung_of(c: Candidate, tile: str) -> bool:
+    """A triplet or kong of ``tile`` (``5z`` 白 …)."""
+    kind = T.parse_tile(tile)
+    return any(g.is_triplet and g.tiles[0] == kind for g in c.sets)
+
+
+@predicate
+def seat_wind_pung(c: Candidate) -> bool:
+    """A triplet or kong of the winner's seat wind (门风刻)."""
+    kind = T.seat_wind_tile(c.ctx.seat)
+    return any(g.is_triplet and g.tiles[0] == kind for g in c.sets)
+
+
+@predicate
+def round_wind_pung(c: Candidate) -> bool:
+    """A triplet or kong of the prevalent wind (圈风刻)."""
+    kind = T.seat_wind_tile(c.ctx.round)
+    return any(g.is_triplet and g.tiles[0] == kind for g in c.sets)
+
+
+def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
+    """How many triplets or kongs of ``kinds``, and whether the pair is one of them."""
+    pungs = sum(1 for g in c.sets if g.is_triplet and g.tiles[0] in kinds)
+    return pungs, c.pair is not None and c.pair.tiles[0] in kinds
+
+
+@predicate
+def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
+    """Exactly ``count`` dragon triplets or kongs, and with ``pair`` a dragon pair (小三元 2 + pair, 大三元 3)."""
+    pungs, has_pair = _honor_sets(c, T.DRAGONS)
+    return pungs == count and (has_pair or not pair)
+
+
+@predicate
+def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
+    """Exactly ``count`` wind triplets or kongs, and with ``pair`` a wind pair (小四喜 3 + pair, 大四喜 4)."""
+    pungs, has_pair = _honor_sets(c, T.WINDS)
+    return pungs == count and (has_pair or not pair)
+
+
+@predicate
+def concealed_pungs(c: Candidate, count: int) -> bool:
+    """Exactly ``count`` concealed triplets or kongs; one that a discard completed is not concealed (三暗刻 3)."""
+    win_index = None if c.ctx.zimo else c.reading.win_index
+    return count == sum(1 for i, g in enumerate(c.reading.groups)
+                        if g.is_triplet and g.concealed and i != win_index)
+
+
+@predicate
+def kongs(c: Candidate, count: int) -> bool:
+    """Exactly ``count`` declared kongs, exposed or concealed (三杠子 3, 四杠子 4)."""
+    return sum(1 for m in c.hand.melds if m.is_kong) == count
+
+
+@predicate
+def wait_is(c: Candidate, kind: str) -> bool:
+    """The winning tile completes this kind of wait in the reading: edge, closed, two_sided, pair, dual_pung."""
+    return c.reading.wait == kind
+
+
+@predicate
+def nine_gates(c: Candidate, pure: bool = False) -> bool:
+    """A closed hand without melds of 1112345678999 plus one tile of the same suit (九莲宝灯); ``pure``: the hand
+    before the win was exactly 1112345678999, waiting on all nine (纯正九莲)."""
+    if c.hand.melds or len(c.suits) != 1 or any(c.counts[T.HONOR_START:]):
+        return False
+    suit = next(iter(c.suits)) * 9
+    extra = [n - need for n, need in zip(c.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3))]
+    if min(extra) < 0:
+        return False
+    return not pure or c.hand.win_tile is not None and extra[c.hand.win_tile - suit] == 1

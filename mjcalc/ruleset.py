@@ -32,8 +32,18 @@ SCOPES = {
     "closed_payers": "each payer whose hand is closed (+closed=…)",
 }
 OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
+VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
+(a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}
+with V any of these, where 0 means the item does not count on that kind of hand (open 0 = closed only)"""
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 WILDCARD_PROVIDERS = ("none", "treasure", "hui")
+
+
+def option_key(value: Any) -> str:
+    """How an option value is written as a key of ``values:`` (bools as on / off)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def builtin_dir() -> Path:
@@ -80,8 +90,8 @@ class OptionDef:
                     raise ValueError
                 return value
             if self.type == "choice":
-                if str(raw) in self.choices:
-                    return str(raw)
+                if option_key(text) in self.choices:
+                    return option_key(text)
                 raise ValueError
         except (ValueError, TypeError):
             pass
@@ -99,21 +109,31 @@ class Condition:
     id: str
     names: dict[str, str]
     message: dict[str, str]
-    when: Callable[[Candidate], bool | int] | None  # None for `shape`, which readings decide
+    when: Callable[[Candidate], bool | int] | None  # None for `shape` and `minimum`, which the engine decides
     when_text: str
+    minimum: int | None = None  # the items that are not `bonus` must add up to at least this (riichi: a yaku)
 
 
 @dataclass(frozen=True)
 class ItemDef:
     id: str
     names: dict[str, str]
-    value: Any  # int, or {"option": name}
+    value: Any  # see VALUE_DOC
     when: Callable[[Candidate], bool | int]
     when_text: str
     applies_to: str
     excludes: tuple[str, ...]  # ("*",) = every other item
-    enabled: str | None  # an option name: the item counts only while that option is on
+    enabled: str | None  # an option name: the item counts only while that option is on (or has a listed value)
     doc: str
+    enabled_values: tuple[Any, ...] = ()  # empty: the option must be on
+    tier: str = "regular"  # an item of a higher tier drops every item of the lower ones (riichi: yakuman)
+    bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
+
+    def is_enabled(self, options: Mapping[str, Any]) -> bool:
+        if self.enabled is None:
+            return True
+        value = options.get(self.enabled)
+        return value in self.enabled_values if self.enabled_values else bool(value)
 
 
 @dataclass(frozen=True)
@@ -153,6 +173,7 @@ class Ruleset:
     kongs: dict[str, KongRule]
     special_kong_points: dict[str, SpecialKongPoints]
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    tiers: tuple[str, ...] = ("regular",)  # highest first; items default to the last
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en") or self.id
@@ -171,10 +192,20 @@ class Ruleset:
         return values
 
     def resolve(self, value: Any, options: Mapping[str, Any]) -> Any:
-        """A YAML value that may be ``{option: name}``."""
-        if isinstance(value, dict) and set(value) == {"option"}:
-            return options[value["option"]]
+        """A YAML value that may be ``{option: name}`` or ``{option: name, values: {option value: value}}``."""
+        if isinstance(value, dict) and "option" in value:
+            chosen = options[value["option"]]
+            if "values" not in value:
+                return chosen
+            return self.resolve(value["values"][option_key(chosen)], options)
         return value
+
+    def item_value(self, item: ItemDef, options: Mapping[str, Any]) -> int | tuple[int, int]:
+        """An item's value under these options: an int, or (closed, open) for ``{closed: …, open: …}``."""
+        value = item.value
+        if isinstance(value, dict) and "closed" in value:
+            return int(self.resolve(value["closed"], options)), int(self.resolve(value["open"], options))
+        return int(self.resolve(value, options))
 
 
 # --- loading -------------------------------------------------------------------------------------------
@@ -285,6 +316,7 @@ class _Validator:
     def __init__(self, data: dict[str, Any], path: Path) -> None:
         self.data = data
         self.path = path
+        self.options_def: dict[str, OptionDef] = {}
         self.where = path.name if path.parent == builtin_dir() else str(path)
 
     def fail(self, message: str) -> MjcalcError:
@@ -312,7 +344,7 @@ class _Validator:
     def ruleset(self) -> Ruleset:
         d = self.data
         known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
-                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments"}
+                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "tiers"}
         for key in d:
             if key not in known:
                 raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
@@ -333,8 +365,10 @@ class _Validator:
         if wildcard not in WILDCARD_PROVIDERS:
             raise self.fail(f"field 'wildcard': '{wildcard}' is not one of {', '.join(WILDCARD_PROVIDERS)}")
         flags = frozenset(self.flags(d.get("flags") or [], options))
+        self.options_def = options
+        tiers = tuple(str(t) for t in d.get("tiers") or ["regular"])
         conditions = tuple(self.condition(c, i) for i, c in enumerate(d.get("win_conditions") or []))
-        items = tuple(self.item(e, i, options) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
+        items = tuple(self.item(e, i, options, tiers) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
         ids = [i.id for i in items]
         for item in items:
             for ex in item.excludes:
@@ -349,7 +383,7 @@ class _Validator:
             id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
-            payments=payments, kongs=kongs, special_kong_points=special_points, raw=d,
+            payments=payments, kongs=kongs, special_kong_points=special_points, raw=d, tiers=tiers,
         )
 
     def options(self, raw: dict[str, Any]) -> dict[str, OptionDef]:
@@ -361,7 +395,7 @@ class _Validator:
             kind = self.need(spec, "type", str, entry)
             if kind not in OPTION_TYPES:
                 raise self.fail(f"{entry}: field 'type': '{kind}' is not one of {', '.join(OPTION_TYPES)}")
-            choices = tuple(str(c) for c in spec.get("choices") or ())
+            choices = tuple(option_key(c) for c in spec.get("choices") or ())  # YAML reads off as false
             if kind == "choice" and not choices:
                 raise self.fail(f"{entry}: field 'choices' is missing")
             doc = self.need(spec, "doc", str, entry)
@@ -435,36 +469,83 @@ class _Validator:
             raise self.fail(f"{entry}: field 'message' needs both zh and en")
         if cid == "shape":
             return Condition(cid, self.names(raw, entry), message, None, "the hand's winning forms")
+        if "minimum" in raw:
+            minimum = raw["minimum"]
+            if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
+                raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
+            return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
+                             minimum)
         when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
         return Condition(cid, self.names(raw, entry), message, when, text)
 
-    def item(self, raw: Any, index: int, options: dict[str, OptionDef]) -> ItemDef:
+    def item(self, raw: Any, index: int, options: dict[str, OptionDef], tiers: tuple[str, ...]) -> ItemDef:
         if not isinstance(raw, dict):
             raise self.fail(f"item #{index + 1}: expected a mapping")
         iid = self.need(raw, "id", str, f"item #{index + 1}")
         entry = f"item '{iid}'"
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
-        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc"}
+        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
         value = self.need(raw, "value", (int, dict), entry)
-        if isinstance(value, dict):
-            self.option_refs(value, options, f"{entry}: field 'value'")
+        self.value(value, options, f"{entry}: field 'value'", top=True)
         when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
         excludes = raw.get("excludes") or []
         excludes = ("*",) if excludes == "*" else tuple(str(e) for e in excludes)
-        enabled = raw.get("enabled")
-        if enabled is not None:
-            if not isinstance(enabled, dict) or set(enabled) != {"option"} or enabled["option"] not in options:
-                raise self.fail(f"{entry}: field 'enabled' is {{option: NAME}} naming a declared bool option")
-            enabled = enabled["option"]
+        enabled, enabled_values = self.enabled(raw.get("enabled"), options, entry)
+        tier = str(raw.get("tier", tiers[-1]))
+        if tier not in tiers:
+            raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when, text, scope, excludes, enabled,
-                       str(raw.get("doc", "")).strip())
+                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)))
+
+    def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
+        """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""
+        if raw is None:
+            return None, ()
+        if not isinstance(raw, dict) or not set(raw) <= {"option", "is"} or raw.get("option") not in options:
+            raise self.fail(f"{entry}: field 'enabled' is {{option: NAME}} naming a declared bool option, "
+                            "or {option: NAME, is: VALUE}")
+        option = options[raw["option"]]
+        wanted = raw.get("is")
+        if wanted is None:
+            if option.type != "bool":
+                raise self.fail(f"{entry}: field 'enabled': option '{option.name}' is not on/off; say which values "
+                                "with `is:`")
+            return option.name, ()
+        values = tuple(option.parse(v, f"{self.where}: {entry}: field 'enabled'")
+                       for v in (wanted if isinstance(wanted, list) else [wanted]))
+        return option.name, values
+
+    def value(self, value: Any, options: dict[str, OptionDef], entry: str, top: bool = False) -> None:
+        """Check an item value against VALUE_DOC: numbers, option references, per-option tables, closed/open."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return
+        if isinstance(value, dict) and top and set(value) == {"closed", "open"}:
+            for side in ("closed", "open"):
+                self.value(value[side], options, f"{entry}.{side}")
+            return
+        if isinstance(value, dict) and "option" in value and set(value) <= {"option", "values"}:
+            name = value["option"]
+            if name not in options:
+                raise self.fail(f"{entry}: unknown option '{name}'{did_you_mean(str(name), options)}")
+            if "values" not in value:
+                return
+            option = options[name]
+            keys = ["on", "off"] if option.type == "bool" else list(option.choices)
+            table = value["values"]
+            if not isinstance(table, dict) or sorted(map(option_key, table)) != sorted(keys):
+                raise self.fail(f"{entry}: 'values' of option '{name}' gives one value for each of {', '.join(keys)}")
+            value["values"] = {option_key(k): v for k, v in table.items()}  # YAML reads on / off as booleans
+            for v in value["values"].values():
+                self.value(v, options, f"{entry}.values")
+            return
+        raise self.fail(f"{entry}: {VALUE_DOC}")
 
     def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str]:
         """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``."""
@@ -495,6 +576,16 @@ class _Validator:
         if name not in PREDICATES:
             raise self.fail(f"{entry}: field 'when': unknown predicate '{name}'{did_you_mean(name, PREDICATES)}")
         try:
-            return bind(name, params)
+            fn = bind(name, params)
         except TypeError as exc:
             raise self.fail(f"{entry}: field 'when': predicate '{name}': {exc}") from None
+        refs = {k: v["option"] for k, v in params.items() if isinstance(v, dict) and set(v) == {"option"}}
+        if not refs:
+            return fn
+        # A parameter may be an option's value ({option: NAME}); it is read from the options the engine scores with.
+        for ref in refs.values():
+            if ref not in self.options_def:
+                raise self.fail(f"{entry}: field 'when': unknown option '{ref}'{did_you_mean(str(ref), self.options_def)}")
+        fixed = {k: v for k, v in params.items() if k not in refs}
+        raw = PREDICATES[name]
+        return lambda c: raw(c, **fixed, **{k: c.options[o] for k, o in refs.items()})

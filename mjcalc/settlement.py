@@ -78,7 +78,8 @@ class Settlement:
     def net(self) -> dict[str, int]:
         net = dict.fromkeys(T.SEATS, 0)
         for p in [*self.payments, *self.kong_payments]:
-            net[p.payer] -= p.amount
+            if p.payer in net:  # a payer that is no seat (riichi sticks: "table") was paid in before the hand
+                net[p.payer] -= p.amount
             net[p.payee] += p.amount
         return net
 
