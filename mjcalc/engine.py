@@ -179,6 +179,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
     items = bound_items(rules, options)
+    conditions = tuple(cond for cond in rules.conditions if cond.is_enabled(options))
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -187,10 +188,10 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
         for reading in readings(sub_hand, rules.forms):
             tried += 1
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options)
-            failed = [cond for cond in rules.conditions if cond.when is not None and not cond.when(c)]
+            failed = [cond for cond in conditions if cond.when is not None and not cond.when(c)]
             if not failed:
                 awards = evaluate_items(items, c, rules.tiers)
-                failed = below_minimum(rules.conditions, awards)
+                failed = below_minimum(conditions, awards)
             if failed:
                 if nearest is None or len(failed) < len(nearest):
                     nearest = failed

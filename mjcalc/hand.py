@@ -138,12 +138,18 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     every = list(line.concealed)
     for m in line.melds:
         every.extend(m.tiles)
+    red_seen: set[int] = set()
     for t in every:
         if t.red and not rules.red_fives:
             raise MjcalcError(
                 "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
                 t.column,
             )
+        if t.red and t.tile in red_seen:
+            raise MjcalcError("notation", f"a second red {T.name(t.tile)}: the set has one red five of each suit; "
+                              f"write the other as 5{T.name(t.tile)[1]}", t.column)
+        if t.red:
+            red_seen.add(t.tile)
     if line.flowers and not rules.flowers:
         raise MjcalcError("notation", f"{rules.ruleset} is played without flowers", line.flowers[0].column)
     seen_flowers: set[int] = set()

@@ -46,6 +46,14 @@ def option_key(value: Any) -> str:
     return str(value)
 
 
+def gate_open(option: str | None, values: tuple[Any, ...], options: Mapping[str, Any]) -> bool:
+    """``enabled:`` of an item or a condition: no option, the option on, or the option at one of ``values``."""
+    if option is None:
+        return True
+    value = options.get(option)
+    return value in values if values else bool(value)
+
+
 def builtin_dir() -> Path:
     """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules), or
     the checkout's rules/ when mjcalc is imported straight from a source tree."""
@@ -112,6 +120,11 @@ class Condition:
     when: Callable[[Candidate], bool | int] | None  # None for `shape` and `minimum`, which the engine decides
     when_text: str
     minimum: int | None = None  # the items that are not `bonus` must add up to at least this (riichi: a yaku)
+    enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
+    enabled_values: tuple[Any, ...] = ()
+
+    def is_enabled(self, options: Mapping[str, Any]) -> bool:
+        return gate_open(self.enabled, self.enabled_values, options)
 
 
 @dataclass(frozen=True)
@@ -130,10 +143,7 @@ class ItemDef:
     bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
-        if self.enabled is None:
-            return True
-        value = options.get(self.enabled)
-        return value in self.enabled_values if self.enabled_values else bool(value)
+        return gate_open(self.enabled, self.enabled_values, options)
 
 
 @dataclass(frozen=True)
@@ -469,14 +479,15 @@ class _Validator:
             raise self.fail(f"{entry}: field 'message' needs both zh and en")
         if cid == "shape":
             return Condition(cid, self.names(raw, entry), message, None, "the hand's winning forms")
+        enabled, enabled_values = self.enabled(raw.get("enabled"), self.options_def, entry)
         if "minimum" in raw:
             minimum = raw["minimum"]
             if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
                 raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
             return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
-                             minimum)
+                             minimum, enabled, enabled_values)
         when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
-        return Condition(cid, self.names(raw, entry), message, when, text)
+        return Condition(cid, self.names(raw, entry), message, when, text, None, enabled, enabled_values)
 
     def item(self, raw: Any, index: int, options: dict[str, OptionDef], tiers: tuple[str, ...]) -> ItemDef:
         if not isinstance(raw, dict):
