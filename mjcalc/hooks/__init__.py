@@ -4,3 +4,5 @@ Each module registers predicates as ``<ruleset>.<name>`` (``predicates.namespace
 family settles payments its own way, a settler in ``settlement.SETTLERS``. Importing this package
 registers them all; ``ruleset.load_ruleset`` does so before it validates any file.
 """
+
+from . import riichi  # noqa: F401
