@@ -8,6 +8,7 @@ all is an error listing the flags the ruleset reads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from typing import NamedTuple
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
@@ -130,8 +131,7 @@ class Context:
         return out
 
 
-@dataclass(frozen=True)
-class FlagWord:
+class FlagWord(NamedTuple):
     """One ``+word=value`` as written, with its column (None when it came from a CLI option)."""
 
     word: str

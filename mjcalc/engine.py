@@ -4,9 +4,10 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache, partial
+from typing import Any, NamedTuple
 
 from . import tiles as T
 from .context import ALIASES, Context, FlagWord, build_context, collect_flags
@@ -47,12 +48,21 @@ class Result:
     ctx: Context | None = None
     error: MjcalcError | None = None
     failed: list[Condition] = field(default_factory=list)
-    waits: list[int] = field(default_factory=list)
+    waits_of: Callable[[], frozenset[int]] | None = field(default=None, repr=False)  # computes `waits` when asked
     wait_scores: list[WaitScore] = field(default_factory=list)
     best: Scored | None = None
     readings_tried: int = 0
     ignored_flags: list[str] = field(default_factory=list)
     line: int | None = None
+    _waits: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def waits(self) -> list[int]:
+        """The shape waits of the hand before the win (of the waiting hand as given). Computed on first use:
+        a batch that prints no waits does not pay for 34 completeness checks a hand."""
+        if self._waits is None:
+            self._waits = sorted(self.waits_of()) if self.waits_of is not None else []
+        return self._waits
 
     @property
     def exit_code(self) -> int:
@@ -108,15 +118,14 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags)
     wild = wildcards(rules, hand, ctx, values)
-    result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored)
+    waits_of = cache(partial(_waits_before_win, rules, hand, wild))
+    result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if hand.waiting:
         result.result = "waiting"
-        result.waits = sorted(_waits_before_win(rules, hand, wild))
         if with_wait_scores:
             result.wait_scores = [_score_wait(rules, request, hand, ctx, options, t, parsed) for t in result.waits]
         return result
-    result.waits = sorted(_waits_before_win(rules, hand, wild))
-    best, failed, tried = best_reading(rules, options, hand, ctx, wild, frozenset(result.waits))
+    best, failed, tried = best_reading(rules, options, hand, ctx, wild, waits_of)
     result.readings_tried = tried
     if best is None:
         result.result = "not_a_win"
@@ -175,11 +184,10 @@ def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[
 
 
 def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
-                 waits: frozenset[int]) -> tuple[Scored | None, list[Condition], int]:
+                 waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
-    items = bound_items(rules, options)
-    conditions = tuple(cond for cond in rules.conditions if cond.is_enabled(options))
+    items, conditions = _in_play(rules, options)
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -190,7 +198,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options)
             failed = [cond for cond in conditions if cond.when is not None and not cond.when(c)]
             if not failed:
-                awards = evaluate_items(items, c, rules.tiers)
+                awards = evaluate_items(items, c)
                 failed = below_minimum(conditions, awards)
             if failed:
                 if nearest is None or len(failed) < len(nearest):
@@ -209,36 +217,67 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     return None, nearest, tried
 
 
-def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[tuple[ItemDef, int | tuple[int, int]]]:
-    """Items in play under these options, each with its value resolved (an int, or closed and open values)."""
-    return [(item, rules.item_value(item, options)) for item in rules.items if item.is_enabled(options)]
+_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, list[Any], tuple[Condition, ...]]] = {}
 
 
-def evaluate_items(items: list[tuple[ItemDef, int | tuple[int, int]]], c: Candidate,
-                   tiers: tuple[str, ...] = ("regular",)) -> list[Award]:
+def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[list[Any], tuple[Condition, ...]]:
+    """The bound items and the enabled conditions, once per ruleset and options: a batch repeats them."""
+    key = (id(rules), tuple(sorted(options.items())))
+    found = _IN_PLAY.get(key)
+    if found is None or found[0] is not rules:
+        found = rules, bound_items(rules, options), tuple(c for c in rules.conditions if c.is_enabled(options))
+        _IN_PLAY[key] = found
+    return found[1], found[2]
+
+
+def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[BoundItem]:
+    """Items in play under these options, each with its values resolved, in the shape evaluate_items walks."""
+    out = []
+    for item in rules.items:
+        if not item.is_enabled(options):
+            continue
+        value = rules.item_value(item, options)
+        closed, open_ = value if isinstance(value, tuple) else (value, value)
+        out.append(BoundItem(item, closed, open_, isinstance(value, tuple), item.when, rules.tiers.index(item.tier)))
+    return out
+
+
+class BoundItem(NamedTuple):
+    item: ItemDef
+    closed: int  # value on a closed hand
+    open: int  # value on an open hand
+    zero_skips: bool  # a {closed, open} value: 0 means the item does not count on that kind of hand
+    when: Callable[[Candidate], bool | int]
+    tier: int  # index in the ruleset's tiers, 0 highest
+
+
+def evaluate_items(items: list[BoundItem], c: Candidate) -> list[Award]:
     """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest),
     then those excluded by another that fired go (``excludes``; ``*`` = all). A closed / open value of 0
     means the item does not count on that kind of hand."""
     fired: list[Award] = []
+    tiers: list[int] = []
     closed = c.hand.closed
-    for item, value in items:
-        if isinstance(value, tuple):
-            value = value[0] if closed else value[1]
-            if not value:
-                continue
-        n = item.when(c)
+    for item, closed_value, open_value, zero_skips, when, tier in items:
+        value = closed_value if closed else open_value
+        if not value and zero_skips:
+            continue
+        n = when(c)
         if n:
-            fired.append(Award(item, value, int(n)))
-    if len(tiers) > 1 and fired:
-        top = min(tiers.index(a.item.tier) for a in fired)
-        fired = [a for a in fired if tiers.index(a.item.tier) == top]
+            fired.append(Award(item, value, 1 if n is True else int(n)))
+            tiers.append(tier)
+    if fired and min(tiers) != max(tiers):
+        top = min(tiers)
+        fired = [a for a, tier in zip(fired, tiers) if tier == top]
     excluded: set[str] = set()
     for a in fired:
+        if not a.item.excludes:
+            continue
         if "*" in a.item.excludes:
             excluded |= {b.item.id for b in fired if b is not a}
         else:
             excluded |= set(a.item.excludes)
-    return [a for a in fired if a.item.id not in excluded]
+    return [a for a in fired if a.item.id not in excluded] if excluded else fired
 
 
 def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
@@ -255,8 +294,7 @@ def _score_wait(rules: Ruleset, request: Request, hand: Hand, ctx: Context, opti
     full = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, tile, hand.flowers, hand.reds, hand.sets)
     values = {"seat": (ctx.seat, None)}
     wild = wildcards(rules, full, ctx, values)
-    waits = _waits_before_win(rules, full, wild)
-    best, failed, _ = best_reading(rules, options, full, ctx, wild, waits)
+    best, failed, _ = best_reading(rules, options, full, ctx, wild, cache(partial(_waits_before_win, rules, full, wild)))
     res = Result(f"{full.text()}", "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best,
                  failed=failed)
     return WaitScore(tile, unseen, res)

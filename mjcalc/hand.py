@@ -7,6 +7,7 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from . import tiles as T
 from .errors import MjcalcError
@@ -96,7 +97,7 @@ class Hand:
     def waiting(self) -> bool:
         return self.win_tile is None
 
-    @property
+    @cached_property
     def closed(self) -> bool:
         return not any(m.exposed for m in self.melds)
 
@@ -105,6 +106,29 @@ class Hand:
         for m in self.melds:
             out.extend(m.tiles)
         return out
+
+    # Facts about the tiles, the same for every reading of the hand: computed once, asked by many predicates.
+    @cached_property
+    def counts(self) -> list[int]:
+        """How many of each kind, melds included (34 slots)."""
+        return T.counts_of(self.all_tiles())
+
+    @cached_property
+    def kinds(self) -> int:
+        """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
+        mask = 0
+        for t in self.concealed:
+            mask |= 1 << t
+        for m in self.melds:
+            for t in m.tiles:
+                mask |= 1 << t
+        return mask
+
+    @cached_property
+    def suits(self) -> frozenset[int]:
+        """The suits (0 m, 1 p, 2 s) of the suited tiles present."""
+        mask = self.kinds
+        return frozenset(s for s in range(3) if mask >> (9 * s) & 0x1FF)
 
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""

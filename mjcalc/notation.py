@@ -23,17 +23,18 @@ A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import tiles as T
 from .context import FlagWord
 from .errors import MjcalcError
 
 OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
+SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
 CLOSERS = {"]", ")", "}"}
 
 
-@dataclass(frozen=True)
-class TileAt:
+class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per tile, and tuples are made fast
     tile: int  # kind 0-33, or 0-7 for a flower
     column: int  # 1-based
     red: bool = False
@@ -127,10 +128,11 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
                     continue
                 if ch == "z" and not "1" <= d <= "7":
                     raise MjcalcError("notation", f"'{d}z' is not a tile: honors are 1z-7z (东南西北白发中)", dcol)
-                if ch != "z" and d == "0":
-                    found.append(TileAt(T.parse_tile(f"5{ch}"), dcol, red=True))
+                base = SUIT_BASE[ch]
+                if d == "0":
+                    found.append(TileAt(base + 4, dcol, True))
                 else:
-                    found.append(TileAt(T.parse_tile(f"{d}{ch}"), dcol))
+                    found.append(TileAt(base + ord(d) - 49, dcol))
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:

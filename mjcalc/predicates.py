@@ -22,24 +22,38 @@ class Candidate:
     """One way to read the win: the hand (wildcards substituted), its context, one reading."""
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
-                 waits: frozenset[int], wild_kind: int | None = None, wild_count: int = 0,
+                 waits: Callable[[], frozenset[int]], wild_kind: int | None = None, wild_count: int = 0,
                  options: Mapping[str, Any] | None = None) -> None:
         self.hand = hand
         self.ctx = ctx
         self.reading = reading
         self.subs = subs
-        self.waits = waits  # shape waits of the hand before the win
+        self.waits_of = waits  # computed only for a predicate that asks (one_tile_wait)
         self.wild_kind = wild_kind
         self.wild_count = wild_count
         self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
 
     @cached_property
+    def waits(self) -> frozenset[int]:
+        """The shape waits of the hand before the win."""
+        return self.waits_of()
+
+    @cached_property
     def tiles(self) -> list[int]:
         return self.hand.all_tiles()
 
-    @cached_property
+    @property
     def counts(self) -> list[int]:
-        return T.counts_of(self.tiles)
+        return self.hand.counts
+
+    @property
+    def kinds(self) -> int:
+        """Bit mask of the kinds present (``tiles.mask``)."""
+        return self.hand.kinds
+
+    @property
+    def suits(self) -> frozenset[int]:
+        return self.hand.suits
 
     @cached_property
     def sets(self) -> list[Group]:
@@ -51,8 +65,14 @@ class Candidate:
         return pairs[0] if len(pairs) == 1 else None
 
     @cached_property
-    def suits(self) -> frozenset[int]:
-        return frozenset(T.suit_of(t) for t in self.tiles if not T.is_honor(t))
+    def chi_starts(self) -> list[int]:
+        """The first tile of each chow, sorted."""
+        return sorted(g.tiles[0] for g in self.reading.groups if g.kind == "chi")
+
+    @cached_property
+    def pung_kinds(self) -> list[int]:
+        """The kind of each triplet or ordinary kong."""
+        return [g.tiles[0] for g in self.reading.groups if g.is_triplet]
 
     @property
     def win_group(self) -> Group | None:
@@ -62,6 +82,11 @@ class Candidate:
 
 Predicate = Callable[..., "bool | int"]
 PREDICATES: dict[str, Predicate] = {}
+
+TERMINAL_MASK = T.mask(t for t in range(T.HONOR_START) if T.is_terminal(t))
+HONOR_MASK = T.mask(range(T.HONOR_START, T.NUM_KINDS))
+DRAGON_MASK = T.mask(T.DRAGONS)
+WIND_MASK = T.mask(T.WINDS)
 
 
 def predicate(fn: Predicate) -> Predicate:
@@ -154,19 +179,19 @@ def one_suit_plus_honors(c: Candidate) -> bool:
 @predicate
 def has_terminal(c: Candidate) -> bool:
     """At least one 1 or 9 of a suit."""
-    return any(T.is_terminal(t) for t in c.tiles)
+    return bool(c.kinds & TERMINAL_MASK)
 
 
 @predicate
 def has_honor(c: Candidate) -> bool:
     """At least one wind or dragon tile."""
-    return any(T.is_honor(t) for t in c.tiles)
+    return bool(c.kinds & HONOR_MASK)
 
 
 @predicate
 def has_dragon(c: Candidate) -> bool:
     """At least one 中, 发 or 白 tile."""
-    return any(T.is_dragon(t) for t in c.tiles)
+    return bool(c.kinds & DRAGON_MASK)
 
 
 # --- sets of the reading -------------------------------------------------------------------------------
@@ -237,129 +262,129 @@ def one_tile_wait(c: Candidate) -> bool:
 
 
 # --- riichi-family patterns ----------------------------------------------------------------------------
-# Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too).
+# Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
+# first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
 
-TERMINALS_AND_HONORS = frozenset(t for t in range(T.NUM_KINDS) if T.is_terminal(t) or T.is_honor(t))
-GREEN = frozenset(T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z"))
+TERMINALS_AND_HONORS = TERMINAL_MASK | HONOR_MASK
+GREEN_MASK = T.mask(T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z"))
 
 
 @predicate
 def all_simples(c: Candidate) -> bool:
     """No 1, 9 or honor anywhere in the hand (断幺九)."""
-    return not any(c.counts[t] for t in TERMINALS_AND_HONORS)
+    return not c.kinds & TERMINALS_AND_HONORS
 
 
 @predicate
 def full_flush(c: Candidate) -> bool:
     """Every tile of one suit, no honors (清一色)."""
-    return len(c.suits) == 1 and not any(c.counts[T.HONOR_START:])
+    return len(c.suits) == 1 and not c.kinds & HONOR_MASK
 
 
 @predicate
 def half_flush(c: Candidate) -> bool:
     """One suit plus honors, with at least one honor (混一色)."""
-    return len(c.suits) == 1 and any(c.counts[T.HONOR_START:])
+    return len(c.suits) == 1 and bool(c.kinds & HONOR_MASK)
 
 
 @predicate
 def all_honors(c: Candidate) -> bool:
     """Every tile a wind or a dragon (字一色)."""
-    return not c.suits
+    return not c.kinds & ~HONOR_MASK
 
 
 @predicate
 def all_terminals(c: Candidate) -> bool:
     """Every tile a 1 or a 9 of a suit (清老头)."""
-    return all(T.is_terminal(t) for t, n in enumerate(c.counts) if n)
+    return not c.kinds & ~TERMINAL_MASK
 
 
 @predicate
 def all_terminals_and_honors(c: Candidate) -> bool:
     """Every tile a 1, a 9 or an honor (混老头)."""
-    return all(t in TERMINALS_AND_HONORS for t, n in enumerate(c.counts) if n)
+    return not c.kinds & ~TERMINALS_AND_HONORS
 
 
 @predicate
 def all_green(c: Candidate) -> bool:
     """Every tile green: 2 3 4 6 8 of bamboo and 发 (绿一色)."""
-    return all(t in GREEN for t, n in enumerate(c.counts) if n)
-
-
-def _chi_starts(c: Candidate) -> list[int]:
-    return [g.tiles[0] for g in c.sets if g.kind == "chi"]
+    return not c.kinds & ~GREEN_MASK
 
 
 @predicate
 def pure_straight(c: Candidate) -> bool:
     """Chows 123, 456 and 789 of one suit (一气通贯)."""
-    starts = set(_chi_starts(c))
-    return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
+    starts = c.chi_starts
+    return len(starts) >= 3 and any(s in starts and s + 3 in starts and s + 6 in starts for s in (0, 9, 18))
 
 
 @predicate
 def mixed_triple_chow(c: Candidate) -> bool:
     """The same chow in all three suits (三色同顺)."""
-    starts = set(_chi_starts(c))
-    return any({r, r + 9, r + 18} <= starts for r in range(7))
+    starts = c.chi_starts
+    return len(starts) >= 3 and any(s + 9 in starts and s + 18 in starts for s in starts if s < 9)
 
 
 @predicate
 def triple_pung(c: Candidate) -> bool:
     """Triplets or kongs of the same number in all three suits (三色同刻)."""
-    kinds = {g.tiles[0] for g in c.sets if g.is_triplet}
-    return any({r, r + 9, r + 18} <= kinds for r in range(9))
+    kinds = c.pung_kinds
+    return len(kinds) >= 3 and any(k + 9 in kinds and k + 18 in kinds for k in kinds if k < 9)
 
 
 @predicate
 def identical_chows(c: Candidate, pairs: int) -> bool:
     """At least ``pairs`` pairs of identical chows (一杯口 1, 两杯口 2)."""
-    starts = _chi_starts(c)
-    return sum(starts.count(s) // 2 for s in set(starts)) >= pairs
+    starts = c.chi_starts  # sorted: identical chows are neighbours
+    found, i = 0, 0
+    while i + 1 < len(starts):
+        if starts[i] == starts[i + 1]:
+            found += 1
+            i += 2
+        else:
+            i += 1
+    return found >= pairs
 
 
 @predicate
 def outside_hand(c: Candidate, honors: bool) -> bool:
     """A regular hand with a chow whose every set and pair holds a terminal or an honor: with ``honors``, at
     least one honor set (混全带幺九); without, terminals only (纯全带幺九)."""
-    groups = c.reading.groups
-    if c.reading.form != "regular" or not any(g.kind == "chi" for g in groups):
+    if not c.chi_starts or c.reading.form != "regular" or bool(c.kinds & HONOR_MASK) != honors:
         return False
-    honor_groups = sum(1 for g in groups if T.is_honor(g.tiles[0]))
-    if not all(T.is_honor(g.tiles[0]) or T.is_terminal(g.tiles[0]) or T.is_terminal(g.tiles[-1]) for g in groups):
-        return False
-    return honor_groups > 0 if honors else honor_groups == 0
+    return all(T.is_honor(g.tiles[0]) or T.is_terminal(g.tiles[0]) or T.is_terminal(g.tiles[-1])
+               for g in c.reading.groups)
 
 
 @predicate
 def pung_of(c: Candidate, tile: str) -> bool:
     """A triplet or kong of ``tile`` (``5z`` 白 …)."""
-    kind = T.parse_tile(tile)
-    return any(g.is_triplet and g.tiles[0] == kind for g in c.sets)
+    return T.parse_tile(tile) in c.pung_kinds
 
 
 @predicate
 def seat_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the winner's seat wind (门风刻)."""
-    kind = T.seat_wind_tile(c.ctx.seat)
-    return any(g.is_triplet and g.tiles[0] == kind for g in c.sets)
+    return T.seat_wind_tile(c.ctx.seat) in c.pung_kinds
 
 
 @predicate
 def round_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the prevalent wind (圈风刻)."""
-    kind = T.seat_wind_tile(c.ctx.round)
-    return any(g.is_triplet and g.tiles[0] == kind for g in c.sets)
+    return T.seat_wind_tile(c.ctx.round) in c.pung_kinds
 
 
 def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
     """How many triplets or kongs of ``kinds``, and whether the pair is one of them."""
-    pungs = sum(1 for g in c.sets if g.is_triplet and g.tiles[0] in kinds)
+    pungs = sum(1 for k in c.pung_kinds if k in kinds)
     return pungs, c.pair is not None and c.pair.tiles[0] in kinds
 
 
 @predicate
 def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
     """Exactly ``count`` dragon triplets or kongs, and with ``pair`` a dragon pair (小三元 2 + pair, 大三元 3)."""
+    if not c.kinds & DRAGON_MASK:
+        return False
     pungs, has_pair = _honor_sets(c, T.DRAGONS)
     return pungs == count and (has_pair or not pair)
 
@@ -367,6 +392,8 @@ def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
 @predicate
 def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
     """Exactly ``count`` wind triplets or kongs, and with ``pair`` a wind pair (小四喜 3 + pair, 大四喜 4)."""
+    if not c.kinds & WIND_MASK:
+        return False
     pungs, has_pair = _honor_sets(c, T.WINDS)
     return pungs == count and (has_pair or not pair)
 
@@ -374,6 +401,8 @@ def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
 @predicate
 def concealed_pungs(c: Candidate, count: int) -> bool:
     """Exactly ``count`` concealed triplets or kongs; one that a discard completed is not concealed (三暗刻 3)."""
+    if len(c.pung_kinds) < count:
+        return False
     win_index = None if c.ctx.zimo else c.reading.win_index
     return count == sum(1 for i, g in enumerate(c.reading.groups)
                         if g.is_triplet and g.concealed and i != win_index)
@@ -382,7 +411,7 @@ def concealed_pungs(c: Candidate, count: int) -> bool:
 @predicate
 def kongs(c: Candidate, count: int) -> bool:
     """Exactly ``count`` declared kongs, exposed or concealed (三杠子 3, 四杠子 4)."""
-    return sum(1 for m in c.hand.melds if m.is_kong) == count
+    return len(c.hand.melds) >= count and sum(1 for m in c.hand.melds if m.is_kong) == count
 
 
 @predicate
@@ -395,7 +424,7 @@ def wait_is(c: Candidate, kind: str) -> bool:
 def nine_gates(c: Candidate, pure: bool = False) -> bool:
     """A closed hand without melds of 1112345678999 plus one tile of the same suit (九莲宝灯); ``pure``: the hand
     before the win was exactly 1112345678999, waiting on all nine (纯正九莲)."""
-    if c.hand.melds or len(c.suits) != 1 or any(c.counts[T.HONOR_START:]):
+    if c.hand.melds or len(c.suits) != 1 or c.kinds & HONOR_MASK:
         return False
     suit = next(iter(c.suits)) * 9
     extra = [n - need for n, need in zip(c.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3))]

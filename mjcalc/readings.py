@@ -229,12 +229,14 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 _SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
 
 
+@lru_cache(maxsize=None)  # groups are values: one object per (kind, tile) serves every reading
 def _group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))
     return Group(kind, (t,) * _SIZES[kind])
 
 
+@lru_cache(maxsize=4096)
 def meld_group(m: Meld) -> Group:
     if m.kind == "special":
         return Group("special", m.tiles, True, True, m.special, m.extra)

@@ -322,6 +322,24 @@ def load_ruleset(ref: str) -> Ruleset:
     return rules
 
 
+def _combine(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool]:
+    """``any`` / ``all`` of compiled predicates, as plain loops: they run for every item on every reading."""
+    if key == "any":
+        def any_of(c: Candidate) -> bool:
+            for fn in fns:
+                if fn(c):
+                    return True
+            return False
+        return any_of
+
+    def all_of(c: Candidate) -> bool:
+        for fn in fns:
+            if not fn(c):
+                return False
+        return True
+    return all_of
+
+
 class _Validator:
     def __init__(self, data: dict[str, Any], path: Path) -> None:
         self.data = data
@@ -568,11 +586,8 @@ class _Validator:
                 if not isinstance(arg, list) or not arg:
                     raise self.fail(f"{entry}: field 'when': '{key}' takes a list")
                 parts = [self.when(a, entry) for a in arg]
-                fns = [p[0] for p in parts]
                 text = f"{key}({', '.join(p[1] for p in parts)})"
-                if key == "any":
-                    return (lambda c: any(f(c) for f in fns)), text
-                return (lambda c: all(f(c) for f in fns)), text
+                return _combine(key, tuple(p[0] for p in parts)), text
             if key == "not":
                 fn, text = self.when(arg, entry)
                 return (lambda c: not fn(c)), f"not {text}"
