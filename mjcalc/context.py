@@ -8,6 +8,7 @@ all is an error listing the flags the ruleset reads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import NamedTuple
 
 from . import tiles as T
@@ -214,6 +215,15 @@ def resolve_word(word: str, column: int | None, reads: frozenset[str]) -> tuple[
     )
 
 
+@lru_cache(maxsize=8192)  # the same few words (+seat=E, +riichi, +dora=3m …) come back on every line of a batch
+def _typed(word: str, raw_value: str | None, reads: frozenset[str]) -> tuple[str, object]:
+    """The canonical flag name of a written word and its typed value; errors carry no column (the caller's)."""
+    name, fixed = resolve_word(word, None, reads)
+    if fixed is not None and raw_value is not None:
+        raise MjcalcError("context", f"+{word} takes no value")
+    return name, _parse_value(FLAG_BY_NAME[name], fixed if fixed is not None else raw_value, None)
+
+
 def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[str, tuple[object, int | None]], list[str]]:
     """Typed values by canonical flag name, and the flags given that the ruleset does not read.
 
@@ -223,12 +233,10 @@ def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[st
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
     for w in words:
-        name, fixed = resolve_word(w.word, w.column, reads)
-        raw = fixed if fixed is not None else w.value
-        flag = FLAG_BY_NAME[name]
-        if fixed is not None and w.value is not None:
-            raise MjcalcError("context", f"+{w.word} takes no value", w.column)
-        value = _parse_value(flag, raw, w.column)
+        try:
+            name, value = _typed(w.word, w.value, reads)
+        except MjcalcError as exc:
+            raise MjcalcError(exc.kind, exc.message, w.column) from None
         if name in values and values[name][0] != value:
             raise MjcalcError("context", f"+{name} is given twice with different values", w.column)
         values[name] = (value, w.column)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, partial
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -118,7 +117,7 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags)
     wild = wildcards(rules, hand, ctx, values)
-    waits_of = cache(partial(_waits_before_win, rules, hand, wild))
+    waits_of = _once(lambda: _waits_before_win(rules, hand, wild))
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if hand.waiting:
         result.result = "waiting"
@@ -172,6 +171,17 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
         labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
         return Wildcards(kind, count, win_is_wild, labels)
     return Wildcards()
+
+
+def _once(compute: Callable[[], frozenset[int]]) -> Callable[[], frozenset[int]]:
+    """``compute`` run on the first call only (cheaper to set up than functools.cache, made once a line)."""
+    memo: list[frozenset[int]] = []
+
+    def get() -> frozenset[int]:
+        if not memo:
+            memo.append(compute())
+        return memo[0]
+    return get
 
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
@@ -294,7 +304,7 @@ def _score_wait(rules: Ruleset, request: Request, hand: Hand, ctx: Context, opti
     full = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, tile, hand.flowers, hand.reds, hand.sets)
     values = {"seat": (ctx.seat, None)}
     wild = wildcards(rules, full, ctx, values)
-    best, failed, _ = best_reading(rules, options, full, ctx, wild, cache(partial(_waits_before_win, rules, full, wild)))
+    best, failed, _ = best_reading(rules, options, full, ctx, wild, _once(lambda: _waits_before_win(rules, full, wild)))
     res = Result(f"{full.text()}", "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best,
                  failed=failed)
     return WaitScore(tile, unseen, res)

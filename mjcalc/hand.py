@@ -7,10 +7,10 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from . import tiles as T
 from .errors import MjcalcError
+from .lazy import lazy
 from .notation import MeldText, ParsedLine, TileAt
 
 
@@ -97,7 +97,7 @@ class Hand:
     def waiting(self) -> bool:
         return self.win_tile is None
 
-    @cached_property
+    @lazy
     def closed(self) -> bool:
         return not any(m.exposed for m in self.melds)
 
@@ -108,12 +108,12 @@ class Hand:
         return out
 
     # Facts about the tiles, the same for every reading of the hand: computed once, asked by many predicates.
-    @cached_property
+    @lazy
     def counts(self) -> list[int]:
         """How many of each kind, melds included (34 slots)."""
         return T.counts_of(self.all_tiles())
 
-    @cached_property
+    @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
         mask = 0
@@ -124,7 +124,7 @@ class Hand:
                 mask |= 1 << t
         return mask
 
-    @cached_property
+    @lazy
     def suits(self) -> frozenset[int]:
         """The suits (0 m, 1 p, 2 s) of the suited tiles present."""
         mask = self.kinds

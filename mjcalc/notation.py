@@ -22,6 +22,7 @@ A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -31,6 +32,12 @@ from .errors import MjcalcError
 
 OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
 SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
+# Scanning by regular expressions: a batch reads millions of lines.
+_SPACES = re.compile(r"\s+")
+_BARE = re.compile(r"[^\s+\[({]+")
+_FLAG_BODY = re.compile(r"[^\s+]*")
+_PLAIN = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
+_RUN = re.compile(r"([0-9]+)([mpsz])")
 CLOSERS = {"]", ")", "}"}
 
 
@@ -67,7 +74,7 @@ def parse_line(text: str) -> ParsedLine:
     while i < n:
         ch = text[i]
         if ch.isspace():
-            i += 1
+            i = _SPACES.match(text, i).end()  # type: ignore[union-attr]  (matches at least this space)
         elif ch == "+":
             i = _read_flag(text, i, line)
         elif ch in OPENERS:
@@ -84,9 +91,7 @@ def parse_line(text: str) -> ParsedLine:
         elif ch in CLOSERS:
             raise MjcalcError("notation", f"'{ch}' closes a meld that was never opened", i + 1)
         else:
-            end = i
-            while end < n and not text[end].isspace() and text[end] not in "+[({":
-                end += 1
+            end = _BARE.match(text, i).end()  # type: ignore[union-attr]  (matches at least this character)
             found, flowers = _read_tiles(text[i:end], i + 1, allow_flowers=True)
             line.concealed.extend(found)
             line.flowers.extend(flowers)
@@ -95,9 +100,7 @@ def parse_line(text: str) -> ParsedLine:
 
 
 def _read_flag(text: str, start: int, line: ParsedLine) -> int:
-    end = start + 1
-    while end < len(text) and not text[end].isspace() and text[end] != "+":
-        end += 1
+    end = _FLAG_BODY.match(text, start + 1).end()  # type: ignore[union-attr]  (may match nothing)
     body = text[start + 1 : end]
     if not body or body.startswith("="):
         raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
@@ -108,6 +111,14 @@ def _read_flag(text: str, start: int, line: ParsedLine) -> int:
 
 def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[TileAt], list[TileAt]]:
     """Tiles of one group. ``column`` is the 1-based column of chunk[0]."""
+    if _PLAIN.fullmatch(chunk):  # the common case, digits and m p s z only: no error is possible
+        plain = []
+        for run in _RUN.finditer(chunk):
+            digits, suit = run.groups()
+            base, start = SUIT_BASE[suit], column + run.start()
+            for k, d in enumerate(digits):
+                plain.append(TileAt(base + 4, start + k, True) if d == "0" else TileAt(base + ord(d) - 49, start + k))
+        return plain, []
     found: list[TileAt] = []
     flowers: list[TileAt] = []
     digits: list[tuple[str, int]] = []

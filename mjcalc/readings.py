@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
+from itertools import chain, product
+from operator import itemgetter
 
 from . import tiles as T
 from .hand import Hand, Meld
@@ -129,22 +130,36 @@ def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, i
 
 
 def regular_decompositions(counts: tuple[int, ...], sets: int) -> list[tuple[tuple[str, int], ...]]:
-    """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples."""
+    """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples.
+
+    A suit's tile count fixes whether it holds the pair (count % 3 == 2) or not (0), so the suits' ways to
+    split combine freely once exactly one suit has the pair."""
     per_suit = []
+    pairs = 0
     for sub, honors, offset in _suit_slices(counts):
-        if not any(sub):
-            per_suit.append(((),))
+        n = sum(sub)
+        if not n:
             continue
-        found = _suit_decompositions(sub, honors)
+        if n % 3 == 1:
+            return []
+        pairs += n % 3 == 2
+        found = _placed_decompositions(sub, honors, offset)
         if not found:
             return []
-        per_suit.append(tuple(tuple((k, t + offset) for k, t in d) for d in found))
-    out = []
-    for combo in product(*per_suit):
-        flat = tuple(g for part in combo for g in part)
-        if sum(1 for k, _ in flat if k == "pair") == 1:
-            out.append(flat)
-    return out
+        per_suit.append(found)
+    if pairs != 1:
+        return []
+    if len(per_suit) == 1:
+        return list(per_suit[0])
+    return [tuple(chain.from_iterable(combo)) for combo in product(*per_suit)]
+
+
+@lru_cache(maxsize=None)
+def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """A suit's decompositions with the tiles shifted to the suit's kinds, each once (the search can reach one
+    split in several orders: a pair then a chow at the same tile, or the chow first)."""
+    unique = dict.fromkeys(tuple(sorted(d, key=lambda g: (g[1], g[0]))) for d in _suit_decompositions(sub, honors))
+    return tuple(tuple((k, t + offset) for k, t in d) for d in unique)
 
 
 @lru_cache(maxsize=None)
@@ -175,7 +190,7 @@ def _regular_complete(counts: tuple[int, ...]) -> bool:
 
 
 def _seven_pairs(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
-    if free_sets != 4 or sum(counts) != 14:
+    if free_sets != 4 or counts.count(1) or counts.count(3) or sum(counts) != 14:
         return []
     allow_four = bool(spec.param("allow_four", False))
     groups: list[tuple[str, int]] = []
@@ -190,10 +205,11 @@ def _seven_pairs(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> lis
 
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_orphan_counts = itemgetter(*ORPHANS)
 
 
 def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
-    if free_sets != 4 or sum(counts) != 14 or any(counts[t] == 0 for t in ORPHANS):
+    if free_sets != 4 or 0 in _orphan_counts(counts) or sum(counts) != 14:
         return []
     if any(n and t not in ORPHANS for t, n in enumerate(counts)):
         return []

@@ -190,6 +190,19 @@ class Ruleset:
 
     def option_values(self, overrides: Mapping[str, Any], where: str = "--set") -> dict[str, Any]:
         """Defaults with overrides applied; an unknown option is an error that lists the known ones."""
+        try:
+            key = (id(self), where, tuple(overrides.items()))
+            found = _OPTION_VALUES.get(key)
+        except TypeError:  # an unhashable value: checked below, not remembered
+            key, found = None, None
+        if found is not None and found[0] is self:
+            return dict(found[1])
+        values = self._option_values(overrides, where)
+        if key is not None:
+            _OPTION_VALUES[key] = (self, dict(values))
+        return values
+
+    def _option_values(self, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
         values = {k: o.default for k, o in self.options.items()}
         for key, raw in overrides.items():
             if key not in self.options:
@@ -216,6 +229,10 @@ class Ruleset:
         if isinstance(value, dict) and "closed" in value:
             return int(self.resolve(value["closed"], options)), int(self.resolve(value["open"], options))
         return int(self.resolve(value, options))
+
+
+# Option values by (ruleset, where, overrides): a batch gives the same --set on every line.
+_OPTION_VALUES: dict[tuple[Any, ...], tuple[Ruleset, dict[str, Any]]] = {}
 
 
 # --- loading -------------------------------------------------------------------------------------------
@@ -612,6 +629,9 @@ class _Validator:
         for ref in refs.values():
             if ref not in self.options_def:
                 raise self.fail(f"{entry}: field 'when': unknown option '{ref}'{did_you_mean(str(ref), self.options_def)}")
-        fixed = {k: v for k, v in params.items() if k not in refs}
         raw = PREDICATES[name]
+        if len(params) == 1:  # the usual case, called on every reading: no dictionary to build
+            (key, option), = refs.items()
+            return lambda c: raw(c, **{key: c.options[option]})
+        fixed = {k: v for k, v in params.items() if k not in refs}
         return lambda c: raw(c, **fixed, **{k: c.options[o] for k, o in refs.items()})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import tiles as T
 from .context import Context
@@ -18,8 +18,7 @@ from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
 
 
-@dataclass(frozen=True)
-class Award:
+class Award(NamedTuple):  # a tuple: made for every item that fires on every reading
     item: ItemDef
     value: int
     count: int = 1

@@ -58,7 +58,10 @@ MULTIPLE_NAMES = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuma
 
 def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
     counts = c.counts
-    return sum(counts[DORA_AFTER[i]] for i in indicators)
+    found = 0
+    for i in indicators:
+        found += counts[DORA_AFTER[i]]
+    return found
 
 
 @riichi
