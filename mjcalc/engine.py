@@ -227,10 +227,10 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     return None, nearest, tried
 
 
-_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, list[Any], tuple[Condition, ...]]] = {}
+_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, BoundItems, tuple[Condition, ...]]] = {}
 
 
-def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[list[Any], tuple[Condition, ...]]:
+def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[BoundItems, tuple[Condition, ...]]:
     """The bound items and the enabled conditions, once per ruleset and options: a batch repeats them."""
     key = (id(rules), tuple(sorted(options.items())))
     found = _IN_PLAY.get(key)
@@ -240,45 +240,47 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[list[Any], tup
     return found[1], found[2]
 
 
-def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[BoundItem]:
-    """Items in play under these options, each with its values resolved, in the shape evaluate_items walks."""
-    out = []
+def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
+    """Items in play under these options with their values resolved, once for closed hands and once for open
+    ones (an item whose {closed, open} value is 0 there is left out), higher tiers first."""
+    sides: tuple[list[BoundItem], list[BoundItem]] = ([], [])
     for item in rules.items:
         if not item.is_enabled(options):
             continue
         value = rules.item_value(item, options)
-        closed, open_ = value if isinstance(value, tuple) else (value, value)
-        out.append(BoundItem(item, closed, open_, isinstance(value, tuple), item.when, rules.tiers.index(item.tier)))
-    return out
+        tier = rules.tiers.index(item.tier)
+        for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
+            if v or not isinstance(value, tuple):
+                side.append(BoundItem(item, v, item.when, tier))
+    closed, open_ = (tuple(sorted(side, key=lambda b: b.tier)) for side in sides)
+    return BoundItems(closed, open_)
 
 
 class BoundItem(NamedTuple):
     item: ItemDef
-    closed: int  # value on a closed hand
-    open: int  # value on an open hand
-    zero_skips: bool  # a {closed, open} value: 0 means the item does not count on that kind of hand
+    value: int
     when: Callable[[Candidate], bool | int]
     tier: int  # index in the ruleset's tiers, 0 highest
 
 
-def evaluate_items(items: list[BoundItem], c: Candidate) -> list[Award]:
-    """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest),
-    then those excluded by another that fired go (``excludes``; ``*`` = all). A closed / open value of 0
-    means the item does not count on that kind of hand."""
+class BoundItems(NamedTuple):
+    closed: tuple[BoundItem, ...]  # for a closed hand
+    open: tuple[BoundItem, ...]  # for an open one
+
+
+def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
+    """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
+    once one fires, lower tiers are not even asked), then those excluded by another that fired go
+    (``excludes``; ``*`` = all)."""
     fired: list[Award] = []
-    tiers: list[int] = []
-    closed = c.hand.closed
-    for item, closed_value, open_value, zero_skips, when, tier in items:
-        value = closed_value if closed else open_value
-        if not value and zero_skips:
-            continue
+    top = -1
+    for item, value, when, tier in items.closed if c.hand.closed else items.open:
+        if fired and tier != top:
+            break
         n = when(c)
         if n:
             fired.append(Award(item, value, 1 if n is True else int(n)))
-            tiers.append(tier)
-    if fired and min(tiers) != max(tiers):
-        top = min(tiers)
-        fired = [a for a, tier in zip(fired, tiers) if tier == top]
+            top = tier
     excluded: set[str] = set()
     for a in fired:
         if not a.item.excludes:

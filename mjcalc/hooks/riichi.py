@@ -57,7 +57,7 @@ MULTIPLE_NAMES = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuma
 
 
 def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
-    counts = c.counts
+    counts = c.hand.counts
     found = 0
     for i in indicators:
         found += counts[DORA_AFTER[i]]
@@ -181,23 +181,22 @@ def _up100(points: int) -> int:
     return -(-points // 100) * 100
 
 
+def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int) -> Payment:
+    hand = _up100(base * times)
+    formula = f"{base} × {times} → {hand}" + (f" + {honba} honba" if honba else "")
+    return Payment(payer, winner, han, hand + honba, formula)
+
+
 def payments(c: Candidate, han: int, base: int) -> list[Payment]:
     """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks."""
     ctx = c.ctx
     winner, dealer = ctx.seat, ctx.winner_is_dealer
     out: list[Payment] = []
     if not ctx.zimo:
-        times = 6 if dealer else 4
-        amount = _up100(base * times) + 300 * ctx.honba
-        formula = f"{base} × {times} → {_up100(base * times)}" + (f" + {300 * ctx.honba} honba" if ctx.honba else "")
-        out.append(Payment(ctx.discarder, winner, han, amount, formula))  # type: ignore[arg-type]
+        out.append(_payment(ctx.discarder, winner, han, base, 6 if dealer else 4, 300 * ctx.honba))  # type: ignore[arg-type]
     else:
         for payer in ctx.losers:
-            times = 2 if dealer or payer == ctx.dealer else 1
-            amount = _up100(base * times) + 100 * ctx.honba
-            formula = f"{base} × {times} → {_up100(base * times)}" + (f" + {100 * ctx.honba} honba" if ctx.honba
-                                                                       else "")
-            out.append(Payment(payer, winner, han, amount, formula))
+            out.append(_payment(payer, winner, han, base, 2 if dealer or payer == ctx.dealer else 1, 100 * ctx.honba))
     if ctx.sticks:
         out.append(Payment("table", winner, han, 1000 * ctx.sticks, f"{ctx.sticks} riichi stick(s) × 1000"))
     return out
@@ -207,10 +206,15 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
                   awards: list[Award]) -> Settlement:
     """Han from the items, fu from the reading, the limit, then the payments. The reading kept is the one that
     costs most, then a real yakuman over a counted one, then more han, then more fu (as the reference picks)."""
-    yakuman = any(a.item.tier == "yakuman" for a in awards)
-    han = min(sum(a.total for a in awards), 13 * MAX_YAKUMAN)
+    yakuman, han = False, 0
+    for a in awards:
+        han += a.value * a.count
+        yakuman = yakuman or a.item.tier == "yakuman"
+    han = min(han, 13 * MAX_YAKUMAN)
     lines = fu_lines(c, options)
-    raw = sum(fu for _, fu in lines)
+    raw = 0
+    for _, part in lines:
+        raw += part
     fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
     base, limit = base_points(han, fu, yakuman, options)
     pays = payments(c, han, base)
