@@ -111,18 +111,18 @@ class Hand:
     @lazy
     def counts(self) -> list[int]:
         """How many of each kind, melds included (34 slots)."""
-        return T.counts_of(self.all_tiles())
+        counts = [0] * T.NUM_KINDS
+        for t in self.concealed:
+            counts[t] += 1
+        for m in self.melds:
+            for t in m.tiles:
+                counts[t] += 1
+        return counts
 
     @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        mask = 0
-        for t in self.concealed:
-            mask |= 1 << t
-        for m in self.melds:
-            for t in m.tiles:
-                mask |= 1 << t
-        return mask
+        return T.mask(t for t, n in enumerate(self.counts) if n)
 
     @lazy
     def suits(self) -> frozenset[int]:
@@ -163,17 +163,16 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     for m in line.melds:
         every.extend(m.tiles)
     red_seen: set[int] = set()
-    for t in every:
-        if t.red and not rules.red_fives:
+    for t in [t for t in every if t.red]:
+        if not rules.red_fives:
             raise MjcalcError(
                 "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
                 t.column,
             )
-        if t.red and t.tile in red_seen:
+        if t.tile in red_seen:
             raise MjcalcError("notation", f"a second red {T.name(t.tile)}: the set has one red five of each suit; "
                               f"write the other as 5{T.name(t.tile)[1]}", t.column)
-        if t.red:
-            red_seen.add(t.tile)
+        red_seen.add(t.tile)
     if line.flowers and not rules.flowers:
         raise MjcalcError("notation", f"{rules.ruleset} is played without flowers", line.flowers[0].column)
     seen_flowers: set[int] = set()
@@ -193,7 +192,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             col,
         )
     concealed = tuple(sorted(t.tile for t in line.concealed))
-    reds = sum(t.red for t in every)
+    reds = len(red_seen)
     if size == need - 1:
         if win is not None:
             raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
@@ -210,6 +209,11 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
 
 def _check_copies(every: list[TileAt]) -> None:
     counts = [0] * T.NUM_KINDS
+    for t in every:
+        counts[t.tile] += 1
+    if max(counts) <= 4:
+        return
+    counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
     for t in sorted(every, key=lambda t: t.column):
         counts[t.tile] += 1
         if counts[t.tile] == 5:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, product
+from typing import NamedTuple
 from operator import itemgetter
 
 from . import tiles as T
@@ -38,8 +39,7 @@ def tiles_of(text: str) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):  # a tuple: readings make many, and predicates read them on every reading
     """One set of a reading (or its pair, or a lone tile of a special form)."""
 
     kind: str  # chi | pon | kong | pair | special | single
@@ -252,7 +252,6 @@ def _group(kind: str, t: int) -> Group:
     return Group(kind, (t,) * _SIZES[kind])
 
 
-@lru_cache(maxsize=4096)
 def meld_group(m: Meld) -> Group:
     if m.kind == "special":
         return Group("special", m.tiles, True, True, m.special, m.extra)
