@@ -19,7 +19,7 @@ import yaml
 
 pytest.importorskip("mahjong")
 
-from riichi_situations import Situation, from_line, generate, reference_score  # noqa: E402
+from riichi_situations import Situation, from_line, generate, open_tsumo_without_pinfu_fu, reference_score  # noqa: E402
 
 from mjcalc.engine import Request, score_line  # noqa: E402
 
@@ -112,3 +112,15 @@ def test_hand_written_case_agrees_with_the_reference(case: dict[str, Any]) -> No
     for key, got in (("han", ref.han), ("fu", ref.fu), ("points", ref.cost["total"])):
         if key in expect:
             assert got == expect[key], f"{key}: reference {got}, case {expect[key]}"
+
+
+def test_documented_difference_is_still_the_reference_s_answer() -> None:
+    """rules/riichi.md documents one bug of the reference; if a new reference fixes it, the note must go."""
+    from mahjong.hand_calculating.hand import HandCalculator
+
+    s = from_line("234m567p34s55p [678s] 2s +zimo", {"open_pinfu_fu": "off"})
+    assert open_tsumo_without_pinfu_fu(s)
+    raw = HandCalculator.estimate_hand_value(**s.reference_args())
+    assert (raw.han, raw.fu) == (1, 20)  # the reference: no tsumo fu for the open hand
+    ours = score_line(s.line(), Request(rules="riichi", options=s.set_options()), with_wait_scores=False)
+    assert ours.best is not None and ours.best.settlement.fu == 30

@@ -5,8 +5,8 @@ Numbers follow standard riichi as the reference library ``mahjong`` 2.1.0 scores
 
 - fu: 20 base, +10 for a closed ron, +2 for an edge, closed or pair wait, +2 for each dragon / seat wind /
   round wind in the pair (a double-wind pair is 4), triplets 2 / 4 / 8 / 16 / 32 as below, +2 for tsumo
-  unless the hand has no other fu (option ``pinfu_tsumo_fu`` gives it anyway), and an open hand with no fu
-  at all gets 2 (option ``open_pinfu_fu``); then up to the next 10. Seven pairs are 25 flat, thirteen
+  unless the hand is a closed one with no other fu (option ``pinfu_tsumo_fu`` gives it anyway), and an open
+  hand with no fu at all gets 2 (option ``open_pinfu_fu``); then up to the next 10. Seven pairs are 25 flat, thirteen
   orphans 0 (a yakuman: fu cannot matter).
 - base points: fu × 2^(2 + han), mangan (2000) above 2000 or from 5 han (``kiriage``: also 4 han 30 fu and
   3 han 60 fu); haneman 6-7 han 3000, baiman 8-10 4000, sanbaiman 11-12 6000, yakuman 8000 per 13 han,
@@ -146,7 +146,9 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         if g.is_triplet:
             # A triplet completed by a discard counts as open.
             lines.append(_set_line(g, not g.concealed or (not zimo and i == c.reading.win_index)))
-    if zimo and (lines or options["pinfu_tsumo_fu"]):
+    # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
+    # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
+    if zimo and (lines or options["pinfu_tsumo_fu"] or not closed):
         lines.append(("tsumo", 2))
     if not closed and not lines and options["open_pinfu_fu"]:
         lines.append(("open hand without fu", 2))
@@ -219,6 +221,8 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     base, limit = base_points(han, fu, yakuman, options)
     pays = payments(c, han, base)
     notes = [f"{han} han {fu} fu" + (f": {limit}" if limit else f": {fu} × 2^(2+{han}) = {base} base points")]
+    if lines:
+        notes.insert(0, "fu: " + " + ".join(f"{reason} {part}" for reason, part in lines) + f" = {raw} → {fu}")
     total = sum(p.amount for p in pays)
     return Settlement(han, pays, [], total, notes, rank=(int(yakuman), han, fu, raw), fu=fu, fu_lines=lines,
                       limit=limit)
