@@ -68,6 +68,9 @@ SELF_DRAW_FLAGS = ("mobao", "duibao", "gang", "tian", "di")
 DISCARD_FLAGS = ("qiang", "ren", "gangpao", "baozhuang")
 
 
+LOSERS = {seat: tuple(T.next_seat(seat, k) for k in (1, 2, 3)) for seat in T.SEATS}
+
+
 @dataclass(frozen=True)
 class Context:
     """Everything about the win besides the tiles. Seats are named by wind; East is the dealer."""
@@ -112,7 +115,8 @@ class Context:
 
     @property
     def losers(self) -> tuple[str, ...]:
-        return tuple(T.next_seat(self.seat, k) for k in (1, 2, 3))
+        """The other three seats in turn order from the winner's."""
+        return LOSERS[self.seat]
 
     def to_json(self) -> dict[str, object]:
         """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""

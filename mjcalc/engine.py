@@ -232,7 +232,7 @@ _IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, BoundItem
 
 def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[BoundItems, tuple[Condition, ...]]:
     """The bound items and the enabled conditions, once per ruleset and options: a batch repeats them."""
-    key = (id(rules), tuple(sorted(options.items())))
+    key = (id(rules), tuple(options.items()))  # option_values builds them in the ruleset's order
     found = _IN_PLAY.get(key)
     if found is None or found[0] is not rules:
         found = rules, bound_items(rules, options), tuple(c for c in rules.conditions if c.is_enabled(options))

@@ -116,14 +116,18 @@ def fu_round(raw: int) -> int:
     return -(-raw // 10) * 10
 
 
-def _set_line(group: Group, open_: bool) -> tuple[str, int]:
+def _set_line(big: bool, kong: bool, open_: bool) -> tuple[str, int]:
     """2 for an open triplet of simples, doubled for terminals or honors, doubled again when concealed, × 4 for a
     kong: 2 4 8 16 32."""
-    big = T.is_terminal(group.tiles[0]) or T.is_honor(group.tiles[0])
-    kong = group.kind == "kong"
     fu = 2 * (2 if big else 1) * (1 if open_ else 2) * (4 if kong else 1)
     what = ("open " if open_ else "closed ") + ("kong" if kong else "triplet") + (" of terminals/honors" if big else "")
     return what, fu
+
+
+SET_LINES = {(big, kong, open_): _set_line(big, kong, open_)
+             for big in (False, True) for kong in (False, True) for open_ in (False, True)}
+BIG = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
+WAIT_LINES = {"edge": ("edge wait", 2), "closed": ("closed wait", 2), "pair": ("pair wait", 2)}
 
 
 def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -134,27 +138,28 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
     if form == "seven_pairs":
         return [("seven pairs", 25)]
     zimo, closed = c.ctx.zimo, c.hand.closed
-    lines: list[tuple[str, int]] = []
-    wait = c.reading.wait
-    if wait in ("edge", "closed"):
-        lines.append((f"{wait} wait", 2))
-    elif wait == "pair":
-        lines.append(("pair wait", 2))
+    lines: list[tuple[str, int]] = [("base", 20)]
+    if closed and not zimo:
+        lines.append(("closed ron", 10))
+    base_lines = len(lines)
+    wait = WAIT_LINES.get(c.reading.wait)  # type: ignore[arg-type]
+    if wait is not None:
+        lines.append(wait)
     if c.pair is not None:
         lines.extend(_pair_value_lines(c, c.pair))
+    win_index = c.reading.win_index
     for i, g in enumerate(c.reading.groups):
-        if g.is_triplet:
+        if g.kind == "pon" or g.kind == "kong":
             # A triplet completed by a discard counts as open.
-            lines.append(_set_line(g, not g.concealed or (not zimo and i == c.reading.win_index)))
+            open_ = not g.concealed or (not zimo and i == win_index)
+            lines.append(SET_LINES[BIG[g.tiles[0]], g.kind == "kong", open_])
+    has_fu = len(lines) > base_lines
     # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
     # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
-    if zimo and (lines or options["pinfu_tsumo_fu"] or not closed):
+    if zimo and (has_fu or options["pinfu_tsumo_fu"] or not closed):
         lines.append(("tsumo", 2))
-    if not closed and not lines and options["open_pinfu_fu"]:
+    elif not closed and not has_fu and options["open_pinfu_fu"]:
         lines.append(("open hand without fu", 2))
-    lines.insert(0, ("base", 20))
-    if closed and not zimo:
-        lines.insert(1, ("closed ron", 10))
     return lines
 
 
