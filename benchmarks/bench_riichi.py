@@ -18,14 +18,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from riichi_situations import generate  # noqa: E402
+from riichi_situations import generate
 
-from mjcalc.context import Context, build_context, collect_flags  # noqa: E402
-from mjcalc.engine import Request, best_reading, score_line  # noqa: E402
-from mjcalc.hand import Hand, build_hand  # noqa: E402
-from mjcalc.notation import parse_line  # noqa: E402
-from mjcalc.readings import Wildcards  # noqa: E402
-from mjcalc.ruleset import Ruleset, load_ruleset  # noqa: E402
+from mjcalc.context import Context, build_context, collect_flags
+from mjcalc.engine import Request, best_reading, score_line
+from mjcalc.hand import Hand, build_hand
+from mjcalc.notation import parse_line
+from mjcalc.readings import Wildcards
+from mjcalc.ruleset import Ruleset, load_ruleset
 
 
 def _best_of(rounds: int, run) -> float:  # type: ignore[no-untyped-def]
@@ -89,7 +89,7 @@ def main() -> None:
 NO_WILDCARDS = Wildcards()
 
 
-def _NO_WAITS() -> frozenset[int]:  # noqa: N802  (a constant function)
+def _NO_WAITS() -> frozenset[int]:
     return frozenset()
 
 

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar
 T = TypeVar("T")
 
 
-class lazy(Generic[T]):  # noqa: N801  (named like the property decorators it stands beside)
+class lazy(Generic[T]):
     def __init__(self, fn: Callable[[Any], T]) -> None:
         self.fn = fn
         self.name = fn.__name__

@@ -445,7 +445,7 @@ def nine_gates(c: Candidate, pure: bool = False) -> bool:
     if c.hand.melds or len(c.hand.suits) != 1 or c.hand.kinds & HONOR_MASK:
         return False
     suit = next(iter(c.hand.suits)) * 9
-    extra = [n - need for n, need in zip(c.hand.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3))]
+    extra = [n - need for n, need in zip(c.hand.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3), strict=True)]
     if min(extra) < 0:
         return False
-    return not pure or c.hand.win_tile is not None and extra[c.hand.win_tile - suit] == 1
+    return not pure or (c.hand.win_tile is not None and extra[c.hand.win_tile - suit] == 1)

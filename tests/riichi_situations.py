@@ -340,7 +340,7 @@ def _fits(s: Situation) -> bool:
 def generate(count: int, seed: int = 2024) -> list[Situation]:
     """``count`` valid winning situations, the same ones for the same seed."""
     rng = random.Random(seed)
-    modes, weights = zip(*MODES)
+    modes, weights = zip(*MODES, strict=True)
     out: list[Situation] = []
     while len(out) < count:
         mode = rng.choices(modes, weights)[0]

@@ -19,9 +19,9 @@ import yaml
 
 pytest.importorskip("mahjong")
 
-from riichi_situations import Situation, from_line, generate, open_tsumo_without_pinfu_fu, reference_score  # noqa: E402
+from riichi_situations import Situation, from_line, generate, open_tsumo_without_pinfu_fu, reference_score
 
-from mjcalc.engine import Request, score_line  # noqa: E402
+from mjcalc.engine import Request, score_line
 
 pytestmark = pytest.mark.oracle
 
