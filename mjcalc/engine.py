@@ -294,7 +294,10 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
 
 def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
     """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach."""
-    counted = sum(a.total for a in awards if not a.item.bonus)
+    counted = 0
+    for a in awards:
+        if not a.item.bonus:
+            counted += a.value * a.count
     return [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
 
 

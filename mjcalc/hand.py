@@ -122,7 +122,11 @@ class Hand:
     @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        return T.mask(t for t, n in enumerate(self.counts) if n)
+        mask = 0
+        for t, n in enumerate(self.counts):
+            if n:
+                mask |= 1 << t
+        return mask
 
     @lazy
     def suits(self) -> frozenset[int]:

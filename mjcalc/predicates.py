@@ -121,7 +121,20 @@ def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | i
     if not params:
         return fn
     bound.apply_defaults()
-    args = tuple(bound.arguments.values())[1:]  # positional: cheaper to call than keywords, on every reading
+    return _positional(fn, tuple(bound.arguments.values())[1:])
+
+
+def _positional(fn: Predicate, args: tuple[object, ...]) -> Callable[[Candidate], bool | int]:
+    """``fn`` with its parameters bound as default arguments: the cheapest call Python has, made for every item on
+    every reading (a closure with ``*args`` costs a third more)."""
+    if len(args) == 1:
+        def one(c: Candidate, fn: Predicate = fn, a: object = args[0]) -> bool | int:
+            return fn(c, a)
+        return one
+    if len(args) == 2:
+        def two(c: Candidate, fn: Predicate = fn, a: object = args[0], b: object = args[1]) -> bool | int:
+            return fn(c, a, b)
+        return two
     return lambda c: fn(c, *args)
 
 
