@@ -256,6 +256,9 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
     return BoundItems(closed, open_)
 
 
+_new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
+
+
 class BoundItem(NamedTuple):
     item: ItemDef
     value: int
@@ -279,7 +282,7 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
             break
         n = when(c)
         if n:
-            fired.append(Award(item, value, 1 if n is True else int(n)))
+            fired.append(_new(Award, (item, value, 1 if n is True else int(n))))
             top = tier
     excluded: set[str] = set()
     for a in fired:

@@ -38,6 +38,7 @@ _BARE = re.compile(r"[^\s+\[({]+")
 _FLAG_BODY = re.compile(r"[^\s+]*")
 _PLAIN = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
 _RUN = re.compile(r"([0-9]+)([mpsz])")
+_new = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
 CLOSERS = {"]", ")", "}"}
 
 
@@ -105,7 +106,7 @@ def _read_flag(text: str, start: int, line: ParsedLine) -> int:
     if not body or body.startswith("="):
         raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
     word, eq, value = body.partition("=")
-    line.flags.append(FlagWord(word, value if eq else None, start + 1))
+    line.flags.append(_new(FlagWord, (word, value if eq else None, start + 1)))
     return end
 
 
@@ -117,7 +118,8 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
             digits, suit = run.groups()
             base, start = SUIT_BASE[suit], column + run.start()
             for k, d in enumerate(digits):
-                plain.append(TileAt(base + 4, start + k, True) if d == "0" else TileAt(base + ord(d) - 49, start + k))
+                red = d == "0"
+                plain.append(_new(TileAt, (base + 4 if red else base + ord(d) - 49, start + k, red)))
         return plain, []
     found: list[TileAt] = []
     flowers: list[TileAt] = []
