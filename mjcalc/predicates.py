@@ -56,24 +56,46 @@ class Candidate:
     def suits(self) -> frozenset[int]:
         return self.hand.suits
 
+    # The shape of the reading, read in one pass the first time any of it is asked for.
     @lazy
     def sets(self) -> list[Group]:
-        return [g for g in self.reading.groups if g.is_set]
+        return self._scan_groups()["sets"]
 
     @lazy
     def pair(self) -> Group | None:
-        pairs = [g for g in self.reading.groups if g.kind == "pair"]
-        return pairs[0] if len(pairs) == 1 else None
+        return self._scan_groups()["pair"]
 
     @lazy
     def chi_starts(self) -> list[int]:
         """The first tile of each chow, sorted."""
-        return sorted(g.tiles[0] for g in self.reading.groups if g.kind == "chi")
+        return self._scan_groups()["chi_starts"]
 
     @lazy
     def pung_kinds(self) -> list[int]:
         """The kind of each triplet or ordinary kong."""
-        return [g.tiles[0] for g in self.reading.groups if g.is_triplet]
+        return self._scan_groups()["pung_kinds"]
+
+    def _scan_groups(self) -> dict[str, Any]:
+        chis: list[int] = []
+        pungs: list[int] = []
+        sets: list[Group] = []
+        pairs: list[Group] = []
+        for g in self.reading.groups:
+            kind = g.kind
+            if kind == "chi":
+                chis.append(g.tiles[0])
+                sets.append(g)
+            elif kind == "pon" or kind == "kong":
+                pungs.append(g.tiles[0])
+                sets.append(g)
+            elif kind == "pair":
+                pairs.append(g)
+            elif kind == "special":
+                sets.append(g)
+        chis.sort()
+        facts = self.__dict__
+        facts.update(sets=sets, pair=pairs[0] if len(pairs) == 1 else None, chi_starts=chis, pung_kinds=pungs)
+        return facts
 
     @property
     def win_group(self) -> Group | None:

@@ -67,8 +67,7 @@ class Group(NamedTuple):  # a tuple: readings make many, and predicates read the
         return f"({body})" if self.concealed else f"[{body}]"
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):  # a tuple: one per decomposition and placement of the winning tile
     form: str  # regular | seven_pairs | thirteen_orphans | …
     groups: tuple[Group, ...]  # concealed groups, then melds
     win_index: int | None  # the group the winning tile completed
