@@ -226,8 +226,6 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     base, limit = base_points(han, fu, yakuman, options)
     pays = payments(c, han, base)
     notes = [f"{han} han {fu} fu" + (f": {limit}" if limit else f": {fu} × 2^(2+{han}) = {base} base points")]
-    if lines:
-        notes.insert(0, "fu: " + " + ".join(f"{reason} {part}" for reason, part in lines) + f" = {raw} → {fu}")
     total = sum(p.amount for p in pays)
     return Settlement(han, pays, [], total, notes, rank=(int(yakuman), han, fu, raw), fu=fu, fu_lines=lines,
                       limit=limit)
