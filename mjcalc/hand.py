@@ -111,22 +111,20 @@ class Hand:
     @lazy
     def counts(self) -> list[int]:
         """How many of each kind, melds included (34 slots)."""
-        counts = [0] * T.NUM_KINDS
-        for t in self.concealed:
-            counts[t] += 1
-        for m in self.melds:
-            for t in m.tiles:
-                counts[t] += 1
-        return counts
+        return self._count()[0]
 
     @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        mask = 0
-        for t, n in enumerate(self.counts):
-            if n:
-                mask |= 1 << t
-        return mask
+        return self._count()[1]
+
+    def _count(self) -> tuple[list[int], int]:
+        counts, mask = [0] * T.NUM_KINDS, 0
+        for t in self.all_tiles():
+            counts[t] += 1
+            mask |= 1 << t
+        self.__dict__.update(counts=counts, kinds=mask)
+        return counts, mask
 
     @lazy
     def suits(self) -> frozenset[int]:
