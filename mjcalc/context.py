@@ -8,6 +8,8 @@ all is an error listing the flags the ruleset reads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from typing import NamedTuple
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
@@ -66,6 +68,9 @@ SELF_DRAW_FLAGS = ("mobao", "duibao", "gang", "tian", "di")
 DISCARD_FLAGS = ("qiang", "ren", "gangpao", "baozhuang")
 
 
+LOSERS = {seat: tuple(T.next_seat(seat, k) for k in (1, 2, 3)) for seat in T.SEATS}
+
+
 @dataclass(frozen=True)
 class Context:
     """Everything about the win besides the tiles. Seats are named by wind; East is the dealer."""
@@ -110,7 +115,8 @@ class Context:
 
     @property
     def losers(self) -> tuple[str, ...]:
-        return tuple(T.next_seat(self.seat, k) for k in (1, 2, 3))
+        """The other three seats in turn order from the winner's."""
+        return LOSERS[self.seat]
 
     def to_json(self) -> dict[str, object]:
         """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""
@@ -131,8 +137,7 @@ class Context:
 _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
 
 
-@dataclass(frozen=True)
-class FlagWord:
+class FlagWord(NamedTuple):
     """One ``+word=value`` as written, with its column (None when it came from a CLI option)."""
 
     word: str
@@ -215,6 +220,15 @@ def resolve_word(word: str, column: int | None, reads: frozenset[str]) -> tuple[
     )
 
 
+@lru_cache(maxsize=8192)  # the same few words (+seat=E, +riichi, +dora=3m …) come back on every line of a batch
+def _typed(word: str, raw_value: str | None, reads: frozenset[str]) -> tuple[str, object]:
+    """The canonical flag name of a written word and its typed value; errors carry no column (the caller's)."""
+    name, fixed = resolve_word(word, None, reads)
+    if fixed is not None and raw_value is not None:
+        raise MjcalcError("context", f"+{word} takes no value")
+    return name, _parse_value(FLAG_BY_NAME[name], fixed if fixed is not None else raw_value, None)
+
+
 def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[str, tuple[object, int | None]], list[str]]:
     """Typed values by canonical flag name, and the flags given that the ruleset does not read.
 
@@ -224,12 +238,10 @@ def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[st
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
     for w in words:
-        name, fixed = resolve_word(w.word, w.column, reads)
-        raw = fixed if fixed is not None else w.value
-        flag = FLAG_BY_NAME[name]
-        if fixed is not None and w.value is not None:
-            raise MjcalcError("context", f"+{w.word} takes no value", w.column)
-        value = _parse_value(flag, raw, w.column)
+        try:
+            name, value = _typed(w.word, w.value, reads)
+        except MjcalcError as exc:
+            raise MjcalcError(exc.kind, exc.message, w.column) from None
         if name in values and values[name][0] != value:
             raise MjcalcError("context", f"+{name} is given twice with different values", w.column)
         values[name] = (value, w.column)

@@ -4,9 +4,9 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import tiles as T
 from .context import ALIASES, Context, FlagWord, build_context, collect_flags
@@ -47,13 +47,22 @@ class Result:
     ctx: Context | None = None
     error: MjcalcError | None = None
     failed: list[Condition] = field(default_factory=list)
-    waits: list[int] = field(default_factory=list)
+    waits_of: Callable[[], frozenset[int]] | None = field(default=None, repr=False)  # computes `waits` when asked
     wait_scores: list[WaitScore] = field(default_factory=list)
     best: Scored | None = None
     readings_tried: int = 0
     ignored_flags: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     line: int | None = None
+    _waits: list[int] | None = field(default=None, repr=False)
+
+    @property
+    def waits(self) -> list[int]:
+        """The shape waits of the hand before the win (of the waiting hand as given). Computed on first use:
+        a batch that prints no waits does not pay for 34 completeness checks a hand."""
+        if self._waits is None:
+            self._waits = sorted(self.waits_of()) if self.waits_of is not None else []
+        return self._waits
 
     @property
     def exit_code(self) -> int:
@@ -109,17 +118,16 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags)
     wild = wildcards(rules, hand, ctx, values)
-    result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored)
+    waits_of = _once(lambda: _waits_before_win(rules, hand, wild))
+    result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if wild.note:
         result.warnings.append(wild.note)
     if hand.waiting:
         result.result = "waiting"
-        result.waits = sorted(_waits_before_win(rules, hand, wild))
         if with_wait_scores:
             result.wait_scores = [score_with_tile(rules, options, hand, ctx, t) for t in result.waits]
         return result
-    result.waits = sorted(_waits_before_win(rules, hand, wild))
-    best, failed, tried = best_reading(rules, options, hand, ctx, wild, frozenset(result.waits))
+    best, failed, tried = best_reading(rules, options, hand, ctx, wild, waits_of)
     result.readings_tried = tried
     if best is None:
         result.result = "not_a_win"
@@ -171,6 +179,17 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
     return Wildcards()
 
 
+def _once(compute: Callable[[], frozenset[int]]) -> Callable[[], frozenset[int]]:
+    """``compute`` run on the first call only (cheaper to set up than functools.cache, made once a line)."""
+    memo: list[frozenset[int]] = []
+
+    def get() -> frozenset[int]:
+        if not memo:
+            memo.append(compute())
+        return memo[0]
+    return get
+
+
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
     """Shape waits of the hand one tile short of the win (a waiting hand as given, or a win without its tile)."""
     concealed = list(hand.without_win())
@@ -181,10 +200,10 @@ def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[
 
 
 def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
-                 waits: frozenset[int]) -> tuple[Scored | None, list[Condition], int]:
+                 waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
-    items = bound_items(rules, options)
+    items, conditions = _in_play(rules, options)
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -199,13 +218,15 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 if key in seen:
                     continue
                 seen.add(key)
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, hand)
-            failed = [cond for cond in rules.conditions if cond.when is not None and not cond.when(c)]
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
+            failed = [cond for cond in conditions if cond.when is not None and not cond.when(c)]
+            if not failed:
+                awards = evaluate_items(items, c)
+                failed = below_minimum(conditions, awards)
             if failed:
                 if nearest is None or len(failed) < len(nearest):
                     nearest = failed
                 continue
-            awards = evaluate_items(items, c)
             settlement = settle(rules, options, c, awards)
             key = (settlement.uncapped_total, *settlement.rank, -len(awards))
             if best_key is None or key > best_key:
@@ -229,26 +250,82 @@ def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> Iterator[tupl
             yield sub_hand, {**called_subs, **subs}
 
 
-def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> list[tuple[ItemDef, int]]:
-    """Items in play under these options, each with its value resolved."""
-    return [(item, int(rules.resolve(item.value, options))) for item in rules.items
-            if item.enabled is None or options.get(item.enabled)]
+
+_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, BoundItems, tuple[Condition, ...]]] = {}
 
 
-def evaluate_items(items: list[tuple[ItemDef, int]], c: Candidate) -> list[Award]:
-    """Items that fire on this reading, less those excluded by another that fired (``excludes``; ``*`` = all)."""
+def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[BoundItems, tuple[Condition, ...]]:
+    """The bound items and the enabled conditions, once per ruleset and options: a batch repeats them."""
+    key = (id(rules), tuple(options.items()))  # option_values builds them in the ruleset's order
+    found = _IN_PLAY.get(key)
+    if found is None or found[0] is not rules:
+        found = rules, bound_items(rules, options), tuple(c for c in rules.conditions if c.is_enabled(options))
+        _IN_PLAY[key] = found
+    return found[1], found[2]
+
+
+def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
+    """Items in play under these options with their values resolved, once for closed hands and once for open
+    ones (an item whose {closed, open} value is 0 there is left out), higher tiers first."""
+    sides: tuple[list[BoundItem], list[BoundItem]] = ([], [])
+    for item in rules.items:
+        if not item.is_enabled(options):
+            continue
+        value = rules.item_value(item, options)
+        tier = rules.tiers.index(item.tier)
+        for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
+            if v or not isinstance(value, tuple):
+                side.append(BoundItem(item, v, item.when, tier))
+    closed, open_ = (tuple(sorted(side, key=lambda b: b.tier)) for side in sides)
+    return BoundItems(closed, open_)
+
+
+_new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
+
+
+class BoundItem(NamedTuple):
+    item: ItemDef
+    value: int
+    when: Callable[[Candidate], bool | int]
+    tier: int  # index in the ruleset's tiers, 0 highest
+
+
+class BoundItems(NamedTuple):
+    closed: tuple[BoundItem, ...]  # for a closed hand
+    open: tuple[BoundItem, ...]  # for an open one
+
+
+def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
+    """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
+    once one fires, lower tiers are not even asked), then those excluded by another that fired go
+    (``excludes``; ``*`` = all)."""
     fired: list[Award] = []
-    for item, value in items:
-        n = item.when(c)
+    top = -1
+    for item, value, when, tier in items.closed if c.hand.closed else items.open:
+        if fired and tier != top:
+            break
+        n = when(c)
         if n:
-            fired.append(Award(item, value, int(n)))
+            fired.append(_new(Award, (item, value, 1 if n is True else int(n))))
+            top = tier
     excluded: set[str] = set()
     for a in fired:
+        if not a.item.excludes:
+            continue
         if "*" in a.item.excludes:
             excluded |= {b.item.id for b in fired if b is not a}
         else:
             excluded |= set(a.item.excludes)
-    return [a for a in fired if a.item.id not in excluded]
+    return [a for a in fired if a.item.id not in excluded] if excluded else fired
+
+
+def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
+    """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach."""
+    counted = 0
+    for a in awards:
+        if not a.item.bonus:
+            counted += a.value * a.count
+    return [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
 
 
 def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, tile: int) -> WaitScore:
@@ -259,7 +336,6 @@ def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx:
         wild = wildcards(rules, full, ctx, {})
     except MjcalcError as exc:  # e.g. a discard win on a wildcard: that wait cannot be won this way
         return WaitScore(tile, unseen, Result(full.text(), "error", rules, dict(options), full, ctx, error=exc))
-    waits = _waits_before_win(rules, full, wild)
-    best, failed, _ = best_reading(rules, options, full, ctx, wild, waits)
+    best, failed, _ = best_reading(rules, options, full, ctx, wild, _once(lambda: _waits_before_win(rules, full, wild)))
     res = Result(full.text(), "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best, failed=failed)
     return WaitScore(tile, unseen, res)

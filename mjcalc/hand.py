@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from . import tiles as T
 from .errors import MjcalcError
+from .lazy import lazy
 from .notation import MeldText, ParsedLine, TileAt
 
 
@@ -99,7 +100,7 @@ class Hand:
     def waiting(self) -> bool:
         return self.win_tile is None
 
-    @property
+    @lazy
     def closed(self) -> bool:
         return not any(m.exposed for m in self.melds)
 
@@ -108,6 +109,31 @@ class Hand:
         for m in self.melds:
             out.extend(m.tiles)
         return out
+
+    # Facts about the tiles, the same for every reading of the hand: computed once, asked by many predicates.
+    @lazy
+    def counts(self) -> list[int]:
+        """How many of each kind, melds included (34 slots)."""
+        return self._count()[0]
+
+    @lazy
+    def kinds(self) -> int:
+        """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
+        return self._count()[1]
+
+    def _count(self) -> tuple[list[int], int]:
+        counts, mask = [0] * T.NUM_KINDS, 0
+        for t in self.all_tiles():
+            counts[t] += 1
+            mask |= 1 << t
+        self.__dict__.update(counts=counts, kinds=mask)
+        return counts, mask
+
+    @lazy
+    def suits(self) -> frozenset[int]:
+        """The suits (0 m, 1 p, 2 s) of the suited tiles present."""
+        mask = self.kinds
+        return frozenset(s for s in range(3) if mask >> (9 * s) & 0x1FF)
 
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""
@@ -141,12 +167,17 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     every = list(line.concealed)
     for m in line.melds:
         every.extend(m.tiles)
-    for t in every:
-        if t.red and not rules.red_fives:
+    red_seen: set[int] = set()
+    for t in [t for t in every if t.red]:
+        if not rules.red_fives:
             raise MjcalcError(
                 "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
                 t.column,
             )
+        if t.tile in red_seen:
+            raise MjcalcError("notation", f"a second red {T.name(t.tile)}: the set has one red five of each suit; "
+                              f"write the other as 5{T.name(t.tile)[1]}", t.column)
+        red_seen.add(t.tile)
     if line.flowers and not rules.flowers:
         raise MjcalcError("notation", f"{rules.ruleset} is played without flowers", line.flowers[0].column)
     seen_flowers: set[int] = set()
@@ -166,7 +197,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             col,
         )
     concealed = tuple(sorted(t.tile for t in line.concealed))
-    reds = sum(t.red for t in every)
+    reds = len(red_seen)
     if size == need - 1:
         if win is not None:
             raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
@@ -183,6 +214,11 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
 
 def _check_copies(every: list[TileAt]) -> None:
     counts = [0] * T.NUM_KINDS
+    for t in every:
+        counts[t.tile] += 1
+    if max(counts) <= 4:
+        return
+    counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
     for t in sorted(every, key=lambda t: t.column):
         counts[t.tile] += 1
         if counts[t.tile] == 5:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Result, bound_items
+from .engine import Result
 from .errors import MjcalcError, did_you_mean
 from .ruleset import SCOPES, ItemDef, Ruleset
 from .settlement import FORMULAS
@@ -180,12 +180,12 @@ def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | N
 def why_not(res: Result, item: ItemDef) -> str:
     """Why an item is not among the awards of the kept reading."""
     assert res.best is not None and res.ruleset is not None
-    if item.enabled is not None and not res.options.get(item.enabled):
-        return f"it counts only with the house rule {item.enabled} on (--set {item.enabled}=on)"
+    if not item.is_enabled(res.options):
+        return f"it counts only under the house rule {item.enabled} (see mjcalc rules show {res.ruleset.id})"
     c = res.best.candidate
     if item.when(c):
-        fired = {i.id: i for i, _ in bound_items(res.ruleset, res.options) if i.when(c)}
-        by = [i for i in fired.values() if item.id in i.excludes or ("*" in i.excludes and i.id != item.id)]
+        fired = [i for i in res.ruleset.items if i.is_enabled(res.options) and i.when(c)]
+        by = [i for i in fired if item.id in i.excludes or ("*" in i.excludes and i.id != item.id)]
         if by:
             return "it is not counted together with " + ", ".join(f"{i.names.get('zh')} {i.id}" for i in by)
     return item.doc or item.when_text

@@ -22,18 +22,27 @@ A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import tiles as T
 from .context import FlagWord
 from .errors import MjcalcError
 
 OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
+SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
+# Scanning by regular expressions: a batch reads millions of lines.
+_SPACES = re.compile(r"\s+")
+_BARE = re.compile(r"[^\s+\[({\])}]+")  # a bare group ends at a space, a flag or any bracket
+_FLAG_BODY = re.compile(r"[^\s+]*")
+_PLAIN = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
+_RUN = re.compile(r"([0-9]+)([mpsz])")
+_new = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
 CLOSERS = {"]", ")", "}"}
 
 
-@dataclass(frozen=True)
-class TileAt:
+class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per tile, and tuples are made fast
     tile: int  # kind 0-33, or 0-7 for a flower
     column: int  # 1-based
     red: bool = False
@@ -66,7 +75,7 @@ def parse_line(text: str) -> ParsedLine:
     while i < n:
         ch = text[i]
         if ch.isspace():
-            i += 1
+            i = _SPACES.match(text, i).end()  # type: ignore[union-attr]  (matches at least this space)
         elif ch == "+":
             i = _read_flag(text, i, line)
         elif ch in OPENERS:
@@ -83,9 +92,7 @@ def parse_line(text: str) -> ParsedLine:
         elif ch in CLOSERS:
             raise MjcalcError("notation", f"'{ch}' closes a meld that was never opened", i + 1)
         else:
-            end = i
-            while end < n and not text[end].isspace() and text[end] not in "+[({])}":
-                end += 1
+            end = _BARE.match(text, i).end()  # type: ignore[union-attr]  (matches at least this character)
             found, flowers = _read_tiles(text[i:end], i + 1, allow_flowers=True)
             line.concealed.extend(found)
             line.flowers.extend(flowers)
@@ -94,19 +101,26 @@ def parse_line(text: str) -> ParsedLine:
 
 
 def _read_flag(text: str, start: int, line: ParsedLine) -> int:
-    end = start + 1
-    while end < len(text) and not text[end].isspace() and text[end] != "+":
-        end += 1
+    end = _FLAG_BODY.match(text, start + 1).end()  # type: ignore[union-attr]  (may match nothing)
     body = text[start + 1 : end]
     if not body or body.startswith("="):
         raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
     word, eq, value = body.partition("=")
-    line.flags.append(FlagWord(word, value if eq else None, start + 1))
+    line.flags.append(_new(FlagWord, (word, value if eq else None, start + 1)))
     return end
 
 
 def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[TileAt], list[TileAt]]:
     """Tiles of one group. ``column`` is the 1-based column of chunk[0]."""
+    if _PLAIN.fullmatch(chunk):  # the common case, digits and m p s z only: no error is possible
+        plain = []
+        for run in _RUN.finditer(chunk):
+            digits, suit = run.groups()
+            base, start = SUIT_BASE[suit], column + run.start()
+            for k, d in enumerate(digits):
+                red = d == "0"
+                plain.append(_new(TileAt, (base + 4 if red else base + ord(d) - 49, start + k, red)))
+        return plain, []
     found: list[TileAt] = []
     flowers: list[TileAt] = []
     digits: list[tuple[str, int]] = []
@@ -127,8 +141,11 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
                     continue
                 if ch == "z" and not "1" <= d <= "7":
                     raise MjcalcError("notation", f"'{d}z' is not a tile: honors are 1z-7z (东南西北白发中)", dcol)
-                rank = 5 if d == "0" else int(d)
-                found.append(TileAt(T.SUITS.index(ch) * 9 + rank - 1, dcol, red=d == "0"))
+                base = SUIT_BASE[ch]
+                if d == "0":
+                    found.append(TileAt(base + 4, dcol, True))
+                else:
+                    found.append(TileAt(base + ord(d) - 49, dcol))
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:

@@ -8,12 +8,14 @@ data shows every dependency; predicates never read options.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
-from functools import cached_property, partial
+from collections.abc import Callable, Mapping
+from operator import attrgetter
+from typing import Any
 
 from . import tiles as T
-from .context import Context
+from .context import FLAG_BY_NAME, Context
 from .hand import Hand, Meld
+from .lazy import lazy
 from .readings import Group, Reading
 
 
@@ -22,18 +24,24 @@ class Candidate:
     hand as written, for what counts real tiles (kong points, 穷胡)."""
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
-                 waits: frozenset[int], wild_kind: int | None = None, wild_count: int = 0,
-                 raw: Hand | None = None) -> None:
+                 waits: Callable[[], frozenset[int]], wild_kind: int | None = None, wild_count: int = 0,
+                 options: Mapping[str, Any] | None = None, raw: Hand | None = None) -> None:
         self.hand = hand
         self.raw = raw if raw is not None else hand
         self.ctx = ctx
         self.reading = reading
         self.subs = subs
-        self.waits = waits  # shape waits of the hand before the win
+        self.waits_of = waits  # computed only for a predicate that asks (one_tile_wait)
         self.wild_kind = wild_kind
         self.wild_count = wild_count
+        self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
 
-    @cached_property
+    @lazy
+    def waits(self) -> frozenset[int]:
+        """The shape waits of the hand before the win."""
+        return self.waits_of()
+
+    @lazy
     def tiles(self) -> list[int]:
         """Every tile as it counts: wildcards as what they stand for, while a concealed kong of four wildcards
         (黄金杠) is left unsubstituted and so stands for no tile (no suit, no 1 or 9, no dragon)."""
@@ -46,22 +54,67 @@ class Candidate:
     def is_wildcard_kong(self, m: Meld) -> bool:
         return m.kind == "concealed_kong" and m.tiles[0] == self.wild_kind
 
-    @cached_property
+    # Whole-hand facts come from the hand's own cache (the same for every reading), except when a kong of
+    # four wildcards must count as no tile: then from ``tiles``.
+    @lazy
+    def has_wildcard_kong(self) -> bool:
+        return self.wild_kind is not None and any(self.is_wildcard_kong(m) for m in self.hand.melds)
+
+    @lazy
     def counts(self) -> list[int]:
-        return T.counts_of(self.tiles)
+        return T.counts_of(self.tiles) if self.has_wildcard_kong else self.hand.counts
 
-    @cached_property
-    def sets(self) -> list[Group]:
-        return [g for g in self.reading.groups if g.is_set]
+    @lazy
+    def kinds(self) -> int:
+        """Bit mask of the kinds present (``tiles.mask``)."""
+        return T.mask(self.tiles) if self.has_wildcard_kong else self.hand.kinds
 
-    @cached_property
-    def pair(self) -> Group | None:
-        pairs = [g for g in self.reading.groups if g.kind == "pair"]
-        return pairs[0] if len(pairs) == 1 else None
-
-    @cached_property
+    @lazy
     def suits(self) -> frozenset[int]:
-        return frozenset(T.suit_of(t) for t in self.tiles if not T.is_honor(t))
+        if not self.has_wildcard_kong:
+            return self.hand.suits
+        return frozenset(s for s in range(3) if self.kinds >> (9 * s) & 0x1FF)
+
+    # The shape of the reading, read in one pass the first time any of it is asked for.
+    @lazy
+    def sets(self) -> list[Group]:
+        return self._scan_groups()["sets"]
+
+    @lazy
+    def pair(self) -> Group | None:
+        return self._scan_groups()["pair"]
+
+    @lazy
+    def chi_starts(self) -> list[int]:
+        """The first tile of each chow, sorted."""
+        return self._scan_groups()["chi_starts"]
+
+    @lazy
+    def pung_kinds(self) -> list[int]:
+        """The kind of each triplet or ordinary kong."""
+        return self._scan_groups()["pung_kinds"]
+
+    def _scan_groups(self) -> dict[str, Any]:
+        chis: list[int] = []
+        pungs: list[int] = []
+        sets: list[Group] = []
+        pairs: list[Group] = []
+        for g in self.reading.groups:
+            kind = g.kind
+            if kind == "chi":
+                chis.append(g.tiles[0])
+                sets.append(g)
+            elif kind == "pon" or kind == "kong":
+                pungs.append(g.tiles[0])
+                sets.append(g)
+            elif kind == "pair":
+                pairs.append(g)
+            elif kind == "special":
+                sets.append(g)
+        chis.sort()
+        facts = self.__dict__
+        facts.update(sets=sets, pair=pairs[0] if len(pairs) == 1 else None, chi_starts=chis, pung_kinds=pungs)
+        return facts
 
     @property
     def win_group(self) -> Group | None:
@@ -71,6 +124,11 @@ class Candidate:
 
 Predicate = Callable[..., "bool | int"]
 PREDICATES: dict[str, Predicate] = {}
+
+TERMINAL_MASK = T.mask(t for t in range(T.HONOR_START) if T.is_terminal(t))
+HONOR_MASK = T.mask(range(T.HONOR_START, T.NUM_KINDS))
+DRAGON_MASK = T.mask(T.DRAGONS)
+WIND_MASK = T.mask(T.WINDS)
 
 
 def predicate(fn: Predicate) -> Predicate:
@@ -87,11 +145,38 @@ def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
     return register
 
 
+# Predicates that only read one attribute, bound as a C-level attrgetter (the same answer, a fraction of the
+# cost: they run on every reading). ``flag`` is one too, for flags that are on / off.
+ATTRIBUTE_PREDICATES = {"self_drawn": "ctx.zimo", "closed_hand": "hand.closed", "dealer_wins": "ctx.winner_is_dealer"}
+
+
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError."""
     fn = PREDICATES[name]
-    inspect.signature(fn).bind(None, **params)
-    return partial(fn, **params) if params else fn
+    bound = inspect.signature(fn).bind(None, **params)
+    if name in ATTRIBUTE_PREDICATES:
+        return attrgetter(ATTRIBUTE_PREDICATES[name])
+    if name == "flag" and FLAG_BY_NAME.get(str(params["name"]), None) is not None \
+            and FLAG_BY_NAME[str(params["name"])].kind == "bool":
+        return attrgetter(f"ctx.{params['name']}")
+    if not params:
+        return fn
+    bound.apply_defaults()
+    return _positional(fn, tuple(bound.arguments.values())[1:])
+
+
+def _positional(fn: Predicate, args: tuple[object, ...]) -> Callable[[Candidate], bool | int]:
+    """``fn`` with its parameters bound as default arguments: the cheapest call Python has, made for every item on
+    every reading (a closure with ``*args`` costs a third more)."""
+    if len(args) == 1:
+        def one(c: Candidate, fn: Predicate = fn, a: object = args[0]) -> bool | int:
+            return fn(c, a)
+        return one
+    if len(args) == 2:
+        def two(c: Candidate, fn: Predicate = fn, a: object = args[0], b: object = args[1]) -> bool | int:
+            return fn(c, a, b)
+        return two
+    return lambda c: fn(c, *args)
 
 
 # --- situation -----------------------------------------------------------------------------------------
@@ -163,19 +248,19 @@ def one_suit_plus_honors(c: Candidate) -> bool:
 @predicate
 def has_terminal(c: Candidate) -> bool:
     """At least one 1 or 9 of a suit."""
-    return any(T.is_terminal(t) for t in c.tiles)
+    return bool(c.kinds & TERMINAL_MASK)
 
 
 @predicate
 def has_honor(c: Candidate) -> bool:
     """At least one wind or dragon tile."""
-    return any(T.is_honor(t) for t in c.tiles)
+    return bool(c.kinds & HONOR_MASK)
 
 
 @predicate
 def has_dragon(c: Candidate) -> bool:
     """At least one 中, 发 or 白 tile."""
-    return any(T.is_dragon(t) for t in c.tiles)
+    return bool(c.kinds & DRAGON_MASK)
 
 
 # --- sets of the reading -------------------------------------------------------------------------------
@@ -243,6 +328,181 @@ def placed_in_single_wait(c: Candidate) -> bool:
 def one_tile_wait(c: Candidate) -> bool:
     """The hand before the win waited on exactly one tile kind (kinds already held four times left out)."""
     return len(c.waits) == 1
+
+
+# --- riichi-family patterns ----------------------------------------------------------------------------
+# Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
+# first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
+
+TERMINALS_AND_HONORS = TERMINAL_MASK | HONOR_MASK
+GREEN_MASK = T.mask(T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z"))
+
+
+@predicate
+def all_simples(c: Candidate) -> bool:
+    """No 1, 9 or honor anywhere in the hand (断幺九)."""
+    return not c.kinds & TERMINALS_AND_HONORS
+
+
+@predicate
+def full_flush(c: Candidate) -> bool:
+    """Every tile of one suit, no honors (清一色)."""
+    return len(c.suits) == 1 and not c.kinds & HONOR_MASK
+
+
+@predicate
+def half_flush(c: Candidate) -> bool:
+    """One suit plus honors, with at least one honor (混一色)."""
+    return len(c.suits) == 1 and bool(c.kinds & HONOR_MASK)
+
+
+@predicate
+def all_honors(c: Candidate) -> bool:
+    """Every tile a wind or a dragon (字一色)."""
+    return not c.kinds & ~HONOR_MASK
+
+
+@predicate
+def all_terminals(c: Candidate) -> bool:
+    """Every tile a 1 or a 9 of a suit (清老头)."""
+    return not c.kinds & ~TERMINAL_MASK
+
+
+@predicate
+def all_terminals_and_honors(c: Candidate) -> bool:
+    """Every tile a 1, a 9 or an honor (混老头)."""
+    return not c.kinds & ~TERMINALS_AND_HONORS
+
+
+@predicate
+def all_green(c: Candidate) -> bool:
+    """Every tile green: 2 3 4 6 8 of bamboo and 发 (绿一色)."""
+    return not c.kinds & ~GREEN_MASK
+
+
+@predicate
+def pure_straight(c: Candidate) -> bool:
+    """Chows 123, 456 and 789 of one suit (一气通贯)."""
+    starts = c.chi_starts
+    return len(starts) >= 3 and any(s in starts and s + 3 in starts and s + 6 in starts for s in (0, 9, 18))
+
+
+@predicate
+def mixed_triple_chow(c: Candidate) -> bool:
+    """The same chow in all three suits (三色同顺)."""
+    starts = c.chi_starts
+    return len(starts) >= 3 and any(s + 9 in starts and s + 18 in starts for s in starts if s < 9)
+
+
+@predicate
+def triple_pung(c: Candidate) -> bool:
+    """Triplets or kongs of the same number in all three suits (三色同刻)."""
+    kinds = c.pung_kinds
+    return len(kinds) >= 3 and any(k + 9 in kinds and k + 18 in kinds for k in kinds if k < 9)
+
+
+@predicate
+def identical_chows(c: Candidate, pairs: int) -> bool:
+    """At least ``pairs`` pairs of identical chows (一杯口 1, 两杯口 2)."""
+    starts = c.chi_starts  # sorted: identical chows are neighbours
+    found, i = 0, 0
+    while i + 1 < len(starts):
+        if starts[i] == starts[i + 1]:
+            found += 1
+            i += 2
+        else:
+            i += 1
+    return found >= pairs
+
+
+@predicate
+def outside_hand(c: Candidate, honors: bool) -> bool:
+    """A regular hand with a chow whose every set and pair holds a terminal or an honor: with ``honors``, at
+    least one honor set (混全带幺九); without, terminals only (纯全带幺九)."""
+    if not c.chi_starts or c.reading.form != "regular" or bool(c.kinds & HONOR_MASK) != honors:
+        return False
+    return all(T.is_honor(g.tiles[0]) or T.is_terminal(g.tiles[0]) or T.is_terminal(g.tiles[-1])
+               for g in c.reading.groups)
+
+
+_KIND_BY_NAME = {T.name(t): t for t in range(T.NUM_KINDS)}
+
+
+@predicate
+def pung_of(c: Candidate, tile: str) -> bool:
+    """A triplet or kong of ``tile`` (``5z`` 白 …)."""
+    return _KIND_BY_NAME[tile] in c.pung_kinds
+
+
+@predicate
+def seat_wind_pung(c: Candidate) -> bool:
+    """A triplet or kong of the winner's seat wind (门风刻)."""
+    return T.seat_wind_tile(c.ctx.seat) in c.pung_kinds
+
+
+@predicate
+def round_wind_pung(c: Candidate) -> bool:
+    """A triplet or kong of the prevalent wind (圈风刻)."""
+    return T.seat_wind_tile(c.ctx.round) in c.pung_kinds
+
+
+def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
+    """How many triplets or kongs of ``kinds``, and whether the pair is one of them."""
+    pungs = sum(1 for k in c.pung_kinds if k in kinds)
+    return pungs, c.pair is not None and c.pair.tiles[0] in kinds
+
+
+@predicate
+def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
+    """Exactly ``count`` dragon triplets or kongs, and with ``pair`` a dragon pair (小三元 2 + pair, 大三元 3)."""
+    if not c.kinds & DRAGON_MASK:
+        return False
+    pungs, has_pair = _honor_sets(c, T.DRAGONS)
+    return pungs == count and (has_pair or not pair)
+
+
+@predicate
+def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
+    """Exactly ``count`` wind triplets or kongs, and with ``pair`` a wind pair (小四喜 3 + pair, 大四喜 4)."""
+    if not c.kinds & WIND_MASK:
+        return False
+    pungs, has_pair = _honor_sets(c, T.WINDS)
+    return pungs == count and (has_pair or not pair)
+
+
+@predicate
+def concealed_pungs(c: Candidate, count: int) -> bool:
+    """Exactly ``count`` concealed triplets or kongs; one that a discard completed is not concealed (三暗刻 3)."""
+    if len(c.pung_kinds) < count:
+        return False
+    win_index = None if c.ctx.zimo else c.reading.win_index
+    return count == sum(1 for i, g in enumerate(c.reading.groups)
+                        if g.is_triplet and g.concealed and i != win_index)
+
+
+@predicate
+def kongs(c: Candidate, count: int) -> bool:
+    """Exactly ``count`` declared kongs, exposed or concealed (三杠子 3, 四杠子 4)."""
+    return len(c.hand.melds) >= count and sum(1 for m in c.hand.melds if m.is_kong) == count
+
+
+@predicate
+def wait_is(c: Candidate, kind: str) -> bool:
+    """The winning tile completes this kind of wait in the reading: edge, closed, two_sided, pair, dual_pung."""
+    return c.reading.wait == kind
+
+
+@predicate
+def nine_gates(c: Candidate, pure: bool = False) -> bool:
+    """A closed hand without melds of 1112345678999 plus one tile of the same suit (九莲宝灯); ``pure``: the hand
+    before the win was exactly 1112345678999, waiting on all nine (纯正九莲)."""
+    if c.hand.melds or len(c.suits) != 1 or c.kinds & HONOR_MASK:
+        return False
+    suit = next(iter(c.suits)) * 9
+    extra = [n - need for n, need in zip(c.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3), strict=True)]
+    if min(extra) < 0:
+        return False
+    return not pure or (c.hand.win_tile is not None and extra[c.hand.win_tile - suit] == 1)
 
 
 # --- north-eastern patterns ----------------------------------------------------------------------------

@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import product
+from itertools import chain, product
+from typing import NamedTuple
+from operator import itemgetter
 
 from . import tiles as T
 from .hand import Hand, Meld, SpecialKongDef
@@ -37,8 +39,7 @@ def tiles_of(text: str) -> list[int]:
     return out
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):  # a tuple: readings make many, and predicates read them on every reading
     """One set of a reading (or its pair, or a lone tile of a special form)."""
 
     kind: str  # chi | pon | kong | pair | special | single
@@ -66,8 +67,7 @@ class Group:
         return f"({body})" if self.concealed else f"[{body}]"
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):  # a tuple: one per decomposition and placement of the winning tile
     form: str  # regular | seven_pairs | thirteen_orphans | …
     groups: tuple[Group, ...]  # concealed groups, then melds
     win_index: int | None  # the group the winning tile completed
@@ -131,22 +131,36 @@ def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, i
 @lru_cache(maxsize=8192)  # bounded: a batch's memory must not grow with the file
 def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[tuple[str, int], ...], ...]:
     """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples. Cached: the
-    substitutions of a wildcard hand meet the same counts again and again."""
+    substitutions of a wildcard hand meet the same counts again and again.
+
+    A suit's tile count fixes whether it holds the pair (count % 3 == 2) or not (0), so the suits' ways to
+    split combine freely once exactly one suit has the pair."""
     per_suit = []
+    pairs = 0
     for sub, honors, offset in _suit_slices(counts):
-        if not any(sub):
-            per_suit.append(((),))
+        n = sum(sub)
+        if not n:
             continue
-        found = _suit_decompositions(sub, honors)
+        if n % 3 == 1:
+            return ()
+        pairs += n % 3 == 2
+        found = _placed_decompositions(sub, honors, offset)
         if not found:
             return ()
-        per_suit.append(tuple(tuple((k, t + offset) for k, t in d) for d in found))
-    out = []
-    for combo in product(*per_suit):
-        flat = tuple(g for part in combo for g in part)
-        if sum(1 for k, _ in flat if k == "pair") == 1:
-            out.append(flat)
-    return tuple(out)
+        per_suit.append(found)
+    if pairs != 1:
+        return ()
+    if len(per_suit) == 1:
+        return per_suit[0]
+    return tuple(tuple(chain.from_iterable(combo)) for combo in product(*per_suit))
+
+
+@lru_cache(maxsize=None)
+def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """A suit's decompositions with the tiles shifted to the suit's kinds, each once (the search can reach one
+    split in several orders: a pair then a chow at the same tile, or the chow first)."""
+    unique = dict.fromkeys(tuple(sorted(d, key=lambda g: (g[1], g[0]))) for d in _suit_decompositions(sub, honors))
+    return tuple(tuple((k, t + offset) for k, t in d) for d in unique)
 
 
 @lru_cache(maxsize=None)
@@ -177,7 +191,7 @@ def _regular_complete(counts: tuple[int, ...]) -> bool:
 
 
 def _seven_pairs(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
-    if free_sets != 4 or sum(counts) != 14:
+    if free_sets != 4 or counts.count(1) or counts.count(3) or sum(counts) != 14:
         return []
     allow_four = bool(spec.param("allow_four", False))
     groups: list[tuple[str, int]] = []
@@ -192,10 +206,11 @@ def _seven_pairs(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> lis
 
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_orphan_counts = itemgetter(*ORPHANS)
 
 
 def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
-    if free_sets != 4 or sum(counts) != 14 or any(counts[t] == 0 for t in ORPHANS):
+    if free_sets != 4 or 0 in _orphan_counts(counts) or sum(counts) != 14:
         return []
     if any(n and t not in ORPHANS for t, n in enumerate(counts)):
         return []
@@ -231,7 +246,7 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 _SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=None)  # groups are values: one object per (kind, tile) serves every reading
 def _group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))

@@ -151,6 +151,8 @@ def to_text(r: Result, lang: str = "en") -> str:
             for a in r.best.awards]
     lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
     lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
+    if s.fu_lines:
+        lines.append(f"fu {s.fu} = " + " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines))
     lines.append("")
     pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee,
                  " ".join(f"{_name(a.item.names, lang)} +{a.total}" for a in p.extras), p.fan, p.formula,

@@ -32,9 +32,27 @@ SCOPES = {
     "closed_payers": "each payer whose hand is closed (+closed=…)",
 }
 OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
+VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
+(a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}
+with V any of these, where 0 means the item does not count on that kind of hand (open 0 = closed only)"""
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 WILDCARD_PROVIDERS = ("none", "treasure", "hui")
 JOKER_SETS = ("every_tile", "by_class")
+
+
+def option_key(value: Any) -> str:
+    """How an option value is written as a key of ``values:`` (bools as on / off)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def gate_open(option: str | None, values: tuple[Any, ...], options: Mapping[str, Any]) -> bool:
+    """``enabled:`` of an item or a condition: no option, the option on, or the option at one of ``values``."""
+    if option is None:
+        return True
+    value = options.get(option)
+    return value in values if values else bool(value)
 
 
 def builtin_dir() -> Path:
@@ -81,8 +99,8 @@ class OptionDef:
                     raise ValueError
                 return value
             if self.type == "choice":
-                if str(raw) in self.choices:
-                    return str(raw)
+                if option_key(text) in self.choices:
+                    return option_key(text)
                 raise ValueError
         except (ValueError, TypeError):
             pass
@@ -100,21 +118,33 @@ class Condition:
     id: str
     names: dict[str, str]
     message: dict[str, str]
-    when: Callable[[Candidate], bool | int] | None  # None for `shape`, which readings decide
+    when: Callable[[Candidate], bool | int] | None  # None for `shape` and `minimum`, which the engine decides
     when_text: str
+    minimum: int | None = None  # the items that are not `bonus` must add up to at least this (riichi: a yaku)
+    enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
+    enabled_values: tuple[Any, ...] = ()
+
+    def is_enabled(self, options: Mapping[str, Any]) -> bool:
+        return gate_open(self.enabled, self.enabled_values, options)
 
 
 @dataclass(frozen=True)
 class ItemDef:
     id: str
     names: dict[str, str]
-    value: Any  # int, or {"option": name}
+    value: Any  # see VALUE_DOC
     when: Callable[[Candidate], bool | int]
     when_text: str
     applies_to: str
     excludes: tuple[str, ...]  # ("*",) = every other item
-    enabled: str | None  # an option name: the item counts only while that option is on
+    enabled: str | None  # an option name: the item counts only while that option is on (or has a listed value)
     doc: str
+    enabled_values: tuple[Any, ...] = ()  # empty: the option must be on
+    tier: str = "regular"  # an item of a higher tier drops every item of the lower ones (riichi: yakuman)
+    bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
+
+    def is_enabled(self, options: Mapping[str, Any]) -> bool:
+        return gate_open(self.enabled, self.enabled_values, options)
 
 
 @dataclass(frozen=True)
@@ -159,12 +189,26 @@ class Ruleset:
     # tiles nor where the winning tile sits; wildcard substitutions are then tried once per class.
     joker_sets: str = "every_tile"
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    tiers: tuple[str, ...] = ("regular",)  # highest first; items default to the last
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en") or self.id
 
     def option_values(self, overrides: Mapping[str, Any], where: str = "--set") -> dict[str, Any]:
         """Defaults with overrides applied; an unknown option is an error that lists the known ones."""
+        try:
+            key = (id(self), where, tuple(overrides.items()))
+            found = _OPTION_VALUES.get(key)
+        except TypeError:  # an unhashable value: checked below, not remembered
+            key, found = None, None
+        if found is not None and found[0] is self:
+            return dict(found[1])
+        values = self._option_values(overrides, where)
+        if key is not None:
+            _OPTION_VALUES[key] = (self, dict(values))
+        return values
+
+    def _option_values(self, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
         values = {k: o.default for k, o in self.options.items()}
         for key, raw in overrides.items():
             if key not in self.options:
@@ -177,10 +221,24 @@ class Ruleset:
         return values
 
     def resolve(self, value: Any, options: Mapping[str, Any]) -> Any:
-        """A YAML value that may be ``{option: name}``."""
-        if isinstance(value, dict) and set(value) == {"option"}:
-            return options[value["option"]]
+        """A YAML value that may be ``{option: name}`` or ``{option: name, values: {option value: value}}``."""
+        if isinstance(value, dict) and "option" in value:
+            chosen = options[value["option"]]
+            if "values" not in value:
+                return chosen
+            return self.resolve(value["values"][option_key(chosen)], options)
         return value
+
+    def item_value(self, item: ItemDef, options: Mapping[str, Any]) -> int | tuple[int, int]:
+        """An item's value under these options: an int, or (closed, open) for ``{closed: …, open: …}``."""
+        value = item.value
+        if isinstance(value, dict) and "closed" in value:
+            return int(self.resolve(value["closed"], options)), int(self.resolve(value["open"], options))
+        return int(self.resolve(value, options))
+
+
+# Option values by (ruleset, where, overrides): a batch gives the same --set on every line.
+_OPTION_VALUES: dict[tuple[Any, ...], tuple[Ruleset, dict[str, Any]]] = {}
 
 
 # --- loading -------------------------------------------------------------------------------------------
@@ -292,10 +350,29 @@ def load_ruleset(ref: str) -> Ruleset:
     return rules
 
 
+def _combine(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool]:
+    """``any`` / ``all`` of compiled predicates, as plain loops: they run for every item on every reading."""
+    if key == "any":
+        def any_of(c: Candidate) -> bool:
+            for fn in fns:
+                if fn(c):
+                    return True
+            return False
+        return any_of
+
+    def all_of(c: Candidate) -> bool:
+        for fn in fns:
+            if not fn(c):
+                return False
+        return True
+    return all_of
+
+
 class _Validator:
     def __init__(self, data: dict[str, Any], path: Path) -> None:
         self.data = data
         self.path = path
+        self.options_def: dict[str, OptionDef] = {}
         self.where = path.name if path.parent == builtin_dir() else str(path)
 
     def fail(self, message: str) -> MjcalcError:
@@ -323,7 +400,7 @@ class _Validator:
     def ruleset(self) -> Ruleset:
         d = self.data
         known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
-                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets"}
+                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets", "tiers"}
         for key in d:
             if key not in known:
                 raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
@@ -347,8 +424,10 @@ class _Validator:
         if joker_sets not in JOKER_SETS:
             raise self.fail(f"field 'joker_sets': '{joker_sets}' is not one of {', '.join(JOKER_SETS)}")
         flags = frozenset(self.flags(d.get("flags") or [], options))
+        self.options_def = options
+        tiers = tuple(str(t) for t in d.get("tiers") or ["regular"])
         conditions = tuple(self.condition(c, i) for i, c in enumerate(d.get("win_conditions") or []))
-        items = tuple(self.item(e, i, options) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
+        items = tuple(self.item(e, i, options, tiers) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
         ids = [i.id for i in items]
         for item in items:
             for ex in item.excludes:
@@ -364,6 +443,7 @@ class _Validator:
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
             payments=payments, kongs=kongs, special_kong_points=special_points, joker_sets=joker_sets, raw=d,
+            tiers=tiers,
         )
 
     def options(self, raw: dict[str, Any]) -> dict[str, OptionDef]:
@@ -375,7 +455,7 @@ class _Validator:
             kind = self.need(spec, "type", str, entry)
             if kind not in OPTION_TYPES:
                 raise self.fail(f"{entry}: field 'type': '{kind}' is not one of {', '.join(OPTION_TYPES)}")
-            choices = tuple(str(c) for c in spec.get("choices") or ())
+            choices = tuple(option_key(c) for c in spec.get("choices") or ())  # YAML reads off as false
             if kind == "choice" and not choices:
                 raise self.fail(f"{entry}: field 'choices' is missing")
             doc = self.need(spec, "doc", str, entry)
@@ -456,36 +536,84 @@ class _Validator:
             raise self.fail(f"{entry}: field 'message' needs both zh and en")
         if cid == "shape":
             return Condition(cid, self.names(raw, entry), message, None, "the hand's winning forms")
+        enabled, enabled_values = self.enabled(raw.get("enabled"), self.options_def, entry)
+        if "minimum" in raw:
+            minimum = raw["minimum"]
+            if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
+                raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
+            return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
+                             minimum, enabled, enabled_values)
         when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
-        return Condition(cid, self.names(raw, entry), message, when, text)
+        return Condition(cid, self.names(raw, entry), message, when, text, None, enabled, enabled_values)
 
-    def item(self, raw: Any, index: int, options: dict[str, OptionDef]) -> ItemDef:
+    def item(self, raw: Any, index: int, options: dict[str, OptionDef], tiers: tuple[str, ...]) -> ItemDef:
         if not isinstance(raw, dict):
             raise self.fail(f"item #{index + 1}: expected a mapping")
         iid = self.need(raw, "id", str, f"item #{index + 1}")
         entry = f"item '{iid}'"
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
-        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc"}
+        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
         value = self.need(raw, "value", (int, dict), entry)
-        if isinstance(value, dict):
-            self.option_refs(value, options, f"{entry}: field 'value'")
+        self.value(value, options, f"{entry}: field 'value'", top=True)
         when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
         excludes = raw.get("excludes") or []
         excludes = ("*",) if excludes == "*" else tuple(str(e) for e in excludes)
-        enabled = raw.get("enabled")
-        if enabled is not None:
-            if not isinstance(enabled, dict) or set(enabled) != {"option"} or enabled["option"] not in options:
-                raise self.fail(f"{entry}: field 'enabled' is {{option: NAME}} naming a declared bool option")
-            enabled = enabled["option"]
+        enabled, enabled_values = self.enabled(raw.get("enabled"), options, entry)
+        tier = str(raw.get("tier", tiers[-1]))
+        if tier not in tiers:
+            raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when, text, scope, excludes, enabled,
-                       str(raw.get("doc", "")).strip())
+                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)))
+
+    def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
+        """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""
+        if raw is None:
+            return None, ()
+        if not isinstance(raw, dict) or not set(raw) <= {"option", "is"} or raw.get("option") not in options:
+            raise self.fail(f"{entry}: field 'enabled' is {{option: NAME}} naming a declared bool option, "
+                            "or {option: NAME, is: VALUE}")
+        option = options[raw["option"]]
+        wanted = raw.get("is")
+        if wanted is None:
+            if option.type != "bool":
+                raise self.fail(f"{entry}: field 'enabled': option '{option.name}' is not on/off; say which values "
+                                "with `is:`")
+            return option.name, ()
+        values = tuple(option.parse(v, f"{self.where}: {entry}: field 'enabled'")
+                       for v in (wanted if isinstance(wanted, list) else [wanted]))
+        return option.name, values
+
+    def value(self, value: Any, options: dict[str, OptionDef], entry: str, top: bool = False) -> None:
+        """Check an item value against VALUE_DOC: numbers, option references, per-option tables, closed/open."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return
+        if isinstance(value, dict) and top and set(value) == {"closed", "open"}:
+            for side in ("closed", "open"):
+                self.value(value[side], options, f"{entry}.{side}")
+            return
+        if isinstance(value, dict) and "option" in value and set(value) <= {"option", "values"}:
+            name = value["option"]
+            if name not in options:
+                raise self.fail(f"{entry}: unknown option '{name}'{did_you_mean(str(name), options)}")
+            if "values" not in value:
+                return
+            option = options[name]
+            keys = ["on", "off"] if option.type == "bool" else list(option.choices)
+            table = value["values"]
+            if not isinstance(table, dict) or sorted(map(option_key, table)) != sorted(keys):
+                raise self.fail(f"{entry}: 'values' of option '{name}' gives one value for each of {', '.join(keys)}")
+            value["values"] = {option_key(k): v for k, v in table.items()}  # YAML reads on / off as booleans
+            for v in value["values"].values():
+                self.value(v, options, f"{entry}.values")
+            return
+        raise self.fail(f"{entry}: {VALUE_DOC}")
 
     def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str]:
         """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``."""
@@ -497,11 +625,8 @@ class _Validator:
                 if not isinstance(arg, list) or not arg:
                     raise self.fail(f"{entry}: field 'when': '{key}' takes a list")
                 parts = [self.when(a, entry) for a in arg]
-                fns = [p[0] for p in parts]
                 text = f"{key}({', '.join(p[1] for p in parts)})"
-                if key == "any":
-                    return (lambda c: any(f(c) for f in fns)), text
-                return (lambda c: all(f(c) for f in fns)), text
+                return _combine(key, tuple(p[0] for p in parts)), text
             if key == "not":
                 fn, text = self.when(arg, entry)
                 return (lambda c: not fn(c)), f"not {text}"
@@ -516,6 +641,19 @@ class _Validator:
         if name not in PREDICATES:
             raise self.fail(f"{entry}: field 'when': unknown predicate '{name}'{did_you_mean(name, PREDICATES)}")
         try:
-            return bind(name, params)
+            fn = bind(name, params)
         except TypeError as exc:
             raise self.fail(f"{entry}: field 'when': predicate '{name}': {exc}") from None
+        refs = {k: v["option"] for k, v in params.items() if isinstance(v, dict) and set(v) == {"option"}}
+        if not refs:
+            return fn
+        # A parameter may be an option's value ({option: NAME}); it is read from the options the engine scores with.
+        for ref in refs.values():
+            if ref not in self.options_def:
+                raise self.fail(f"{entry}: field 'when': unknown option '{ref}'{did_you_mean(str(ref), self.options_def)}")
+        raw = PREDICATES[name]
+        if len(params) == 1:  # the usual case, called on every reading: no dictionary to build
+            (key, option), = refs.items()
+            return lambda c: raw(c, **{key: c.options[option]})
+        fixed = {k: v for k, v in params.items() if k not in refs}
+        return lambda c: raw(c, **fixed, **{k: c.options[o] for k, o in refs.items()})

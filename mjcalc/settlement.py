@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import tiles as T
 from .context import Context
@@ -18,8 +18,7 @@ from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
 
 
-@dataclass(frozen=True)
-class Award:
+class Award(NamedTuple):  # a tuple: made for every item that fires on every reading
     item: ItemDef
     value: int
     count: int = 1
@@ -80,7 +79,8 @@ class Settlement:
     def net(self) -> dict[str, int]:
         net = dict.fromkeys(T.SEATS, 0)
         for p in [*self.payments, *self.kong_payments]:
-            net[p.payer] -= p.amount
+            if p.payer in net:  # a payer that is no seat (riichi sticks: "table") was paid in before the hand
+                net[p.payer] -= p.amount
             net[p.payee] += p.amount
         return net
 

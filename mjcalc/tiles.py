@@ -136,3 +136,15 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     for t in tiles:
         counts[t] += 1
     return counts
+
+
+def mask(kinds: Iterable[int]) -> int:
+    """A set of kinds as a bit mask (bit t for kind t): ``Hand.kinds & mask(...)`` tests a whole hand at once.
+
+    >>> bin(mask([0, 2]))
+    '0b101'
+    """
+    out = 0
+    for t in kinds:
+        out |= 1 << t
+    return out

@@ -7,3 +7,4 @@ Importing this package registers them all; ``ruleset.load_ruleset`` does so befo
 """
 
 from . import meihe  # noqa: F401
+from . import riichi  # noqa: F401

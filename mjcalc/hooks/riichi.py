@@ -1,0 +1,234 @@
+"""Riichi: what its YAML cannot say — dora counting, pinfu, fu with a reason per line, the han / fu limits and
+the ron / tsumo payments, as the settler of ``formula: {kind: riichi}``.
+
+Numbers follow standard riichi as the reference library ``mahjong`` 2.1.0 scores it (spec/rules/riichi.md):
+
+- fu: 20 base, +10 for a closed ron, +2 for an edge, closed or pair wait, +2 for each dragon / seat wind /
+  round wind in the pair (a double-wind pair is 4), triplets 2 / 4 / 8 / 16 / 32 as below, +2 for tsumo
+  unless the hand is a closed one with no other fu (option ``pinfu_tsumo_fu`` gives it anyway), and an open
+  hand with no fu at all gets 2 (option ``open_pinfu_fu``); then up to the next 10. Seven pairs are 25 flat, thirteen
+  orphans 0 (a yakuman: fu cannot matter).
+- base points: fu × 2^(2 + han), mangan (2000) above 2000 or from 5 han (``kiriage``: also 4 han 30 fu and
+  3 han 60 fu); haneman 6-7 han 3000, baiman 8-10 4000, sanbaiman 11-12 6000, yakuman 8000 per 13 han,
+  at most six times; 13+ han without a yakuman is counted (kazoe) yakuman, sanbaiman or unlimited by the
+  option ``kazoe``.
+- payments: a discard win costs the discarder 6× (dealer) or 4× the base, rounded up to 100; on a tsumo
+  the dealer pays 2× and the others 1× each (a dealer's tsumo: 2× from each), rounded up to 100;
+  +300 per honba on a ron, +100 per honba from each payer on a tsumo; +1000 per riichi stick to the
+  winner, from the table.
+
+>>> fu_round(32), base_points(3, 30, False, {"kazoe": "yakuman", "kiriage": False})
+(40, (960, None))
+>>> base_points(4, 30, False, {"kazoe": "yakuman", "kiriage": True})
+(2000, 'mangan')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import tiles as T
+from ..predicates import Candidate, namespaced
+from ..readings import Group
+from ..ruleset import Ruleset
+from ..settlement import SETTLERS, Award, Payment, Settlement
+
+riichi = namespaced("riichi")
+
+# The dora is the tile after the indicator: 9 → 1 within a suit, E → S → W → N → E, 白 → 发 → 中 → 白.
+DORA_AFTER = tuple(
+    t - 8 if t < T.HONOR_START and t % 9 == 8
+    else t + 1 if t < T.HONOR_START
+    else T.WINDS[(T.WINDS.index(t) + 1) % 4] if T.is_wind(t)
+    else T.DRAGONS[(T.DRAGONS.index(t) + 1) % 3]
+    for t in range(T.NUM_KINDS)
+)
+YAKUMAN_BASE = 8000
+MAX_YAKUMAN = 6  # the reference counts at most six yakuman (78 han)
+# (lowest han, base points, name) from 5 to 12 han
+LIMITS = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"),
+          (5, 2000, "mangan"))
+MULTIPLE_NAMES = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuman", 5: "quintuple yakuman",
+                  6: "sextuple yakuman"}
+
+
+# --- predicates ----------------------------------------------------------------------------------------
+
+
+def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
+    counts = c.hand.counts
+    found = 0
+    for i in indicators:
+        found += counts[DORA_AFTER[i]]
+    return found
+
+
+@riichi
+def dora(c: Candidate) -> int:
+    """How many dora the hand holds, melds included: each tile counts once per indicator pointing at it."""
+    return _count_dora(c, c.ctx.dora)
+
+
+@riichi
+def ura_dora(c: Candidate) -> int:
+    """How many ura-dora the hand holds; they count only for a riichi (or double riichi) hand."""
+    if not (c.ctx.riichi or c.ctx.wriichi):
+        return 0
+    return _count_dora(c, c.ctx.ura)
+
+
+@riichi
+def red_fives(c: Candidate) -> int:
+    """How many red fives (0m 0p 0s) the hand holds, melds included."""
+    return c.hand.reds
+
+
+def _pair_value_lines(c: Candidate, pair: Group) -> list[tuple[str, int]]:
+    t = pair.tiles[0]
+    lines = []
+    if T.is_dragon(t):
+        lines.append(("pair of dragons", 2))
+    if t == T.seat_wind_tile(c.ctx.seat):
+        lines.append(("pair of the seat wind", 2))
+    if t == T.seat_wind_tile(c.ctx.round):
+        lines.append(("pair of the round wind", 2))
+    return lines
+
+
+@riichi
+def pinfu(c: Candidate, tsumo_fu: bool) -> bool:
+    """A closed hand of four chows and a pair that earns no fu, won on a two-sided wait: no valued pair (dragon,
+    seat or round wind). With ``tsumo_fu`` (the option pinfu_tsumo_fu) a tsumo earns 2 fu, so no pinfu then."""
+    if c.reading.form != "regular" or not c.hand.closed or c.reading.wait != "two_sided":
+        return False
+    if tsumo_fu and c.ctx.zimo:
+        return False
+    pair = c.pair
+    return pair is not None and all(g.kind == "chi" for g in c.sets) and not _pair_value_lines(c, pair)
+
+
+# --- fu ------------------------------------------------------------------------------------------------
+
+
+def fu_round(raw: int) -> int:
+    """Fu are rounded up to the next 10 (seven pairs' 25 excepted)."""
+    return -(-raw // 10) * 10
+
+
+def _set_line(big: bool, kong: bool, open_: bool) -> tuple[str, int]:
+    """2 for an open triplet of simples, doubled for terminals or honors, doubled again when concealed, × 4 for a
+    kong: 2 4 8 16 32."""
+    fu = 2 * (2 if big else 1) * (1 if open_ else 2) * (4 if kong else 1)
+    what = ("open " if open_ else "closed ") + ("kong" if kong else "triplet") + (" of terminals/honors" if big else "")
+    return what, fu
+
+
+SET_LINES = {(big, kong, open_): _set_line(big, kong, open_)
+             for big in (False, True) for kong in (False, True) for open_ in (False, True)}
+BIG = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
+WAIT_LINES = {"edge": ("edge wait", 2), "closed": ("closed wait", 2), "pair": ("pair wait", 2)}
+
+
+def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """Each part of the fu of this reading with its reason, before rounding."""
+    form = c.reading.form
+    if form == "thirteen_orphans":
+        return []
+    if form == "seven_pairs":
+        return [("seven pairs", 25)]
+    zimo, closed = c.ctx.zimo, c.hand.closed
+    lines: list[tuple[str, int]] = [("base", 20)]
+    if closed and not zimo:
+        lines.append(("closed ron", 10))
+    base_lines = len(lines)
+    wait = WAIT_LINES.get(c.reading.wait)  # type: ignore[arg-type]
+    if wait is not None:
+        lines.append(wait)
+    if c.pair is not None:
+        lines.extend(_pair_value_lines(c, c.pair))
+    win_index = c.reading.win_index
+    for i, g in enumerate(c.reading.groups):
+        if g.kind == "pon" or g.kind == "kong":
+            # A triplet completed by a discard counts as open.
+            open_ = not g.concealed or (not zimo and i == win_index)
+            lines.append(SET_LINES[BIG[g.tiles[0]], g.kind == "kong", open_])
+    has_fu = len(lines) > base_lines
+    # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
+    # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
+    if zimo and (has_fu or options["pinfu_tsumo_fu"] or not closed):
+        lines.append(("tsumo", 2))
+    elif not closed and not has_fu and options["open_pinfu_fu"]:
+        lines.append(("open hand without fu", 2))
+    return lines
+
+
+# --- limits and payments -------------------------------------------------------------------------------
+
+
+def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) -> tuple[int, str | None]:
+    """Base points and the limit's name (None below mangan)."""
+    kazoe = None
+    if han >= 13 and not yakuman and options["kazoe"] != "unlimited":
+        han, kazoe = (13, "kazoe yakuman") if options["kazoe"] == "yakuman" else (12, "kazoe sanbaiman")
+    if han >= 13:
+        times = min(han // 13, MAX_YAKUMAN)
+        name = kazoe or (MULTIPLE_NAMES.get(times, "yakuman") if yakuman or times > 1 else "kazoe yakuman")
+        return YAKUMAN_BASE * times, name
+    for lowest, base, name in LIMITS:
+        if han >= lowest:
+            return base, kazoe or name
+    if options["kiriage"] and (han, fu) in ((4, 30), (3, 60)):
+        return 2000, "mangan"
+    base = fu * 2 ** (2 + han)
+    return (2000, "mangan") if base > 2000 else (base, None)
+
+
+def _up100(points: int) -> int:
+    return -(-points // 100) * 100
+
+
+def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int) -> Payment:
+    hand = _up100(base * times)
+    formula = f"{base} × {times} → {hand}" + (f" + {honba} honba" if honba else "")
+    return Payment(payer, winner, han, hand + honba, formula)
+
+
+def payments(c: Candidate, han: int, base: int) -> list[Payment]:
+    """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks."""
+    ctx = c.ctx
+    winner, dealer = ctx.seat, ctx.winner_is_dealer
+    out: list[Payment] = []
+    if not ctx.zimo:
+        out.append(_payment(ctx.discarder, winner, han, base, 6 if dealer else 4, 300 * ctx.honba))  # type: ignore[arg-type]
+    else:
+        for payer in ctx.losers:
+            out.append(_payment(payer, winner, han, base, 2 if dealer or payer == ctx.dealer else 1, 100 * ctx.honba))
+    if ctx.sticks:
+        out.append(Payment("table", winner, han, 1000 * ctx.sticks, f"{ctx.sticks} riichi stick(s) × 1000"))
+    return out
+
+
+def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], c: Candidate,
+                  awards: list[Award]) -> Settlement:
+    """Han from the items, fu from the reading, the limit, then the payments. The reading kept is the one that
+    costs most, then a real yakuman over a counted one, then more han, then more fu (as the reference picks)."""
+    yakuman, han = False, 0
+    for a in awards:
+        han += a.value * a.count
+        yakuman = yakuman or a.item.tier == "yakuman"
+    han = min(han, 13 * MAX_YAKUMAN)
+    lines = fu_lines(c, options)
+    raw = 0
+    for _, part in lines:
+        raw += part
+    fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
+    base, limit = base_points(han, fu, yakuman, options)
+    pays = payments(c, han, base)
+    notes = [f"{han} han {fu} fu" + (f": {limit}" if limit else f": {fu} × 2^(2+{han}) = {base} base points")]
+    total = sum(p.amount for p in pays)
+    return Settlement(han, pays, [], total, notes, rank=(int(yakuman), han, fu, raw), fu=fu, fu_lines=lines,
+                      limit=limit)
+
+
+SETTLERS["riichi"] = settle_riichi
