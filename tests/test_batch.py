@@ -150,7 +150,8 @@ def test_stdin(tmp_path) -> None:
 @pytest.mark.parametrize(
     ("name", "args", "code"),
     [("changchun.txt", [], 0), ("changchun-mil.txt", ["--rules", "changchun-mil"], 0), ("hands.csv", [], 2),
-     ("hands.jsonl", [], 2), ("hands.yaml", [], 0)],
+     ("hands.jsonl", [], 2), ("hands.yaml", [], 0), ("jilin.txt", ["--rules", "jilin"], 0),
+     ("meihe.txt", ["--rules", "meihe"], 0), ("riichi.txt", ["--rules", "riichi"], 0)],
 )
 def test_examples_run(name: str, args: list[str], code: int) -> None:
     r = runner.invoke(app, ["batch", f"examples/{name}", *args], env=ENV)
