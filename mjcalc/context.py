@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
+from .facts import new as new_fact
+from .lazy import lazy
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,16 @@ class Context:
         """The other three seats in turn order from the winner's."""
         return LOSERS[self.seat]
 
+    @lazy
+    def facts(self) -> int:
+        """The flags that are on, and whether the dealer wins, as facts (facts.py)."""
+        facts = DEALER if self.seat == "E" else 0
+        given = self.__dict__
+        for name, bit in FLAG_FACTS.items():
+            if given[name]:
+                facts |= bit
+        return facts
+
     def to_json(self) -> dict[str, object]:
         """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""
         out: dict[str, object] = {}
@@ -135,6 +147,11 @@ class Context:
 
 
 _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
+# A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
+# (``+dora=…``); the flag predicate and those reading one flag need it.
+FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
+              if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
+DEALER = new_fact("the dealer wins")
 
 
 class FlagWord(NamedTuple):

@@ -15,6 +15,7 @@ from .hand import Hand, build_hand
 from .notation import ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
+from .facts import Gate, unmet
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
 from .settlement import Award, Settlement, settle
 
@@ -266,57 +267,78 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[BoundItems, tu
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
     """Items in play under these options with their values resolved, once for closed hands and once for open
-    ones (an item whose {closed, open} value is 0 there is left out), higher tiers first."""
-    sides: tuple[list[BoundItem], list[BoundItem]] = ([], [])
-    for item in rules.items:
+    ones (an item whose {closed, open} value is 0 there is left out), by tier (highest first), then by gate."""
+    sides: tuple[list[tuple[int, BoundItem]], list[tuple[int, BoundItem]]] = ([], [])
+    for position, item in enumerate(rules.items):
         if not item.is_enabled(options):
             continue
         value = rules.item_value(item, options)
         tier = rules.tiers.index(item.tier)
         for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
             if v or not isinstance(value, tuple):
-                side.append(BoundItem(item, v, item.when, tier))
-    closed, open_ = (tuple(sorted(side, key=lambda b: b.tier)) for side in sides)
+                side.append((tier, BoundItem(position, item, v, item.when)))
+    closed, open_ = (_gated(side) for side in sides)
     return BoundItems(closed, open_)
+
+
+def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[tuple[GatedItems, ...], ...]:
+    """Items grouped by tier, highest first, and within a tier by gate (in the order first met)."""
+    tiers: dict[int, dict[Gate, list[BoundItem]]] = {}
+    for tier, b in bound:
+        tiers.setdefault(tier, {}).setdefault(b.item.gate, []).append(b)
+    return tuple(tuple(GatedItems(gate.mask, tuple(group)) for gate, group in tiers[t].items())
+                 for t in sorted(tiers))
 
 
 _new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 class BoundItem(NamedTuple):
+    position: int  # in the ruleset's list: awards are listed in that order
     item: ItemDef
     value: int
     when: Callable[[Candidate], bool | int]
-    tier: int  # index in the ruleset's tiers, 0 highest
+
+
+class GatedItems(NamedTuple):
+    """Items of one tier with one gate (facts.py): none is asked unless the gate is met."""
+
+    gate: int  # Gate.mask
+    items: tuple[BoundItem, ...]
 
 
 class BoundItems(NamedTuple):
-    closed: tuple[BoundItem, ...]  # for a closed hand
-    open: tuple[BoundItem, ...]  # for an open one
+    closed: tuple[tuple[GatedItems, ...], ...]  # for a closed hand, per tier
+    open: tuple[tuple[GatedItems, ...], ...]  # for an open one
 
 
 def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
     once one fires, lower tiers are not even asked), then those excluded by another that fired go
-    (``excludes``; ``*`` = all)."""
-    fired: list[Award] = []
-    top = -1
-    for item, value, when, tier in items.closed if c.hand.closed else items.open:
-        if fired and tier != top:
+    (``excludes``; ``*`` = all). A group of items whose gate fails is skipped with one test."""
+    not_met = unmet(c.facts)
+    fired: list[tuple[int, BoundItem, bool | int]] = []
+    for tier in items.closed if c.hand.closed else items.open:
+        for gate, group in tier:
+            if gate & not_met:
+                continue
+            for bound in group:
+                n = bound.when(c)
+                if n:
+                    fired.append((bound.position, bound, n))
+        if fired:
             break
-        n = when(c)
-        if n:
-            fired.append(_new(Award, (item, value, 1 if n is True else int(n))))
-            top = tier
+    fired.sort()  # the ruleset's order (positions are unique)
+    awards = [_new(Award, (b.item, b.value, 1 if n is True else int(n))) for _, b, n in fired]
     excluded: set[str] = set()
-    for a in fired:
+    for a in awards:
         if not a.item.excludes:
             continue
         if "*" in a.item.excludes:
-            excluded |= {b.item.id for b in fired if b is not a}
+            excluded |= {b.item.id for b in awards if b is not a}
         else:
             excluded |= set(a.item.excludes)
-    return [a for a in fired if a.item.id not in excluded] if excluded else fired
+    return [a for a in awards if a.item.id not in excluded] if excluded else awards
 
 
 def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:

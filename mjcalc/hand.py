@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from . import tiles as T
 from .errors import MjcalcError
+from .facts import CLOSED, KONG, MELDED, RED, tile_facts
 from .lazy import lazy
 from .notation import MeldText, ParsedLine, TileAt
 
@@ -128,6 +129,18 @@ class Hand:
             mask |= 1 << t
         self.__dict__.update(counts=counts, kinds=mask)
         return counts, mask
+
+    @lazy
+    def facts(self) -> int:
+        """Whole-hand facts (facts.py): the kinds present and what they say, the melds, red fives."""
+        facts = tile_facts(self.kinds)
+        if self.reds:
+            facts |= RED
+        if self.melds:
+            facts |= MELDED | KONG.of(sum(1 for m in self.melds if m.is_kong))
+        if self.closed:
+            facts |= CLOSED
+        return facts
 
     @lazy
     def suits(self) -> frozenset[int]:

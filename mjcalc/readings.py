@@ -22,6 +22,7 @@ from typing import NamedTuple
 from operator import itemgetter
 
 from . import tiles as T
+from .facts import new as new_fact
 from .hand import Hand, Meld, SpecialKongDef
 from .tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
 
@@ -219,6 +220,7 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
 
 SPECIAL_FORMS = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
 FORM_NAMES = ("regular", *SPECIAL_FORMS)
+FORM_FACTS = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
 
 def decompositions(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> Iterator[tuple[str, tuple[tuple[str, int], ...]]]:
@@ -244,6 +246,8 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 # --- readings with the winning tile placed -------------------------------------------------------------
 
 _SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
+WAITS = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
+WAIT_FACTS = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}  # facts.py: the reading's wait
 
 
 @lru_cache(maxsize=None)  # groups are values: one object per (kind, tile) serves every reading

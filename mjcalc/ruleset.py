@@ -21,7 +21,8 @@ from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
 from .errors import MjcalcError, did_you_mean
 from .hand import SpecialKongDef, TileRules
-from .predicates import PREDICATES, Candidate, bind
+from .facts import OPEN_GATE, Gate
+from .predicates import PREDICATES, Candidate, bind, gate_of
 from .readings import FORM_NAMES, FormSpec
 
 SCOPES = {
@@ -142,6 +143,7 @@ class ItemDef:
     enabled_values: tuple[Any, ...] = ()  # empty: the option must be on
     tier: str = "regular"  # an item of a higher tier drops every item of the lower ones (riichi: yakuman)
     bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
+    gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py): the engine skips it cheaply
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -543,7 +545,7 @@ class _Validator:
                 raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
             return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
                              minimum, enabled, enabled_values)
-        when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        when, text, _ = self.when(self.need(raw, "when", (str, dict), entry), entry)
         return Condition(cid, self.names(raw, entry), message, when, text, None, enabled, enabled_values)
 
     def item(self, raw: Any, index: int, options: dict[str, OptionDef], tiers: tuple[str, ...]) -> ItemDef:
@@ -559,7 +561,7 @@ class _Validator:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
         value = self.need(raw, "value", (int, dict), entry)
         self.value(value, options, f"{entry}: field 'value'", top=True)
-        when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        when, text, gate = self.when(self.need(raw, "when", (str, dict), entry), entry)
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
@@ -570,7 +572,7 @@ class _Validator:
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when, text, scope, excludes, enabled,
-                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)))
+                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)), gate)
 
     def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
         """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""
@@ -615,10 +617,11 @@ class _Validator:
             return
         raise self.fail(f"{entry}: {VALUE_DOC}")
 
-    def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str]:
-        """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``."""
+    def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str, Gate]:
+        """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``; with its
+        text and its gate (facts.py: what it needs to be true, from the predicates' own gates)."""
         if isinstance(expr, str):
-            return self.pred(expr, {}, entry), expr
+            return self.pred(expr, {}, entry), expr, gate_of(expr, {})
         if isinstance(expr, dict) and len(expr) == 1:
             (key, arg), = expr.items()
             if key in ("any", "all"):
@@ -626,15 +629,18 @@ class _Validator:
                     raise self.fail(f"{entry}: field 'when': '{key}' takes a list")
                 parts = [self.when(a, entry) for a in arg]
                 text = f"{key}({', '.join(p[1] for p in parts)})"
-                return _combine(key, tuple(p[0] for p in parts)), text
+                gate = parts[0][2]
+                for part in parts[1:]:
+                    gate = gate.any(part[2]) if key == "any" else gate.all(part[2])
+                return _combine(key, tuple(p[0] for p in parts)), text, gate
             if key == "not":
-                fn, text = self.when(arg, entry)
-                return (lambda c: not fn(c)), f"not {text}"
+                fn, text, _ = self.when(arg, entry)
+                return (lambda c: not fn(c)), f"not {text}", OPEN_GATE  # a gate says what is needed, not what is not
             params = arg if isinstance(arg, dict) else None
             if params is None:
                 raise self.fail(f"{entry}: field 'when': parameters of '{key}' are a mapping")
             inner = ", ".join(f"{k}={v}" for k, v in params.items())
-            return self.pred(str(key), params, entry), f"{key}({inner})"
+            return self.pred(str(key), params, entry), f"{key}({inner})", gate_of(str(key), params)
         raise self.fail(f"{entry}: field 'when' is a predicate name, {{name: {{params}}}}, or any / all / not")
 
     def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:

@@ -29,8 +29,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import tiles as T
-from ..predicates import Candidate, namespaced
-from ..readings import Group
+from ..context import FLAG_FACTS
+from ..facts import CLOSED, RED
+from ..predicates import REGULAR, Candidate, namespaced, needs
+from ..readings import WAIT_FACTS, Group
 from ..ruleset import Ruleset
 from ..settlement import SETTLERS, Award, Payment, Settlement
 
@@ -65,12 +67,14 @@ def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
 
 
 @riichi
+@needs(FLAG_FACTS["dora"])
 def dora(c: Candidate) -> int:
     """How many dora the hand holds, melds included: each tile counts once per indicator pointing at it."""
     return _count_dora(c, c.ctx.dora)
 
 
 @riichi
+@needs(FLAG_FACTS["ura"])
 def ura_dora(c: Candidate) -> int:
     """How many ura-dora the hand holds; they count only for a riichi (or double riichi) hand."""
     if not (c.ctx.riichi or c.ctx.wriichi):
@@ -79,6 +83,7 @@ def ura_dora(c: Candidate) -> int:
 
 
 @riichi
+@needs(RED)
 def red_fives(c: Candidate) -> int:
     """How many red fives (0m 0p 0s) the hand holds, melds included."""
     return c.hand.reds
@@ -97,6 +102,7 @@ def _pair_value_lines(c: Candidate, pair: Group) -> list[tuple[str, int]]:
 
 
 @riichi
+@needs(REGULAR | CLOSED | WAIT_FACTS["two_sided"])
 def pinfu(c: Candidate, tsumo_fu: bool) -> bool:
     """A closed hand of four chows and a pair that earns no fu, won on a two-sided wait: no valued pair (dragon,
     seat or round wind). With ``tsumo_fu`` (the option pinfu_tsumo_fu) a tsumo earns 2 fu, so no pinfu then."""
