@@ -7,6 +7,7 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import eq, itemgetter
 
 from . import tiles as T
 from .errors import MjcalcError
@@ -61,7 +62,9 @@ class TileRules:
         return 3 * self.sets + 2
 
 
-@dataclass(frozen=True)
+# Melds and hands are frozen, but their __init__ writes the fields at once: the generated one sets each field
+# through object.__setattr__, and a hand is made for every line and every wildcard substitution.
+@dataclass(frozen=True, init=False)
 class Meld:
     kind: str  # chi | pon | kong | concealed_kong | special
     tiles: tuple[int, ...]  # effective tiles (a special kong's wilds as what they stand for)
@@ -69,6 +72,10 @@ class Meld:
     extra: int = 0  # tiles beyond a special kong's core (each a 补 / 毛)
     added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
     called: bool = False  # a special set the winning tile completed in hand (叫胡), not declared before
+
+    def __init__(self, kind: str, tiles: tuple[int, ...], special: str | None = None, extra: int = 0,
+                 added: bool = False, called: bool = False) -> None:
+        self.__dict__.update(kind=kind, tiles=tiles, special=special, extra=extra, added=added, called=called)
 
     @property
     def exposed(self) -> bool:
@@ -88,7 +95,7 @@ class Meld:
         return f"[{body}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Hand:
     concealed: tuple[int, ...]  # sorted; includes the winning tile
     melds: tuple[Meld, ...]
@@ -96,6 +103,11 @@ class Hand:
     flowers: tuple[int, ...] = ()  # 0-7 = 春夏秋冬梅兰竹菊
     reds: int = 0  # red fives anywhere in the hand
     sets: int = 4
+
+    def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
+                 flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4) -> None:
+        self.__dict__.update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, reds=reds,
+                             sets=sets)
 
     @property
     def waiting(self) -> bool:
@@ -179,9 +191,9 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     """Check the parsed tiles against the ruleset and assemble the Hand."""
     every = list(line.concealed)
     for m in line.melds:
-        every.extend(m.tiles)
+        every += m.tiles
     red_seen: set[int] = set()
-    for t in [t for t in every if t.red]:
+    for t in filter(_RED, every):
         if not rules.red_fives:
             raise MjcalcError(
                 "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
@@ -199,7 +211,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             raise MjcalcError("notation", f"flower {f.tile + 1}f is given twice; there is one of each", f.column)
         seen_flowers.add(f.tile)
     _check_copies(every)
-    melds = tuple(_meld(m, rules) for m in line.melds)
+    melds = tuple([_meld(m, rules) for m in line.melds]) if line.melds else ()
     size = len(line.concealed) + 3 * len(melds)
     need = rules.winning_size
     if size not in (need, need - 1):
@@ -209,7 +221,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
             col,
         )
-    concealed = tuple(sorted(t.tile for t in line.concealed))
+    concealed = tuple(sorted(map(_KIND, line.concealed)))
     reds = len(red_seen)
     if size == need - 1:
         if win is not None:
@@ -225,11 +237,12 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     return Hand(concealed, melds, win, tuple(sorted(seen_flowers)), reds, rules.sets)
 
 
+_KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it is a red five
+
+
 def _check_copies(every: list[TileAt]) -> None:
-    counts = [0] * T.NUM_KINDS
-    for t in every:
-        counts[t.tile] += 1
-    if max(counts) <= 4:
+    kinds = sorted(map(_KIND, every))
+    if not any(map(eq, kinds, kinds[4:])):  # sorted, five of a kind put its first and fifth copies 4 apart
         return
     counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
     for t in sorted(every, key=lambda t: t.column):
@@ -239,7 +252,7 @@ def _check_copies(every: list[TileAt]) -> None:
 
 
 def _meld(m: MeldText, rules: TileRules) -> Meld:
-    kinds = tuple(t.tile for t in m.tiles)
+    kinds = tuple(map(_KIND, m.tiles))
     if m.kind == "special":
         for sk in rules.special_kongs:
             effective = sk.match(kinds)
