@@ -4,7 +4,7 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -17,7 +17,7 @@ from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
 from .facts import Gate, unmet
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
-from .settlement import Award, Settlement, settle
+from .settlement import Award, Settlement, settler
 
 DEFAULT_RULESET = "changchun"
 
@@ -204,7 +204,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                  waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
-    items, conditions = _in_play(rules, options)
+    play = _in_play(rules, options)
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -220,15 +220,16 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                     continue
                 seen.add(key)
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
-            failed = [cond for cond in conditions if cond.when is not None and not cond.when(c)]
+            not_met = unmet(c.facts)
+            failed = [cond for fails, cond in play.checks if not fails & not_met and not cond.when(c)]  # type: ignore[misc]
             if not failed:
-                awards = evaluate_items(items, c)
-                failed = below_minimum(conditions, awards)
+                awards = evaluate_items(play.items, c, not_met)
+                failed = below_minimum(play.conditions, awards)
             if failed:
                 if nearest is None or len(failed) < len(nearest):
                     nearest = failed
                 continue
-            settlement = settle(rules, options, c, awards)
+            settlement = play.settle(c, awards)
             key = (settlement.uncapped_total, *settlement.rank, -len(awards))
             if best_key is None or key > best_key:
                 best, best_key = Scored(c, awards, settlement), key
@@ -241,28 +242,40 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     return None, nearest, tried
 
 
-def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> Iterator[tuple[Hand, dict[str, str]]]:
+def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Hand, dict[str, str]]]:
     """The hand with its wildcards substituted every way, also read with its winning tile completing a
     special set in hand (叫胡) where the ruleset allows it; what each wildcard stood for alongside."""
+    called = set_call_hands(hand, wild, rules.tile_rules.special_kongs)
+    if not wild.count and not called:  # the usual hand: itself
+        return [(hand, {})]
     by_class = rules.joker_sets == "by_class"
-    variants = [(hand, wild, {}), *set_call_hands(hand, wild, rules.tile_rules.special_kongs)]
-    for variant, rest, called_subs in variants:
-        for sub_hand, subs in substituted_hands(variant, rest, rules.forms, by_class):
-            yield sub_hand, {**called_subs, **subs}
+    return [(sub_hand, {**called_subs, **subs}) for variant, rest, called_subs in [(hand, wild, {}), *called]
+            for sub_hand, subs in substituted_hands(variant, rest, rules.forms, by_class)]
 
 
 
-_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, BoundItems, tuple[Condition, ...]]] = {}
+class Play(NamedTuple):
+    """What scores a reading under one ruleset's options, bound once per options: a batch repeats them."""
+
+    rules: Ruleset
+    items: BoundItems
+    conditions: tuple[Condition, ...]  # enabled
+    checks: tuple[tuple[int, Condition], ...]  # those with a `when`, each after the mask of its fail gate
+    settle: Callable[[Candidate, list[Award]], Settlement]
 
 
-def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[BoundItems, tuple[Condition, ...]]:
-    """The bound items and the enabled conditions, once per ruleset and options: a batch repeats them."""
+_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], Play] = {}
+
+
+def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
     key = (id(rules), tuple(options.items()))  # option_values builds them in the ruleset's order
     found = _IN_PLAY.get(key)
-    if found is None or found[0] is not rules:
-        found = rules, bound_items(rules, options), tuple(c for c in rules.conditions if c.is_enabled(options))
+    if found is None or found.rules is not rules:
+        conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
+        checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+        found = Play(rules, bound_items(rules, options), conditions, checks, settler(rules, options))
         _IN_PLAY[key] = found
-    return found[1], found[2]
+    return found
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
@@ -312,11 +325,13 @@ class BoundItems(NamedTuple):
     open: tuple[tuple[GatedItems, ...], ...]  # for an open one
 
 
-def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
+def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
     """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
     once one fires, lower tiers are not even asked), then those excluded by another that fired go
-    (``excludes``; ``*`` = all). A group of items whose gate fails is skipped with one test."""
-    not_met = unmet(c.facts)
+    (``excludes``; ``*`` = all). A group of items whose gate is not met is skipped with one test (``not_met``:
+    ``facts.unmet`` of the candidate's facts, when the caller has it)."""
+    if not_met is None:
+        not_met = unmet(c.facts)
     fired: list[tuple[int, BoundItem, bool | int]] = []
     for tier in items.closed if c.hand.closed else items.open:
         for gate, group in tier:

@@ -20,6 +20,8 @@ zero exactly when the gate is met.
 >>> gate = Gate(ONE_SUIT, HONOR_KINDS)
 >>> gate.mask & unmet(ONE_SUIT | 1), gate.mask & unmet(ONE_SUIT | 1 << 27) != 0, gate.mask & unmet(None)
 (0, True, 0)
+>>> Gate(HONOR).inverse() == Gate(0, HONOR), gate.inverse() == OPEN_GATE
+(True, True)
 """
 
 from __future__ import annotations
@@ -58,6 +60,15 @@ class Gate(NamedTuple):
     @property
     def mask(self) -> int:
         return self.need | self.forbid << WIDTH
+
+    def inverse(self) -> Gate:
+        """The gate of the opposite of a predicate that holds exactly when this gate is met: one fact missing,
+        or one forbidden fact holding; a gate of more facts can fail in more ways than one gate says (open)."""
+        if self.need and not self.forbid and self.need & (self.need - 1) == 0:
+            return Gate(0, self.need)
+        if self.forbid and not self.need and self.forbid & (self.forbid - 1) == 0:
+            return Gate(self.forbid, 0)
+        return OPEN_GATE
 
 
 def unmet(facts: int | None) -> int:

@@ -158,26 +158,30 @@ def predicate(fn: Predicate) -> Predicate:
     return fn
 
 
-def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0) -> Callable[[Predicate], Predicate]:
+def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *, exact: bool = False) -> Callable[[Predicate], Predicate]:
     """Declare a predicate's gate: facts (facts.py) that must all hold and facts none of which may hold for it
     to be true; or a function of the predicate's parameters that returns the Gate. Only a necessary condition:
-    the predicate still decides; a wrong gate would silently drop an item, so each stays obviously implied."""
+    the predicate still decides; a wrong gate would silently drop an item, so each stays obviously implied.
+    ``exact``: the predicate is true exactly when its gate is met (it reads that one fact), so its negation
+    has a gate too (``Gate.inverse``), for a win condition's ``not``."""
     def declare(fn: Predicate) -> Predicate:
         fn.gate = need if callable(need) else Gate(need, forbid)  # type: ignore[attr-defined]
+        fn.exact = exact  # type: ignore[attr-defined]
         return fn
 
     return declare
 
 
-def gate_of(name: str, params: Mapping[str, object]) -> Gate:
-    """The gate of a predicate with its YAML parameters (open when it declares none, or when a parameter it
-    depends on is an option's value, known only when scoring)."""
-    gate = getattr(PREDICATES[name], "gate", OPEN_GATE)
-    if isinstance(gate, Gate):
-        return gate
-    if any(isinstance(v, dict) for v in params.values()):
-        return OPEN_GATE
-    return gate(**params)  # type: ignore[no-any-return]
+def gate_of(name: str, params: Mapping[str, object]) -> tuple[Gate, Gate]:
+    """The gates of a predicate with its YAML parameters being true and being false (open where it declares
+    none, or when a parameter it depends on is an option's value, known only when scoring)."""
+    fn = PREDICATES[name]
+    gate = getattr(fn, "gate", OPEN_GATE)
+    if not isinstance(gate, Gate):
+        if any(isinstance(v, dict) for v in params.values()):
+            return OPEN_GATE, OPEN_GATE
+        gate = gate(**params)
+    return gate, gate.inverse() if getattr(fn, "exact", False) else OPEN_GATE
 
 
 def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
@@ -232,35 +236,35 @@ def always(c: Candidate) -> bool:
 
 
 @predicate
-@needs(ZIMO)
+@needs(ZIMO, exact=True)
 def self_drawn(c: Candidate) -> bool:
     """The winning tile was drawn by the winner (treasure wins and replacement tiles included)."""
     return c.ctx.zimo
 
 
 @predicate
-@needs(forbid=ZIMO)
+@needs(forbid=ZIMO, exact=True)
 def won_on_discard(c: Candidate) -> bool:
     """The winning tile was another player's discard (or a robbed kong)."""
     return not c.ctx.zimo
 
 
 @predicate
-@needs(DEALER)
+@needs(DEALER, exact=True)
 def dealer_wins(c: Candidate) -> bool:
     """The winner is the dealer (seat East)."""
     return c.ctx.winner_is_dealer
 
 
 @predicate
-@needs(lambda name: Gate(FLAG_FACTS.get(name, 0)))
+@needs(lambda name: Gate(FLAG_FACTS.get(name, 0)), exact=True)
 def flag(c: Candidate, name: str) -> bool:
     """The context flag ``name`` is on (``+gang``, ``+mobao`` …)."""
     return bool(getattr(c.ctx, name))
 
 
 @predicate
-@needs(CLOSED)
+@needs(CLOSED, exact=True)
 def closed_hand(c: Candidate) -> bool:
     """No chi, pon or exposed kong: concealed kongs and special kongs keep a hand closed."""
     return c.hand.closed
@@ -282,7 +286,7 @@ def melded_sets_at_most(c: Candidate, count: int) -> bool:
 
 
 @predicate
-@needs(THREE_SUITS)
+@needs(THREE_SUITS, exact=True)
 def has_all_three_suits(c: Candidate) -> bool:
     """Tiles of all three suits (万 筒 条) appear in the hand, melds and special kongs included."""
     return len(c.suits) == 3
@@ -295,21 +299,21 @@ def one_suit_plus_honors(c: Candidate) -> bool:
 
 
 @predicate
-@needs(TERMINAL)
+@needs(TERMINAL, exact=True)
 def has_terminal(c: Candidate) -> bool:
     """At least one 1 or 9 of a suit."""
     return bool(c.kinds & TERMINAL_KINDS)
 
 
 @predicate
-@needs(HONOR)
+@needs(HONOR, exact=True)
 def has_honor(c: Candidate) -> bool:
     """At least one wind or dragon tile."""
     return bool(c.kinds & HONOR_KINDS)
 
 
 @predicate
-@needs(DRAGON)
+@needs(DRAGON, exact=True)
 def has_dragon(c: Candidate) -> bool:
     """At least one 中, 发 or 白 tile."""
     return bool(c.kinds & DRAGON_KINDS)
@@ -319,7 +323,7 @@ def has_dragon(c: Candidate) -> bool:
 
 
 @predicate
-@needs(lambda special_counts=False: OPEN_GATE if special_counts else Gate(PUNG.need(1)))
+@needs(lambda special_counts=False: OPEN_GATE if special_counts else Gate(PUNG.need(1)), exact=True)
 def has_triplet_or_kong(c: Candidate, special_counts: bool = False) -> bool:
     """At least one triplet or kong, exposed or concealed (special kongs too when ``special_counts``)."""
     return any(g.is_triplet or (special_counts and g.kind == "special") for g in c.sets)
@@ -332,7 +336,7 @@ def has_special_kong(c: Candidate) -> bool:
 
 
 @predicate
-@needs(KONG.need(1))
+@needs(KONG.need(1), exact=True)
 def has_declared_kong(c: Candidate) -> bool:
     """The hand holds a declared kong of any kind (exposed, concealed or special)."""
     return any(m.is_kong for m in c.hand.melds)
@@ -360,7 +364,7 @@ def all_triplets(c: Candidate) -> bool:
 
 
 @predicate
-@needs(lambda name: Gate(FORM_FACTS.get(name, 0)))
+@needs(lambda name: Gate(FORM_FACTS.get(name, 0)), exact=True)
 def form(c: Candidate, name: str) -> bool:
     """The hand is read in the special form ``name`` (seven_pairs, thirteen_orphans …)."""
     return c.reading.form == name
@@ -574,7 +578,7 @@ def kongs(c: Candidate, count: int) -> bool:
 
 
 @predicate
-@needs(lambda kind: Gate(WAIT_FACTS.get(kind, 0)))
+@needs(lambda kind: Gate(WAIT_FACTS.get(kind, 0)), exact=True)
 def wait_is(c: Candidate, kind: str) -> bool:
     """The winning tile completes this kind of wait in the reading: edge, closed, two_sided, pair, dual_pung."""
     return c.reading.wait == kind

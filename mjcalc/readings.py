@@ -558,7 +558,8 @@ def set_call_hands(hand: Hand, wild: Wildcards,
     (Meihe's 中发白 叫胡, kinds with ``last_set``). The core's other kinds must be real tiles held before the
     win, never wildcards; the winning tile is real, or a wildcard standing for the missing kind. The set
     becomes a called meld, so the rest reads as one set fewer and the kong scores like a declared one."""
-    if hand.win_tile is None:
+    specials = [sk for sk in specials if sk.last_set]
+    if hand.win_tile is None or not specials:
         return []
     before = list(hand.without_win())
     real = list(before)
@@ -566,8 +567,6 @@ def set_call_hands(hand: Hand, wild: Wildcards,
         real.remove(wild.kind)  # type: ignore[arg-type]
     out: list[tuple[Hand, Wildcards, dict[str, str]]] = []
     for sk in specials:
-        if not sk.last_set:
-            continue
         for kind in sk.core:
             others = [k for k in sk.core if k != kind]
             if (not wild.win_is_wild and kind != hand.win_tile) or any(k not in real for k in others):

@@ -124,6 +124,7 @@ class Condition:
     minimum: int | None = None  # the items that are not `bonus` must add up to at least this (riichi: a yaku)
     enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
     enabled_values: tuple[Any, ...] = ()
+    fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -545,8 +546,8 @@ class _Validator:
                 raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
             return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
                              minimum, enabled, enabled_values)
-        when, text, _ = self.when(self.need(raw, "when", (str, dict), entry), entry)
-        return Condition(cid, self.names(raw, entry), message, when, text, None, enabled, enabled_values)
+        when, text, _, fails = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        return Condition(cid, self.names(raw, entry), message, when, text, None, enabled, enabled_values, fails)
 
     def item(self, raw: Any, index: int, options: dict[str, OptionDef], tiers: tuple[str, ...]) -> ItemDef:
         if not isinstance(raw, dict):
@@ -561,7 +562,7 @@ class _Validator:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
         value = self.need(raw, "value", (int, dict), entry)
         self.value(value, options, f"{entry}: field 'value'", top=True)
-        when, text, gate = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        when, text, gate, _ = self.when(self.need(raw, "when", (str, dict), entry), entry)
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
@@ -617,11 +618,11 @@ class _Validator:
             return
         raise self.fail(f"{entry}: {VALUE_DOC}")
 
-    def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str, Gate]:
+    def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str, Gate, Gate]:
         """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``; with its
-        text and its gate (facts.py: what it needs to be true, from the predicates' own gates)."""
+        text and its gates (facts.py) for being true and for being false, from the predicates' own gates."""
         if isinstance(expr, str):
-            return self.pred(expr, {}, entry), expr, gate_of(expr, {})
+            return self.pred(expr, {}, entry), expr, *gate_of(expr, {})
         if isinstance(expr, dict) and len(expr) == 1:
             (key, arg), = expr.items()
             if key in ("any", "all"):
@@ -629,18 +630,19 @@ class _Validator:
                     raise self.fail(f"{entry}: field 'when': '{key}' takes a list")
                 parts = [self.when(a, entry) for a in arg]
                 text = f"{key}({', '.join(p[1] for p in parts)})"
-                gate = parts[0][2]
-                for part in parts[1:]:
-                    gate = gate.any(part[2]) if key == "any" else gate.all(part[2])
-                return _combine(key, tuple(p[0] for p in parts)), text, gate
+                true, false = parts[0][2:]
+                for part in parts[1:]:  # any: true by one part, false by all of them; all the other way round
+                    true = true.any(part[2]) if key == "any" else true.all(part[2])
+                    false = false.all(part[3]) if key == "any" else false.any(part[3])
+                return _combine(key, tuple(p[0] for p in parts)), text, true, false
             if key == "not":
-                fn, text, _ = self.when(arg, entry)
-                return (lambda c: not fn(c)), f"not {text}", OPEN_GATE  # a gate says what is needed, not what is not
+                fn, text, true, false = self.when(arg, entry)
+                return (lambda c: not fn(c)), f"not {text}", false, true
             params = arg if isinstance(arg, dict) else None
             if params is None:
                 raise self.fail(f"{entry}: field 'when': parameters of '{key}' are a mapping")
             inner = ", ".join(f"{k}={v}" for k, v in params.items())
-            return self.pred(str(key), params, entry), f"{key}({inner})", gate_of(str(key), params)
+            return self.pred(str(key), params, entry), f"{key}({inner})", *gate_of(str(key), params)
         raise self.fail(f"{entry}: field 'when' is a predicate name, {{name: {{params}}}}, or any / all / not")
 
     def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:
