@@ -99,19 +99,19 @@ MELDED = new("a meld")  # any declared meld, concealed and special kongs include
 
 
 class Count:
-    """Facts 'what≥1' … 'what≥top' of a count: a gate needs one of them, a count of n sets every one up to n."""
+    """Facts 'what≥1' … 'what≥top' of a count of sets: a gate needs one of them; ``of[n]`` are the facts a count
+    of n sets, every threshold up to n (a tuple rather than a method: it is read for every reading)."""
 
     def __init__(self, what: str, top: int = 4) -> None:
         self.at_least = (0, *(new(f"{what}≥{n}") for n in range(1, top + 1)))
-        self._of = tuple(sum(self.at_least[1:n + 1]) for n in range(top + 1))
+        self.of = tuple(sum(self.at_least[1:min(n, top) + 1]) for n in range(MAX_GROUPS + 1))
 
     def need(self, n: int) -> int:
         """The fact a gate needs for a count of at least ``n`` (the highest threshold for more)."""
         return self.at_least[max(0, min(n, len(self.at_least) - 1))]
 
-    def of(self, n: int) -> int:
-        """The facts a count of ``n`` sets."""
-        return self._of[min(n, len(self._of) - 1)]
+
+MAX_GROUPS = 32  # more groups than any reading has (thirteen orphans has 13)
 
 
 KONG = Count("kongs")  # declared kongs, special kongs included

@@ -127,20 +127,15 @@ class Hand:
     @lazy
     def counts(self) -> list[int]:
         """How many of each kind, melds included (34 slots)."""
-        return self._count()[0]
+        return T.counts_of(self.all_tiles())
 
     @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        return self._count()[1]
-
-    def _count(self) -> tuple[list[int], int]:
-        counts, mask = [0] * T.NUM_KINDS, 0
-        for t in self.all_tiles():
-            counts[t] += 1
-            mask |= 1 << t
-        self.__dict__.update(counts=counts, kinds=mask)
-        return counts, mask
+        present = set(self.concealed)
+        for m in self.melds:
+            present.update(m.tiles)
+        return sum(map(T.BITS.__getitem__, present))
 
     @lazy
     def facts(self) -> int:
@@ -149,7 +144,7 @@ class Hand:
         if self.reds:
             facts |= RED
         if self.melds:
-            facts |= MELDED | KONG.of(sum(1 for m in self.melds if m.is_kong))
+            facts |= MELDED | KONG.of[sum(1 for m in self.melds if m.is_kong)]
         if self.closed:
             facts |= CLOSED
         return facts

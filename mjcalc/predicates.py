@@ -111,15 +111,15 @@ class Candidate:
         pairs: list[Group] = []
         concealed = dragons = winds = 0  # triplets of each sort, for the facts
         for g in self.reading.groups:
-            kind = g.kind
+            kind, tiles, closed = g[0], g[1], g[2]  # by index: a named tuple's attributes cost more
             if kind == "chi":
-                chis.append(g.tiles[0])
+                chis.append(tiles[0])
                 sets.append(g)
             elif kind == "pon" or kind == "kong":
-                t = g.tiles[0]
+                t = tiles[0]
                 pungs.append(t)
                 sets.append(g)
-                concealed += g.concealed
+                concealed += closed
                 if t >= T.HONOR_START:
                     if t in T.DRAGONS:
                         dragons += 1
@@ -130,13 +130,15 @@ class Candidate:
             elif kind == "special":
                 sets.append(g)
         chis.sort()
+        found = self.__dict__
         if self.wild_kind is not None and self.has_wildcard_kong:
             facts = None  # its tiles count as no tile to some predicates, as a kong to others: no facts claimed
         else:
-            facts = (self.hand.facts | self.ctx.facts | FORM_FACTS[self.reading.form] | WAIT_FACTS[self.reading.wait]
-                     | CHI.of(len(chis)) | PUNG.of(len(pungs)) | CONCEALED_PUNG.of(concealed)
-                     | DRAGON_PUNG.of(dragons) | WIND_PUNG.of(winds))
-        found = self.__dict__
+            hand, reading = self.hand, self.reading
+            found.update(has_wildcard_kong=False, kinds=hand.kinds)  # so the whole-hand facts are the hand's own
+            facts = (hand.facts | self.ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait]
+                     | CHI.of[len(chis)] | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed]
+                     | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
         found.update(sets=sets, pair=pairs[0] if len(pairs) == 1 else None, chi_starts=chis, pung_kinds=pungs,
                      facts=facts)
         return found
@@ -499,8 +501,14 @@ def outside_hand(c: Candidate, honors: bool) -> bool:
     least one honor set (混全带幺九); without, terminals only (纯全带幺九)."""
     if not c.chi_starts or c.reading.form != "regular" or bool(c.kinds & HONOR_KINDS) != honors:
         return False
-    return all(T.is_honor(g.tiles[0]) or T.is_terminal(g.tiles[0]) or T.is_terminal(g.tiles[-1])
-               for g in c.reading.groups)
+    for g in c.reading.groups:
+        tiles = g[1]
+        if not (_OUTSIDE[tiles[0]] or _OUTSIDE[tiles[-1]]):
+            return False
+    return True
+
+
+_OUTSIDE = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))  # a 1, a 9 or an honor
 
 
 _KIND_BY_NAME = {T.name(t): t for t in range(T.NUM_KINDS)}
@@ -523,14 +531,17 @@ def pung_of(c: Candidate, tile: str) -> bool:
 @needs(WIND_PUNG.need(1))
 def seat_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the winner's seat wind (门风刻)."""
-    return T.seat_wind_tile(c.ctx.seat) in c.pung_kinds
+    return _WIND_OF[c.ctx.seat] in c.pung_kinds
 
 
 @predicate
 @needs(WIND_PUNG.need(1))
 def round_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the prevalent wind (圈风刻)."""
-    return T.seat_wind_tile(c.ctx.round) in c.pung_kinds
+    return _WIND_OF[c.ctx.round] in c.pung_kinds
+
+
+_WIND_OF = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
 
 
 def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
@@ -566,8 +577,11 @@ def concealed_pungs(c: Candidate, count: int) -> bool:
     if len(c.pung_kinds) < count:
         return False
     win_index = None if c.ctx.zimo else c.reading.win_index
-    return count == sum(1 for i, g in enumerate(c.reading.groups)
-                        if g.is_triplet and g.concealed and i != win_index)
+    found = 0
+    for i, g in enumerate(c.reading.groups):
+        if (g[0] == "pon" or g[0] == "kong") and g[2] and i != win_index:  # a concealed triplet or kong
+            found += 1
+    return found == count
 
 
 @predicate
@@ -585,7 +599,7 @@ def wait_is(c: Candidate, kind: str) -> bool:
 
 
 @predicate
-@needs(lambda pure=False: Gate(ONE_SUIT, MELDED | HONOR_KINDS))
+@needs(lambda pure=False: Gate(ONE_SUIT | TERMINAL, MELDED | HONOR_KINDS))
 def nine_gates(c: Candidate, pure: bool = False) -> bool:
     """A closed hand without melds of 1112345678999 plus one tile of the same suit (九莲宝灯); ``pure``: the hand
     before the win was exactly 1112345678999, waiting on all nine (纯正九莲)."""
