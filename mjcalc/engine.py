@@ -99,9 +99,12 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
         return Result(text, "error", rules, error=exc)
 
 
+_RULES_WORDS = frozenset(word for word, name in ALIASES.items() if name == "rules")
+
+
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     for w in parsed.flags:
-        if ALIASES.get(w.word.lower()) == "rules":
+        if w.word.lower() in _RULES_WORDS:
             if not w.value:
                 raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
             return w.value
@@ -109,9 +112,12 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
-    values, ignored = collect_flags([*parsed.flags, *request.flags], rules.flags)
-    known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
-    options = rules.option_values({**known_config, **request.options})
+    values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags, rules.flags)
+    if request.config_options:
+        known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
+        options = rules.option_values({**known_config, **request.options})
+    else:
+        options = rules.option_values(request.options)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
             options[key] = rules.options[key].parse(values[key][0], f"+{key}")
@@ -145,7 +151,7 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
 
     if rules.wildcard == "treasure":
         if hand.waiting:
-            return Wildcards()
+            return NO_WILDCARDS
         win = hand.win_tile
         # A treasure that is not the winning tile contradicts the flags; the score does not depend on it
         # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
@@ -166,7 +172,7 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
                                   f"makes {T.name(flipped)} the wildcard", col("flip"))
             kind = flipped
         if kind is None:
-            return Wildcards()
+            return NO_WILDCARDS
         if any(m.exposed and kind in m.tiles for m in hand.melds):
             raise MjcalcError("context", f"the wildcard {T.name(kind)} is never used in a chi, pon or exposed kong",
                               col("hui") or col("flip"))
@@ -177,7 +183,10 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
                               "a win on it must be self-drawn (+zimo)", col("hui") or col("flip"))
         labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
         return Wildcards(kind, count, win_is_wild, labels)
-    return Wildcards()
+    return NO_WILDCARDS
+
+
+NO_WILDCARDS = Wildcards()
 
 
 def _once(compute: Callable[[], frozenset[int]]) -> Callable[[], frozenset[int]]:
