@@ -7,7 +7,7 @@ all is an error listing the flags the ruleset reads.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import NamedTuple
@@ -127,8 +127,7 @@ class Context:
     @lazy
     def facts(self) -> int:
         """The flags that are on, and whether the dealer wins, as facts (facts.py)."""
-        values = self.__dict__
-        return _facts_of(self.seat, ((name, values[name]) for name in FLAG_FACTS))
+        return _facts_of(self.seat, self.__dict__)
 
     @classmethod
     def _of(cls, given: dict[str, object]) -> Context:
@@ -136,7 +135,7 @@ class Context:
         once, where the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__."""
         ctx = object.__new__(cls)
         ctx.__dict__.update(_DEFAULTS, **given)
-        ctx.__dict__["facts"] = _facts_of(given["seat"], given.items())  # type: ignore[arg-type]
+        ctx.__dict__["facts"] = _facts_of(given["seat"], given)  # type: ignore[arg-type]
         return ctx
 
     def to_json(self) -> dict[str, object]:
@@ -164,11 +163,11 @@ FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
 DEALER = new_fact("the dealer wins")
 
 
-def _facts_of(seat: str, fields: Iterable[tuple[str, object]]) -> int:
+def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
     """The facts of a context's seat and flag fields (facts.py)."""
     facts = DEALER if seat == "E" else 0
-    for name, value in fields:
-        if value and name in FLAG_FACTS:
+    for name in fields.keys() & FLAG_FACTS.keys():
+        if fields[name]:
             facts |= FLAG_FACTS[name]
     return facts
 
@@ -288,7 +287,7 @@ def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[st
 
 def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:
     """The Context from typed flag values: implications filled in, impossible combinations refused."""
-    used = {k: v for k, (v, _) in values.items() if k in reads}
+    used = {k: v for k, (v, _) in values.items() if k in reads}  # also the Context's fields, bar _NOT_FIELDS
 
     def err(message: str, flag: str) -> MjcalcError:
         return MjcalcError("context", message, values[flag][1] if flag in values else None)
@@ -304,20 +303,20 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
         why = f"+{self_draw_by[0]}" if self_draw_by else "+zimo"
         raise err(f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
     seat = used.get("seat", "S")
-    discarder = used.get("from")
+    discarder = used.pop("from", None)
     if zimo and discarder is not None:
         raise err("+from names the discarder, but a self-drawn win has none", "from")
     if discarder is None and not zimo:
         discarder = OPPOSITE[seat]  # type: ignore[index]
     if discarder == seat:
         raise err(f"the discarder (+from={discarder}) cannot be the winner's own seat", "from")
-    closed = used.get("closed", frozenset())
-    if seat in closed:
+    if seat in used.get("closed", ()):  # type: ignore[operator]
         raise err("+closed lists the other seats; the winner's own hand is read from the tiles", "closed")
     if used.get("tian") and seat != "E":
         raise err("+tian is the dealer's win: it needs +seat=E", "tian")
     if used.get("di") and seat == "E":
         raise err("+di is a non-dealer's win: the dealer's is +tian", "di")
-    kwargs = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
-    kwargs.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
-    return Context._of(kwargs)
+    if used.keys() & _NOT_FIELDS:
+        used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
+    used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
+    return Context._of(used)

@@ -298,7 +298,7 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
         tier = rules.tiers.index(item.tier)
         for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
             if v or not isinstance(value, tuple):
-                side.append((tier, BoundItem(position, item, v, item.when)))
+                side.append((tier, BoundItem(position, item, v, item.when, item.exact)))
     closed, open_ = (_gated(side) for side in sides)
     return BoundItems(closed, open_)
 
@@ -320,6 +320,7 @@ class BoundItem(NamedTuple):
     item: ItemDef
     value: int
     when: Callable[[Candidate], bool | int]
+    exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
 
 
 class GatedItems(NamedTuple):
@@ -347,7 +348,7 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
             if gate & not_met:
                 continue
             for bound in group:
-                n = bound.when(c)
+                n = True if bound.exact and not_met else bound.when(c)  # not_met is 0 only with facts unknown
                 if n:
                     fired.append((bound.position, bound, n))
         if fired:

@@ -72,8 +72,8 @@ class Gate(NamedTuple):
 
 
 def unmet(facts: int | None) -> int:
-    """What a gate's mask must not touch: the facts missing, and (shifted) the facts that hold. None (facts
-    unknown) meets every gate."""
+    """What a gate's mask must not touch: the facts missing, and (shifted) the facts that hold; never 0 for
+    facts known. None (facts unknown) gives 0, which meets every gate."""
     if facts is None:
         return 0
     return (ALL ^ facts) | facts << WIDTH

@@ -174,16 +174,18 @@ def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *, exact: bool =
     return declare
 
 
-def gate_of(name: str, params: Mapping[str, object]) -> tuple[Gate, Gate]:
+def gate_of(name: str, params: Mapping[str, object]) -> tuple[Gate, Gate, bool]:
     """The gates of a predicate with its YAML parameters being true and being false (open where it declares
-    none, or when a parameter it depends on is an option's value, known only when scoring)."""
+    none, or when a parameter it depends on is an option's value, known only when scoring), and whether it is
+    true exactly when its gate is met."""
     fn = PREDICATES[name]
     gate = getattr(fn, "gate", OPEN_GATE)
     if not isinstance(gate, Gate):
         if any(isinstance(v, dict) for v in params.values()):
-            return OPEN_GATE, OPEN_GATE
+            return OPEN_GATE, OPEN_GATE, False
         gate = gate(**params)
-    return gate, gate.inverse() if getattr(fn, "exact", False) else OPEN_GATE
+    exact = getattr(fn, "exact", False) and gate != OPEN_GATE
+    return gate, gate.inverse() if exact else OPEN_GATE, exact
 
 
 def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
@@ -359,7 +361,7 @@ def pair_is(c: Candidate, kind: str) -> bool:
 
 
 @predicate
-@needs(REGULAR, forbid=CHI.need(1))
+@needs(REGULAR, forbid=CHI.need(1), exact=True)
 def all_triplets(c: Candidate) -> bool:
     """Every set is a triplet or kong (special kongs allowed); no chi, no sequence."""
     return c.reading.form == "regular" and all(g.kind != "chi" for g in c.sets)
