@@ -6,6 +6,7 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import eq, itemgetter
 
@@ -115,7 +116,7 @@ class Hand:
 
     @lazy
     def closed(self) -> bool:
-        return not any(m.exposed for m in self.melds)
+        return not self.melds or not any(m.exposed for m in self.melds)
 
     def all_tiles(self) -> list[int]:
         out = list(self.concealed)
@@ -143,11 +144,11 @@ class Hand:
         facts = tile_facts(self.kinds)
         if self.reds:
             facts |= RED
-        if self.melds:
-            facts |= MELDED | KONG.of[sum(1 for m in self.melds if m.is_kong)]
-        if self.closed:
-            facts |= CLOSED
-        return facts
+        if not self.melds:  # the usual closed hand: ``closed`` answered here too
+            self.__dict__["closed"] = True
+            return facts | CLOSED
+        facts |= MELDED | KONG.of[sum(1 for m in self.melds if m.is_kong)]
+        return facts | CLOSED if self.closed else facts
 
     @lazy
     def suits(self) -> frozenset[int]:
@@ -205,7 +206,8 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         if f.tile in seen_flowers:
             raise MjcalcError("notation", f"flower {f.tile + 1}f is given twice; there is one of each", f.column)
         seen_flowers.add(f.tile)
-    _check_copies(every)
+    concealed = tuple(sorted(map(_KIND, line.concealed)))
+    _check_copies(every, None if line.melds else concealed)
     melds = tuple([_meld(m, rules) for m in line.melds]) if line.melds else ()
     size = len(line.concealed) + 3 * len(melds)
     need = rules.winning_size
@@ -216,27 +218,30 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
             col,
         )
-    concealed = tuple(sorted(map(_KIND, line.concealed)))
     reds = len(red_seen)
+    flowers = tuple(sorted(seen_flowers)) if seen_flowers else ()
     if size == need - 1:
         if win is not None:
             raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
                               win_column)
-        return Hand(concealed, melds, None, tuple(sorted(seen_flowers)), reds, rules.sets)
+        return Hand(concealed, melds, None, flowers, reds, rules.sets)
     if win is None:
         if not line.concealed:
             raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
         win = line.concealed[-1].tile
     elif win not in concealed:
         raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
-    return Hand(concealed, melds, win, tuple(sorted(seen_flowers)), reds, rules.sets)
+    return Hand(concealed, melds, win, flowers, reds, rules.sets)
 
 
 _KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it is a red five
+CHOWS = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
 
-def _check_copies(every: list[TileAt]) -> None:
-    kinds = sorted(map(_KIND, every))
+def _check_copies(every: list[TileAt], kinds: Sequence[int] | None = None) -> None:
+    """At most four of a kind among ``every`` tile (``kinds``: their kinds sorted, when known)."""
+    if kinds is None:
+        kinds = sorted(map(_KIND, every))
     if not any(map(eq, kinds, kinds[4:])):  # sorted, five of a kind put its first and fifth copies 4 apart
         return
     counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
@@ -259,7 +264,7 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
             f"{m.text} is not a special kong of {rules.ruleset}" + (f"; it has: {known}" if known else "; it has none"),
             m.column,
         )
-    same = len(set(kinds)) == 1
+    same = kinds.count(kinds[0]) == len(kinds)
     if m.kind == "concealed_kong":
         if len(kinds) != 4 or not same:
             raise MjcalcError("notation", f"{m.text}: a concealed kong is four of one tile, such as (1111m)", m.column)
@@ -269,13 +274,7 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
     if len(kinds) == 3 and same:
         return Meld("pon", kinds)
     ordered = tuple(sorted(kinds))
-    if (
-        len(kinds) == 3
-        and not T.is_honor(ordered[0])
-        and T.suit_of(ordered[0]) == T.suit_of(ordered[2])
-        and ordered[1] == ordered[0] + 1
-        and ordered[2] == ordered[0] + 2
-    ):
+    if ordered in CHOWS:
         return Meld("chi", ordered)
     raise MjcalcError(
         "notation",
