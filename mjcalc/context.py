@@ -127,15 +127,15 @@ class Context:
     @lazy
     def facts(self) -> int:
         """The flags that are on, and whether the dealer wins, as facts (facts.py)."""
-        return _facts_of(self.seat, self.__dict__)
+        return _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS})
 
     @classmethod
     def _of(cls, given: dict[str, object]) -> Context:
         """A Context from checked field values (build_context's), its facts known: written into the instance at
-        once, where the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__."""
+        once, where the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__.
+        Fields not given keep their defaults, which the dataclass holds as class attributes."""
         ctx = object.__new__(cls)
-        ctx.__dict__.update(_DEFAULTS, **given)
-        ctx.__dict__["facts"] = _facts_of(given["seat"], given)  # type: ignore[arg-type]
+        ctx.__dict__.update(given, facts=_facts_of(given["seat"], given))  # type: ignore[arg-type]
         return ctx
 
     def to_json(self) -> dict[str, object]:
@@ -155,7 +155,6 @@ class Context:
 
 
 _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
-_DEFAULTS = {f.name: f.default for f in fields(Context)}
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
 # (``+dora=…``); the flag predicate and those reading one flag need it.
 FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS

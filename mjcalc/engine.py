@@ -230,10 +230,14 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 seen.add(key)
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
             not_met = unmet(c.facts)
-            failed = [cond for fails, cond in play.checks if not fails & not_met and not cond.when(c)]  # type: ignore[misc]
-            if not failed:
+            failed = None
+            for fails, cond in play.checks:
+                if not fails & not_met and not cond.when(c):  # type: ignore[misc]
+                    failed = [cond] if failed is None else [*failed, cond]
+            if failed is None:
                 awards = evaluate_items(play.items, c, not_met)
-                failed = below_minimum(play.conditions, awards)
+                if play.minimums:
+                    failed = below_minimum(play.minimums, awards) or None
             if failed:
                 if nearest is None or len(failed) < len(nearest):
                     nearest = failed
@@ -268,8 +272,8 @@ class Play(NamedTuple):
 
     rules: Ruleset
     items: BoundItems
-    conditions: tuple[Condition, ...]  # enabled
-    checks: tuple[tuple[int, Condition], ...]  # those with a `when`, each after the mask of its fail gate
+    checks: tuple[tuple[int, Condition], ...]  # enabled conditions with a `when`, after the mask of its fail gate
+    minimums: tuple[Condition, ...]  # enabled conditions with a `minimum`
     settle: Callable[[Candidate, list[Award]], Settlement]
 
 
@@ -282,7 +286,8 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
     if found is None or found.rules is not rules:
         conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
         checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
-        found = Play(rules, bound_items(rules, options), conditions, checks, settler(rules, options))
+        minimums = tuple(c for c in conditions if c.minimum is not None)
+        found = Play(rules, bound_items(rules, options), checks, minimums, settler(rules, options))
         _IN_PLAY[key] = found
     return found
 
