@@ -358,16 +358,18 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
                     fired.append((bound.position, bound, n))
         if fired:
             break
-    fired.sort()  # the ruleset's order (positions are unique)
-    awards = [_new(Award, (b.item, b.value, 1 if n is True else int(n))) for _, b, n in fired]
-    excluded: set[str] = set()
-    for a in awards:
-        if not a.item.excludes:
-            continue
-        if "*" in a.item.excludes:
-            excluded |= {b.item.id for b in awards if b is not a}
-        else:
-            excluded |= set(a.item.excludes)
+    if len(fired) > 1:
+        fired.sort()  # the ruleset's order (positions are unique)
+    awards = []
+    excluded: set[str] | None = None
+    for _, b, n in fired:
+        awards.append(_new(Award, (b.item, b.value, 1 if n is True else int(n))))
+        if b.item.excludes:
+            excluded = set() if excluded is None else excluded
+            if "*" in b.item.excludes:
+                excluded |= {other.item.id for _, other, _ in fired if other is not b}
+            else:
+                excluded.update(b.item.excludes)
     return [a for a in awards if a.item.id not in excluded] if excluded else awards
 
 

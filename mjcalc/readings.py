@@ -564,7 +564,7 @@ def set_call_hands(hand: Hand, wild: Wildcards,
     (Meihe's 中发白 叫胡, kinds with ``last_set``). The core's other kinds must be real tiles held before the
     win, never wildcards; the winning tile is real, or a wildcard standing for the missing kind. The set
     becomes a called meld, so the rest reads as one set fewer and the kong scores like a declared one."""
-    specials = [sk for sk in specials if sk.last_set]
+    specials = [sk for sk in specials if sk.last_set] if specials else []  # most rulesets have none
     if hand.win_tile is None or not specials:
         return []
     before = list(hand.without_win())

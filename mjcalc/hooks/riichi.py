@@ -150,22 +150,19 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         return []
     if form == "seven_pairs":
         return [("seven pairs", 25)]
-    zimo, closed = c.ctx.zimo, c.hand.closed
-    lines: list[tuple[str, int]] = [("base", 20)]
-    if closed and not zimo:
-        lines.append(("closed ron", 10))
+    zimo, closed, reading = c.ctx.zimo, c.hand.closed, c.reading
+    lines: list[tuple[str, int]] = [("base", 20), ("closed ron", 10)] if closed and not zimo else [("base", 20)]
     base_lines = len(lines)
-    wait = WAIT_LINES.get(c.reading.wait)  # type: ignore[arg-type]
+    wait = WAIT_LINES.get(reading.wait)  # type: ignore[arg-type]
     if wait is not None:
         lines.append(wait)
     if c.pair is not None:
         lines += _pair_value_lines(c, c.pair)
-    win_index = c.reading.win_index
-    for i, g in enumerate(c.reading.groups):
-        if g.kind == "pon" or g.kind == "kong":
-            # A triplet completed by a discard counts as open.
-            open_ = not g.concealed or (not zimo and i == win_index)
-            lines.append(SET_LINES[BIG[g.tiles[0]], g.kind == "kong", open_])
+    win_index = None if zimo else reading.win_index  # a triplet completed by a discard counts as open
+    for i, g in enumerate(reading.groups):
+        kind = g[0]
+        if kind == "pon" or kind == "kong":  # by index: a named tuple's attributes cost more
+            lines.append(SET_LINES[BIG[g[1][0]], kind == "kong", not g[2] or i == win_index])
     has_fu = len(lines) > base_lines
     # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
     # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
