@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from operator import eq, itemgetter
 
 from . import tiles as T
@@ -63,6 +64,10 @@ class TileRules:
         return 3 * self.sets + 2
 
 
+EXPOSED_KINDS = frozenset(("chi", "pon", "kong"))  # melds that open a hand
+KONG_KINDS = frozenset(("kong", "concealed_kong", "special"))
+
+
 # Melds and hands are frozen, but their __init__ writes the fields at once: the generated one sets each field
 # through object.__setattr__, and a hand is made for every line and every wildcard substitution.
 @dataclass(frozen=True, init=False)
@@ -81,11 +86,11 @@ class Meld:
     @property
     def exposed(self) -> bool:
         """A meld that opens the hand: chi, pon, exposed kong. Concealed and special kongs do not."""
-        return self.kind in ("chi", "pon", "kong")
+        return self.kind in EXPOSED_KINDS
 
     @property
     def is_kong(self) -> bool:
-        return self.kind in ("kong", "concealed_kong", "special")
+        return self.kind in KONG_KINDS
 
     def text(self) -> str:
         body = T.format_tiles(self.tiles, sort=self.kind != "special")
@@ -116,7 +121,8 @@ class Hand:
 
     @lazy
     def closed(self) -> bool:
-        return not self.melds or not any(m.exposed for m in self.melds)
+        """No chi, pon or exposed kong."""
+        return self._shape()["closed"]
 
     def all_tiles(self) -> list[int]:
         out = list(self.concealed)
@@ -133,22 +139,36 @@ class Hand:
     @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        present = set(self.concealed)
-        for m in self.melds:
-            present.update(m.tiles)
-        return sum(map(T.BITS.__getitem__, present))
+        return self._shape()["kinds"]
 
     @lazy
     def facts(self) -> int:
         """Whole-hand facts (facts.py): the kinds present and what they say, the melds, red fives."""
-        facts = tile_facts(self.kinds)
+        return self._shape()["facts"]
+
+    def _shape(self) -> dict[str, Any]:
+        """``kinds``, ``closed`` and ``facts`` in one pass over the melds, the first time any is asked for."""
+        bits = T.BITS
+        kinds, closed, kongs = 0, True, 0
+        for t in self.concealed:  # a plain loop: the mask is a two-digit int, which C-level sums handle slower
+            kinds |= bits[t]
+        for m in self.melds:
+            for t in m.tiles:
+                kinds |= bits[t]
+            if m.kind in EXPOSED_KINDS:
+                closed = False
+            if m.kind in KONG_KINDS:
+                kongs += 1
+        facts = tile_facts(kinds)
+        if self.melds:
+            facts |= MELDED | KONG.of[kongs]
+        if closed:
+            facts |= CLOSED
         if self.reds:
             facts |= RED
-        if not self.melds:  # the usual closed hand: ``closed`` answered here too
-            self.__dict__["closed"] = True
-            return facts | CLOSED
-        facts |= MELDED | KONG.of[sum(1 for m in self.melds if m.is_kong)]
-        return facts | CLOSED if self.closed else facts
+        found = self.__dict__
+        found.update(kinds=kinds, closed=closed, facts=facts)
+        return found
 
     @lazy
     def suits(self) -> frozenset[int]:

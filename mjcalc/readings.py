@@ -230,9 +230,11 @@ def decompositions(counts: tuple[int, ...], free_sets: int, forms: Iterable[Form
     out = []
     for spec in forms:
         if spec.name == "regular":
-            out += [("regular", d) for d in regular_decompositions(counts, free_sets)]
+            for groups in regular_decompositions(counts, free_sets):
+                out.append(("regular", groups))
         else:
-            out += [(spec.name, tuple(_group(k, t) for k, t in d)) for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec)]
+            for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec):  # mostly none: no comprehension to set up
+                out.append((spec.name, tuple([_group(k, t) for k, t in d])))
     return out
 
 
