@@ -160,6 +160,7 @@ _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
 FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
               if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
 DEALER = new_fact("the dealer wins")
+CONTEXT_FACTS = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
 
 
 def _facts_of(seat: str, fields: Mapping[str, object]) -> int:

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import tiles as T
-from .context import ALIASES, Context, FlagWord, build_context, collect_flags
+from .context import ALIASES, CONTEXT_FACTS, Context, FlagWord, build_context, collect_flags
 from .errors import MjcalcError
 from .hand import Hand, build_hand
 from .notation import ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
-from .facts import Gate, unmet
+from .facts import OPEN_GATE, Gate, unmet
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
 from .settlement import Award, Settlement, settler
 
@@ -308,13 +308,18 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
     return BoundItems(closed, open_)
 
 
-def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[tuple[GatedItems, ...], ...]:
+def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
     """Items grouped by tier, highest first, and within a tier by gate (in the order first met)."""
     tiers: dict[int, dict[Gate, list[BoundItem]]] = {}
     for tier, b in bound:
         tiers.setdefault(tier, {}).setdefault(b.item.gate, []).append(b)
-    return tuple(tuple(GatedItems(gate.mask, tuple(group)) for gate, group in tiers[t].items())
-                 for t in sorted(tiers))
+    out = []
+    for t in sorted(tiers):
+        groups = [(gate, GatedItems(gate.mask, tuple(group))) for gate, group in tiers[t].items()]
+        on_context = tuple(g for gate, g in groups
+                           if gate != OPEN_GATE and not (gate.need | gate.forbid) & ~CONTEXT_FACTS)
+        out.append(Tier({}, on_context, tuple(g for _, g in groups if g not in on_context)))
+    return tuple(out)
 
 
 _new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
@@ -335,9 +340,30 @@ class GatedItems(NamedTuple):
     items: tuple[BoundItem, ...]
 
 
+class Tier(NamedTuple):
+    """The items of one tier by gate. Those gated on the context alone (flags, the dealer) meet their gates
+    alike on every reading of a line and on every line with the same context facts: which groups do is looked
+    up by those facts, not tested group by group."""
+
+    by_context: dict[int, tuple[GatedItems, ...]]  # context facts → the groups of ``on_context`` they meet
+    on_context: tuple[GatedItems, ...]
+    on_hand: tuple[GatedItems, ...]  # the others, tested one by one
+
+    def met_on_context(self, context: int, not_met: int) -> tuple[GatedItems, ...]:
+        """The groups gated on the context whose gates these facts meet (all of them when facts are unknown)."""
+        if not not_met:
+            return self.on_context
+        found = self.by_context.get(context)
+        if found is None:
+            if len(self.by_context) >= 4096:  # bounded: a batch's memory must not grow with the file
+                self.by_context.clear()
+            found = self.by_context[context] = tuple(g for g in self.on_context if not g.gate & not_met)
+        return found
+
+
 class BoundItems(NamedTuple):
-    closed: tuple[tuple[GatedItems, ...], ...]  # for a closed hand, per tier
-    open: tuple[tuple[GatedItems, ...], ...]  # for an open one
+    closed: tuple[Tier, ...]  # for a closed hand, highest tier first
+    open: tuple[Tier, ...]  # for an open one
 
 
 def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
@@ -348,14 +374,16 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
     if not_met is None:
         not_met = unmet(c.facts)
     fired: list[tuple[int, BoundItem, bool | int]] = []
+    context = c.ctx.facts
     for tier in items.closed if c.hand.closed else items.open:
-        for gate, group in tier:
-            if gate & not_met:
-                continue
-            for bound in group:
-                n = True if bound.exact and not_met else bound.when(c)  # not_met is 0 only with facts unknown
-                if n:
-                    fired.append((bound.position, bound, n))
+        for groups in (tier.on_hand, tier.met_on_context(context, not_met)):
+            for gate, group in groups:
+                if gate & not_met:
+                    continue
+                for bound in group:
+                    n = True if bound.exact and not_met else bound.when(c)  # not_met is 0 only with facts unknown
+                    if n:
+                        fired.append((bound.position, bound, n))
         if fired:
             break
     if len(fired) > 1:

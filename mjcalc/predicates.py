@@ -160,7 +160,8 @@ def predicate(fn: Predicate) -> Predicate:
     return fn
 
 
-def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *, exact: bool = False) -> Callable[[Predicate], Predicate]:
+def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *,
+          exact: bool = False) -> Callable[[Predicate], Predicate]:
     """Declare a predicate's gate: facts (facts.py) that must all hold and facts none of which may hold for it
     to be true; or a function of the predicate's parameters that returns the Gate. Only a necessary condition:
     the predicate still decides; a wrong gate would silently drop an item, so each stays obviously implied.

@@ -225,7 +225,8 @@ FORM_NAMES = ("regular", *SPECIAL_FORMS)
 FORM_FACTS = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
 
-def decompositions(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> list[tuple[str, tuple[Group, ...]]]:
+def decompositions(counts: tuple[int, ...], free_sets: int,
+                   forms: Iterable[FormSpec]) -> list[tuple[str, tuple[Group, ...]]]:
     """Every split of concealed counts in every form, with the form's name."""
     out = []
     for spec in forms:

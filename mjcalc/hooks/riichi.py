@@ -210,7 +210,8 @@ def payments(c: Candidate, han: int, base: int) -> list[Payment]:
     ctx = c.ctx
     winner = ctx.seat
     if not ctx.zimo:
-        out = [_payment(ctx.discarder, winner, han, base, 6 if winner == "E" else 4, 300 * ctx.honba)]  # type: ignore[arg-type]
+        discarder: str = ctx.discarder  # type: ignore[assignment]
+        out = [_payment(discarder, winner, han, base, 6 if winner == "E" else 4, 300 * ctx.honba)]
     else:
         honba = 100 * ctx.honba
         out = []
