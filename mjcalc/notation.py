@@ -96,10 +96,12 @@ def _parse_common(text: str) -> ParsedLine | None:
         first = part[0]
         if first == "+":
             for body in part[1:].split("+"):
-                if not body or body[0] == "=":
-                    return None
-                word, eq, value = body.partition("=")
-                flags.append(_new(FlagWord, (word, value if eq else None, column)))
+                word_value = _FLAG_BODIES.get(body)
+                if word_value is None:
+                    if not body or body[0] == "=":
+                        return None
+                    word_value = _flag_body(body)
+                flags.append(_new(FlagWord, (*word_value, column)))
                 column += len(body) + 1
             column += 1  # the space after the part
             continue
@@ -114,6 +116,19 @@ def _parse_common(text: str) -> ParsedLine | None:
             return None
         column += len(part) + 1
     return ParsedLine(text, concealed, melds, [], flags)
+
+
+# Flag bodies read before ("seat=E" → ("seat", "E")): the same few come back on every line of a batch, and the
+# flag's typed value is then found (context._typed) by the very same strings.
+_FLAG_BODIES: dict[str, tuple[str, str | None]] = {}
+
+
+def _flag_body(body: str) -> tuple[str, str | None]:
+    word, eq, value = body.partition("=")
+    found = (word, value if eq else None)
+    if len(_FLAG_BODIES) < 4096:  # bounded: a batch's memory must not grow with the file
+        _FLAG_BODIES[body] = found
+    return found
 
 
 def _parse_any(text: str) -> ParsedLine:
@@ -153,8 +168,7 @@ def _read_flag(text: str, start: int, line: ParsedLine) -> int:
     body = text[start + 1 : end]
     if not body or body.startswith("="):
         raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
-    word, eq, value = body.partition("=")
-    line.flags.append(_new(FlagWord, (word, value if eq else None, start + 1)))
+    line.flags.append(_new(FlagWord, (*_flag_body(body), start + 1)))
     return end
 
 
