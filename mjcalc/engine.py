@@ -146,6 +146,9 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
 
 def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
     """Which tiles are wildcards, by the ruleset's provider, with the context checks each provider needs."""
+    if rules.wildcard == "none":
+        return NO_WILDCARDS
+
     def col(flag: str) -> int | None:
         return values.get(flag, (None, None))[1]
 
