@@ -7,12 +7,15 @@ all is an error listing the flags the ruleset reads.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import NamedTuple
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
+from .facts import new as new_fact
+from .lazy import lazy
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,9 @@ DISCARD_FLAGS = ("qiang", "ren", "gangpao", "baozhuang")
 
 
 LOSERS = {seat: tuple(T.next_seat(seat, k) for k in (1, 2, 3)) for seat in T.SEATS}
+OPPOSITE = {seat: T.next_seat(seat, 2) for seat in T.SEATS}
+_SELF_DRAW, _DISCARD = frozenset(SELF_DRAW_FLAGS), frozenset(DISCARD_FLAGS)
+_NOT_FIELDS = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read that are no field of the Context
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,20 @@ class Context:
         """The other three seats in turn order from the winner's."""
         return LOSERS[self.seat]
 
+    @lazy
+    def facts(self) -> int:
+        """The flags that are on, and whether the dealer wins, as facts (facts.py)."""
+        return _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS})
+
+    @classmethod
+    def _of(cls, given: dict[str, object]) -> Context:
+        """A Context from checked field values (build_context's), its facts known: written into the instance at
+        once, where the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__.
+        Fields not given keep their defaults, which the dataclass holds as class attributes."""
+        ctx = object.__new__(cls)
+        ctx.__dict__.update(given, facts=_facts_of(given["seat"], given))  # type: ignore[arg-type]
+        return ctx
+
     def to_json(self) -> dict[str, object]:
         """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""
         out: dict[str, object] = {}
@@ -135,6 +155,21 @@ class Context:
 
 
 _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
+# A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
+# (``+dora=…``); the flag predicate and those reading one flag need it.
+FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
+              if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
+DEALER = new_fact("the dealer wins")
+CONTEXT_FACTS = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
+
+
+def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
+    """The facts of a context's seat and flag fields (facts.py)."""
+    facts = DEALER if seat == "E" else 0
+    for name in fields.keys() & FLAG_FACTS.keys():
+        if fields[name]:
+            facts |= FLAG_FACTS[name]
+    return facts
 
 
 class FlagWord(NamedTuple):
@@ -252,14 +287,14 @@ def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[st
 
 def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:
     """The Context from typed flag values: implications filled in, impossible combinations refused."""
-    used = {k: v for k, (v, _) in values.items() if k in reads}
-    col = {k: c for k, (_, c) in values.items()}
+    used = {k: v for k, (v, _) in values.items() if k in reads}  # also the Context's fields, bar _NOT_FIELDS
 
     def err(message: str, flag: str) -> MjcalcError:
-        return MjcalcError("context", message, col.get(flag))
+        return MjcalcError("context", message, values[flag][1] if flag in values else None)
 
-    self_draw_by = [f for f in SELF_DRAW_FLAGS if used.get(f)]
-    discard_by = [f for f in DISCARD_FLAGS if used.get(f)]
+    # Most lines give none of these: a set intersection says so without a look-up per flag.
+    self_draw_by = [f for f in SELF_DRAW_FLAGS if used.get(f)] if used.keys() & _SELF_DRAW else []
+    discard_by = [f for f in DISCARD_FLAGS if used.get(f)] if used.keys() & _DISCARD else []
     zimo = bool(used.get("zimo")) or bool(self_draw_by)
     if "zimo" in used and not used["zimo"] and self_draw_by:
         raise err(f"+{self_draw_by[0]} is a self-drawn win, but +zimo=off was given", self_draw_by[0])
@@ -268,20 +303,20 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
         why = f"+{self_draw_by[0]}" if self_draw_by else "+zimo"
         raise err(f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
     seat = used.get("seat", "S")
-    discarder = used.get("from")
+    discarder = used.pop("from", None)
     if zimo and discarder is not None:
         raise err("+from names the discarder, but a self-drawn win has none", "from")
     if discarder is None and not zimo:
-        discarder = T.next_seat(str(seat), 2)
+        discarder = OPPOSITE[seat]  # type: ignore[index]
     if discarder == seat:
         raise err(f"the discarder (+from={discarder}) cannot be the winner's own seat", "from")
-    closed = used.get("closed", frozenset())
-    if seat in closed:
+    if seat in used.get("closed", ()):  # type: ignore[operator]
         raise err("+closed lists the other seats; the winner's own hand is read from the tiles", "closed")
     if used.get("tian") and seat != "E":
         raise err("+tian is the dealer's win: it needs +seat=E", "tian")
     if used.get("di") and seat == "E":
         raise err("+di is a non-dealer's win: the dealer's is +tian", "di")
-    kwargs = {k: v for k, v in used.items() if k not in ("from", *OPTION_FLAGS, "rules")}
-    kwargs.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
-    return Context(**kwargs)  # type: ignore[arg-type]
+    if used.keys() & _NOT_FIELDS:
+        used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
+    used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
+    return Context._of(used)

@@ -4,19 +4,20 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from . import tiles as T
-from .context import ALIASES, Context, FlagWord, build_context, collect_flags
+from .context import ALIASES, CONTEXT_FACTS, Context, FlagWord, build_context, collect_flags
 from .errors import MjcalcError
 from .hand import Hand, build_hand
 from .notation import ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
+from .facts import OPEN_GATE, Gate, unmet
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
-from .settlement import Award, Settlement, settle
+from .settlement import Award, Settlement, settler
 
 DEFAULT_RULESET = "changchun"
 
@@ -98,9 +99,12 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
         return Result(text, "error", rules, error=exc)
 
 
+_RULES_WORDS = frozenset(word for word, name in ALIASES.items() if name == "rules")
+
+
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     for w in parsed.flags:
-        if ALIASES.get(w.word.lower()) == "rules":
+        if w.word.lower() in _RULES_WORDS:
             if not w.value:
                 raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
             return w.value
@@ -108,9 +112,12 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
-    values, ignored = collect_flags([*parsed.flags, *request.flags], rules.flags)
-    known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
-    options = rules.option_values({**known_config, **request.options})
+    values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags, rules.flags)
+    if request.config_options:
+        known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
+        options = rules.option_values({**known_config, **request.options})
+    else:
+        options = rules.option_values(request.options)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
             options[key] = rules.options[key].parse(values[key][0], f"+{key}")
@@ -139,12 +146,15 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
 
 def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
     """Which tiles are wildcards, by the ruleset's provider, with the context checks each provider needs."""
+    if rules.wildcard == "none":
+        return NO_WILDCARDS
+
     def col(flag: str) -> int | None:
         return values.get(flag, (None, None))[1]
 
     if rules.wildcard == "treasure":
         if hand.waiting:
-            return Wildcards()
+            return NO_WILDCARDS
         win = hand.win_tile
         # A treasure that is not the winning tile contradicts the flags; the score does not depend on it
         # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
@@ -165,7 +175,7 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
                                   f"makes {T.name(flipped)} the wildcard", col("flip"))
             kind = flipped
         if kind is None:
-            return Wildcards()
+            return NO_WILDCARDS
         if any(m.exposed and kind in m.tiles for m in hand.melds):
             raise MjcalcError("context", f"the wildcard {T.name(kind)} is never used in a chi, pon or exposed kong",
                               col("hui") or col("flip"))
@@ -176,7 +186,10 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
                               "a win on it must be self-drawn (+zimo)", col("hui") or col("flip"))
         labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
         return Wildcards(kind, count, win_is_wild, labels)
-    return Wildcards()
+    return NO_WILDCARDS
+
+
+NO_WILDCARDS = Wildcards()
 
 
 def _once(compute: Callable[[], frozenset[int]]) -> Callable[[], frozenset[int]]:
@@ -203,7 +216,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                  waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
-    items, conditions = _in_play(rules, options)
+    play = _in_play(rules, options)
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -219,15 +232,20 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                     continue
                 seen.add(key)
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
-            failed = [cond for cond in conditions if cond.when is not None and not cond.when(c)]
-            if not failed:
-                awards = evaluate_items(items, c)
-                failed = below_minimum(conditions, awards)
+            not_met = unmet(c.facts)
+            failed = None
+            for fails, cond in play.checks:
+                if not fails & not_met and not cond.when(c):  # type: ignore[misc]
+                    failed = [cond] if failed is None else [*failed, cond]
+            if failed is None:
+                awards = evaluate_items(play.items, c, not_met)
+                if play.minimums:
+                    failed = below_minimum(play.minimums, awards) or None
             if failed:
                 if nearest is None or len(failed) < len(nearest):
                     nearest = failed
                 continue
-            settlement = settle(rules, options, c, awards)
+            settlement = play.settle(c, awards)
             key = (settlement.uncapped_total, *settlement.rank, -len(awards))
             if best_key is None or key > best_key:
                 best, best_key = Scored(c, awards, settlement), key
@@ -240,83 +258,150 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     return None, nearest, tried
 
 
-def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> Iterator[tuple[Hand, dict[str, str]]]:
+def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Hand, dict[str, str]]]:
     """The hand with its wildcards substituted every way, also read with its winning tile completing a
     special set in hand (叫胡) where the ruleset allows it; what each wildcard stood for alongside."""
+    called = set_call_hands(hand, wild, rules.tile_rules.special_kongs)
+    if not wild.count and not called:  # the usual hand: itself
+        return [(hand, {})]
     by_class = rules.joker_sets == "by_class"
-    variants = [(hand, wild, {}), *set_call_hands(hand, wild, rules.tile_rules.special_kongs)]
-    for variant, rest, called_subs in variants:
-        for sub_hand, subs in substituted_hands(variant, rest, rules.forms, by_class):
-            yield sub_hand, {**called_subs, **subs}
+    return [(sub_hand, {**called_subs, **subs}) for variant, rest, called_subs in [(hand, wild, {}), *called]
+            for sub_hand, subs in substituted_hands(variant, rest, rules.forms, by_class)]
 
 
 
-_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, BoundItems, tuple[Condition, ...]]] = {}
+class Play(NamedTuple):
+    """What scores a reading under one ruleset's options, bound once per options: a batch repeats them."""
+
+    rules: Ruleset
+    items: BoundItems
+    checks: tuple[tuple[int, Condition], ...]  # enabled conditions with a `when`, after the mask of its fail gate
+    minimums: tuple[Condition, ...]  # enabled conditions with a `minimum`
+    settle: Callable[[Candidate, list[Award]], Settlement]
 
 
-def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> tuple[BoundItems, tuple[Condition, ...]]:
-    """The bound items and the enabled conditions, once per ruleset and options: a batch repeats them."""
+_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], Play] = {}
+
+
+def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
     key = (id(rules), tuple(options.items()))  # option_values builds them in the ruleset's order
     found = _IN_PLAY.get(key)
-    if found is None or found[0] is not rules:
-        found = rules, bound_items(rules, options), tuple(c for c in rules.conditions if c.is_enabled(options))
+    if found is None or found.rules is not rules:
+        conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
+        checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+        minimums = tuple(c for c in conditions if c.minimum is not None)
+        found = Play(rules, bound_items(rules, options), checks, minimums, settler(rules, options))
         _IN_PLAY[key] = found
-    return found[1], found[2]
+    return found
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
     """Items in play under these options with their values resolved, once for closed hands and once for open
-    ones (an item whose {closed, open} value is 0 there is left out), higher tiers first."""
-    sides: tuple[list[BoundItem], list[BoundItem]] = ([], [])
-    for item in rules.items:
+    ones (an item whose {closed, open} value is 0 there is left out), by tier (highest first), then by gate."""
+    sides: tuple[list[tuple[int, BoundItem]], list[tuple[int, BoundItem]]] = ([], [])
+    for position, item in enumerate(rules.items):
         if not item.is_enabled(options):
             continue
         value = rules.item_value(item, options)
         tier = rules.tiers.index(item.tier)
         for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
             if v or not isinstance(value, tuple):
-                side.append(BoundItem(item, v, item.when, tier))
-    closed, open_ = (tuple(sorted(side, key=lambda b: b.tier)) for side in sides)
+                side.append((tier, BoundItem(position, item, v, item.when, item.exact)))
+    closed, open_ = (_gated(side) for side in sides)
     return BoundItems(closed, open_)
+
+
+def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
+    """Items grouped by tier, highest first, and within a tier by gate (in the order first met)."""
+    tiers: dict[int, dict[Gate, list[BoundItem]]] = {}
+    for tier, b in bound:
+        tiers.setdefault(tier, {}).setdefault(b.item.gate, []).append(b)
+    out = []
+    for t in sorted(tiers):
+        groups = [(gate, GatedItems(gate.mask, tuple(group))) for gate, group in tiers[t].items()]
+        on_context = tuple(g for gate, g in groups
+                           if gate != OPEN_GATE and not (gate.need | gate.forbid) & ~CONTEXT_FACTS)
+        out.append(Tier({}, on_context, tuple(g for _, g in groups if g not in on_context)))
+    return tuple(out)
 
 
 _new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 class BoundItem(NamedTuple):
+    position: int  # in the ruleset's list: awards are listed in that order
     item: ItemDef
     value: int
     when: Callable[[Candidate], bool | int]
-    tier: int  # index in the ruleset's tiers, 0 highest
+    exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
+
+
+class GatedItems(NamedTuple):
+    """Items of one tier with one gate (facts.py): none is asked unless the gate is met."""
+
+    gate: int  # Gate.mask
+    items: tuple[BoundItem, ...]
+
+
+class Tier(NamedTuple):
+    """The items of one tier by gate. Those gated on the context alone (flags, the dealer) meet their gates
+    alike on every reading of a line and on every line with the same context facts: which groups do is looked
+    up by those facts, not tested group by group."""
+
+    by_context: dict[int, tuple[GatedItems, ...]]  # context facts → the groups of ``on_context`` they meet
+    on_context: tuple[GatedItems, ...]
+    on_hand: tuple[GatedItems, ...]  # the others, tested one by one
+
+    def met_on_context(self, context: int, not_met: int) -> tuple[GatedItems, ...]:
+        """The groups gated on the context whose gates these facts meet (all of them when facts are unknown)."""
+        if not not_met:
+            return self.on_context
+        found = self.by_context.get(context)
+        if found is None:
+            if len(self.by_context) >= 4096:  # bounded: a batch's memory must not grow with the file
+                self.by_context.clear()
+            found = self.by_context[context] = tuple(g for g in self.on_context if not g.gate & not_met)
+        return found
 
 
 class BoundItems(NamedTuple):
-    closed: tuple[BoundItem, ...]  # for a closed hand
-    open: tuple[BoundItem, ...]  # for an open one
+    closed: tuple[Tier, ...]  # for a closed hand, highest tier first
+    open: tuple[Tier, ...]  # for an open one
 
 
-def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
+def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
     """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
     once one fires, lower tiers are not even asked), then those excluded by another that fired go
-    (``excludes``; ``*`` = all)."""
-    fired: list[Award] = []
-    top = -1
-    for item, value, when, tier in items.closed if c.hand.closed else items.open:
-        if fired and tier != top:
+    (``excludes``; ``*`` = all). A group of items whose gate is not met is skipped with one test (``not_met``:
+    ``facts.unmet`` of the candidate's facts, when the caller has it)."""
+    if not_met is None:
+        not_met = unmet(c.facts)
+    fired: list[tuple[int, BoundItem, bool | int]] = []
+    context = c.ctx.facts
+    for tier in items.closed if c.hand.closed else items.open:
+        for groups in (tier.on_hand, tier.met_on_context(context, not_met)):
+            for gate, group in groups:
+                if gate & not_met:
+                    continue
+                for bound in group:
+                    n = True if bound.exact and not_met else bound.when(c)  # not_met is 0 only with facts unknown
+                    if n:
+                        fired.append((bound.position, bound, n))
+        if fired:
             break
-        n = when(c)
-        if n:
-            fired.append(_new(Award, (item, value, 1 if n is True else int(n))))
-            top = tier
-    excluded: set[str] = set()
-    for a in fired:
-        if not a.item.excludes:
-            continue
-        if "*" in a.item.excludes:
-            excluded |= {b.item.id for b in fired if b is not a}
-        else:
-            excluded |= set(a.item.excludes)
-    return [a for a in fired if a.item.id not in excluded] if excluded else fired
+    if len(fired) > 1:
+        fired.sort()  # the ruleset's order (positions are unique)
+    awards = []
+    excluded: set[str] | None = None
+    for _, b, n in fired:
+        awards.append(_new(Award, (b.item, b.value, 1 if n is True else int(n))))
+        if b.item.excludes:
+            excluded = set() if excluded is None else excluded
+            if "*" in b.item.excludes:
+                excluded |= {other.item.id for _, other, _ in fired if other is not b}
+            else:
+                excluded.update(b.item.excludes)
+    return [a for a in awards if a.item.id not in excluded] if excluded else awards
 
 
 def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:

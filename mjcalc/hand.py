@@ -6,10 +6,14 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
+from operator import eq, itemgetter
 
 from . import tiles as T
 from .errors import MjcalcError
+from .facts import CLOSED, KONG, MELDED, RED, tile_facts
 from .lazy import lazy
 from .notation import MeldText, ParsedLine, TileAt
 
@@ -60,7 +64,13 @@ class TileRules:
         return 3 * self.sets + 2
 
 
-@dataclass(frozen=True)
+EXPOSED_KINDS = frozenset(("chi", "pon", "kong"))  # melds that open a hand
+KONG_KINDS = frozenset(("kong", "concealed_kong", "special"))
+
+
+# Melds and hands are frozen, but their __init__ writes the fields at once: the generated one sets each field
+# through object.__setattr__, and a hand is made for every line and every wildcard substitution.
+@dataclass(frozen=True, init=False)
 class Meld:
     kind: str  # chi | pon | kong | concealed_kong | special
     tiles: tuple[int, ...]  # effective tiles (a special kong's wilds as what they stand for)
@@ -69,14 +79,18 @@ class Meld:
     added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
     called: bool = False  # a special set the winning tile completed in hand (叫胡), not declared before
 
+    def __init__(self, kind: str, tiles: tuple[int, ...], special: str | None = None, extra: int = 0,
+                 added: bool = False, called: bool = False) -> None:
+        self.__dict__.update(kind=kind, tiles=tiles, special=special, extra=extra, added=added, called=called)
+
     @property
     def exposed(self) -> bool:
         """A meld that opens the hand: chi, pon, exposed kong. Concealed and special kongs do not."""
-        return self.kind in ("chi", "pon", "kong")
+        return self.kind in EXPOSED_KINDS
 
     @property
     def is_kong(self) -> bool:
-        return self.kind in ("kong", "concealed_kong", "special")
+        return self.kind in KONG_KINDS
 
     def text(self) -> str:
         body = T.format_tiles(self.tiles, sort=self.kind != "special")
@@ -87,7 +101,7 @@ class Meld:
         return f"[{body}]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Hand:
     concealed: tuple[int, ...]  # sorted; includes the winning tile
     melds: tuple[Meld, ...]
@@ -96,13 +110,19 @@ class Hand:
     reds: int = 0  # red fives anywhere in the hand
     sets: int = 4
 
+    def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
+                 flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4) -> None:
+        self.__dict__.update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, reds=reds,
+                             sets=sets)
+
     @property
     def waiting(self) -> bool:
         return self.win_tile is None
 
     @lazy
     def closed(self) -> bool:
-        return not any(m.exposed for m in self.melds)
+        """No chi, pon or exposed kong."""
+        return self._shape()["closed"]
 
     def all_tiles(self) -> list[int]:
         out = list(self.concealed)
@@ -114,20 +134,41 @@ class Hand:
     @lazy
     def counts(self) -> list[int]:
         """How many of each kind, melds included (34 slots)."""
-        return self._count()[0]
+        return T.counts_of(self.all_tiles())
 
     @lazy
     def kinds(self) -> int:
         """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        return self._count()[1]
+        return self._shape()["kinds"]
 
-    def _count(self) -> tuple[list[int], int]:
-        counts, mask = [0] * T.NUM_KINDS, 0
-        for t in self.all_tiles():
-            counts[t] += 1
-            mask |= 1 << t
-        self.__dict__.update(counts=counts, kinds=mask)
-        return counts, mask
+    @lazy
+    def facts(self) -> int:
+        """Whole-hand facts (facts.py): the kinds present and what they say, the melds, red fives."""
+        return self._shape()["facts"]
+
+    def _shape(self) -> dict[str, Any]:
+        """``kinds``, ``closed`` and ``facts`` in one pass over the melds, the first time any is asked for."""
+        bits = T.BITS
+        kinds, closed, kongs = 0, True, 0
+        for t in self.concealed:  # a plain loop: the mask is a two-digit int, which C-level sums handle slower
+            kinds |= bits[t]
+        for m in self.melds:
+            for t in m.tiles:
+                kinds |= bits[t]
+            if m.kind in EXPOSED_KINDS:
+                closed = False
+            if m.kind in KONG_KINDS:
+                kongs += 1
+        facts = tile_facts(kinds)
+        if self.melds:
+            facts |= MELDED | KONG.of[kongs]
+        if closed:
+            facts |= CLOSED
+        if self.reds:
+            facts |= RED
+        found = self.__dict__
+        found.update(kinds=kinds, closed=closed, facts=facts)
+        return found
 
     @lazy
     def suits(self) -> frozenset[int]:
@@ -166,9 +207,9 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     """Check the parsed tiles against the ruleset and assemble the Hand."""
     every = list(line.concealed)
     for m in line.melds:
-        every.extend(m.tiles)
+        every += m.tiles
     red_seen: set[int] = set()
-    for t in [t for t in every if t.red]:
+    for t in filter(_RED, every):
         if not rules.red_fives:
             raise MjcalcError(
                 "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
@@ -185,8 +226,9 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         if f.tile in seen_flowers:
             raise MjcalcError("notation", f"flower {f.tile + 1}f is given twice; there is one of each", f.column)
         seen_flowers.add(f.tile)
-    _check_copies(every)
-    melds = tuple(_meld(m, rules) for m in line.melds)
+    concealed = tuple(sorted(map(_KIND, line.concealed)))
+    _check_copies(every, None if line.melds else concealed)
+    melds = tuple([_meld(m, rules) for m in line.melds]) if line.melds else ()
     size = len(line.concealed) + 3 * len(melds)
     need = rules.winning_size
     if size not in (need, need - 1):
@@ -196,27 +238,31 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
             col,
         )
-    concealed = tuple(sorted(t.tile for t in line.concealed))
     reds = len(red_seen)
+    flowers = tuple(sorted(seen_flowers)) if seen_flowers else ()
     if size == need - 1:
         if win is not None:
             raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
                               win_column)
-        return Hand(concealed, melds, None, tuple(sorted(seen_flowers)), reds, rules.sets)
+        return Hand(concealed, melds, None, flowers, reds, rules.sets)
     if win is None:
         if not line.concealed:
             raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
         win = line.concealed[-1].tile
     elif win not in concealed:
         raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
-    return Hand(concealed, melds, win, tuple(sorted(seen_flowers)), reds, rules.sets)
+    return Hand(concealed, melds, win, flowers, reds, rules.sets)
 
 
-def _check_copies(every: list[TileAt]) -> None:
-    counts = [0] * T.NUM_KINDS
-    for t in every:
-        counts[t.tile] += 1
-    if max(counts) <= 4:
+_KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it is a red five
+CHOWS = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
+
+
+def _check_copies(every: list[TileAt], kinds: Sequence[int] | None = None) -> None:
+    """At most four of a kind among ``every`` tile (``kinds``: their kinds sorted, when known)."""
+    if kinds is None:
+        kinds = sorted(map(_KIND, every))
+    if not any(map(eq, kinds, kinds[4:])):  # sorted, five of a kind put its first and fifth copies 4 apart
         return
     counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
     for t in sorted(every, key=lambda t: t.column):
@@ -226,7 +272,7 @@ def _check_copies(every: list[TileAt]) -> None:
 
 
 def _meld(m: MeldText, rules: TileRules) -> Meld:
-    kinds = tuple(t.tile for t in m.tiles)
+    kinds = tuple(map(_KIND, m.tiles))
     if m.kind == "special":
         for sk in rules.special_kongs:
             effective = sk.match(kinds)
@@ -238,7 +284,7 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
             f"{m.text} is not a special kong of {rules.ruleset}" + (f"; it has: {known}" if known else "; it has none"),
             m.column,
         )
-    same = len(set(kinds)) == 1
+    same = kinds.count(kinds[0]) == len(kinds)
     if m.kind == "concealed_kong":
         if len(kinds) != 4 or not same:
             raise MjcalcError("notation", f"{m.text}: a concealed kong is four of one tile, such as (1111m)", m.column)
@@ -248,13 +294,7 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
     if len(kinds) == 3 and same:
         return Meld("pon", kinds)
     ordered = tuple(sorted(kinds))
-    if (
-        len(kinds) == 3
-        and not T.is_honor(ordered[0])
-        and T.suit_of(ordered[0]) == T.suit_of(ordered[2])
-        and ordered[1] == ordered[0] + 1
-        and ordered[2] == ordered[0] + 2
-    ):
+    if ordered in CHOWS:
         return Meld("chi", ordered)
     raise MjcalcError(
         "notation",

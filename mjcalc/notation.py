@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from operator import getitem
 from typing import NamedTuple
 
 from . import tiles as T
@@ -48,8 +49,16 @@ class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per til
     red: bool = False
 
 
-@dataclass(frozen=True)
-class MeldText:
+# Every plain tile (a digit of a suit; 0m 0p 0s the red fives) at every column of a line up to _COLUMNS, made
+# once: a TileAt is a value, so a line's tiles are looked up here rather than built one by one.
+_COLUMNS = 160
+_TILES_AT = {suit: {str(d): tuple(_new(TileAt, (base + 4 if d == 0 else base + d - 1, column, d == 0))
+                                  for column in range(_COLUMNS))
+                    for d in (range(1, 8) if suit == "z" else range(10))}
+             for suit, base in SUIT_BASE.items()}
+
+
+class MeldText(NamedTuple):  # a tuple, as TileAt: made for every meld of every line
     kind: str  # exposed | concealed_kong | special
     tiles: tuple[TileAt, ...]
     column: int
@@ -70,6 +79,60 @@ def parse_line(text: str) -> ParsedLine:
     """Read one line. Raises MjcalcError(kind="notation") with the 1-based column of the problem."""
     if "|" in text:
         return parse_gb(text)
+    return _parse_common(text) or _parse_any(text)
+
+
+def _parse_common(text: str) -> ParsedLine | None:
+    """The common line, read fast: groups apart by single spaces, each plain tiles (digits and m p s z), a meld
+    of plain tiles, or flags. None for anything else, which ``_parse_any`` reads (and reports errors of)."""
+    concealed: list[TileAt] = []
+    melds: list[MeldText] = []
+    flags: list[FlagWord] = []
+    parts = text.split()
+    if " ".join(parts) != text:  # other spacing than single spaces between groups
+        return None
+    column = 1
+    for part in parts:
+        first = part[0]
+        if first == "+":
+            for body in part[1:].split("+"):
+                word_value = _FLAG_BODIES.get(body)
+                if word_value is None:
+                    if not body or body[0] == "=":
+                        return None
+                    word_value = _flag_body(body)
+                flags.append(_new(FlagWord, (*word_value, column)))
+                column += len(body) + 1
+            column += 1  # the space after the part
+            continue
+        if first in OPENERS:
+            close, kind = OPENERS[first]
+            if part[-1] != close or not _PLAIN.fullmatch(part, 1, len(part) - 1):
+                return None
+            melds.append(_new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False)))
+        elif _PLAIN.fullmatch(part):
+            concealed.extend(_plain_tiles(part, column))
+        else:
+            return None
+        column += len(part) + 1
+    return ParsedLine(text, concealed, melds, [], flags)
+
+
+# Flag bodies read before ("seat=E" → ("seat", "E")): the same few come back on every line of a batch, and the
+# flag's typed value is then found (context._typed) by the very same strings.
+_FLAG_BODIES: dict[str, tuple[str, str | None]] = {}
+
+
+def _flag_body(body: str) -> tuple[str, str | None]:
+    word, eq, value = body.partition("=")
+    found = (word, value if eq else None)
+    if len(_FLAG_BODIES) < 4096:  # bounded: a batch's memory must not grow with the file
+        _FLAG_BODIES[body] = found
+    return found
+
+
+def _parse_any(text: str) -> ParsedLine:
+    """Any line, character by character."""
     line = ParsedLine(text)
     i, n = 0, len(text)
     while i < n:
@@ -105,22 +168,25 @@ def _read_flag(text: str, start: int, line: ParsedLine) -> int:
     body = text[start + 1 : end]
     if not body or body.startswith("="):
         raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
-    word, eq, value = body.partition("=")
-    line.flags.append(_new(FlagWord, (word, value if eq else None, start + 1)))
+    line.flags.append(_new(FlagWord, (*_flag_body(body), start + 1)))
     return end
+
+
+def _plain_tiles(chunk: str, column: int) -> list[TileAt]:
+    """Tiles of a plain chunk (``_PLAIN``: digits and m p s z only, so no error is possible)."""
+    if column + len(chunk) > _COLUMNS:  # far along an unusually long line: made as the general scan makes them
+        return _read_tiles(chunk, column, allow_flowers=False)[0]
+    plain: list[TileAt] = []
+    for digits, suit in _RUN.findall(chunk):  # runs follow one another: each ends with its suit letter
+        plain += map(getitem, map(_TILES_AT[suit].__getitem__, digits), range(column, column + len(digits)))
+        column += len(digits) + 1
+    return plain
 
 
 def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[TileAt], list[TileAt]]:
     """Tiles of one group. ``column`` is the 1-based column of chunk[0]."""
-    if _PLAIN.fullmatch(chunk):  # the common case, digits and m p s z only: no error is possible
-        plain = []
-        for run in _RUN.finditer(chunk):
-            digits, suit = run.groups()
-            base, start = SUIT_BASE[suit], column + run.start()
-            for k, d in enumerate(digits):
-                red = d == "0"
-                plain.append(_new(TileAt, (base + 4 if red else base + ord(d) - 49, start + k, red)))
-        return plain, []
+    if _PLAIN.fullmatch(chunk) and column + len(chunk) <= _COLUMNS:  # the common case
+        return _plain_tiles(chunk, column), []
     found: list[TileAt] = []
     flowers: list[TileAt] = []
     digits: list[tuple[str, int]] = []

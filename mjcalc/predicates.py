@@ -2,7 +2,8 @@
 
 A predicate returns a bool (the item counts once) or an int (it counts that many times). Its docstring is
 what ``mjcalc rules show`` prints. Parameters come only from YAML (``{pair_is: {kind: dragon}}``), so the
-data shows every dependency; predicates never read options.
+data shows every dependency; predicates never read options. ``@needs`` declares a predicate's gate
+(facts.py): whole-hand facts it cannot be true without, so that the engine skips it cheaply.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ from operator import attrgetter
 from typing import Any
 
 from . import tiles as T
-from .context import FLAG_BY_NAME, Context
+from .context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
+from .facts import (CHI, CLOSED, CONCEALED_PUNG, DRAGON, DRAGON_KINDS, DRAGON_PUNG, HONOR, HONOR_KINDS, KIND_BITS,
+                    KONG, MELDED, ONE_SUIT, OPEN_GATE, PUNG, TERMINAL, TERMINAL_KINDS, THREE_SUITS, WIND, WIND_KINDS,
+                    WIND_PUNG, Gate)
 from .hand import Hand, Meld
 from .lazy import lazy
-from .readings import Group, Reading
+from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
 
 
 class Candidate:
@@ -94,27 +98,50 @@ class Candidate:
         """The kind of each triplet or ordinary kong."""
         return self._scan_groups()["pung_kinds"]
 
+    @lazy
+    def facts(self) -> int | None:
+        """Whole-hand facts (facts.py) of the hand, its context and this reading, for the items' gates; None
+        when a kong of four wildcards makes the tile facts ambiguous (every item is asked then)."""
+        return self._scan_groups()["facts"]
+
     def _scan_groups(self) -> dict[str, Any]:
         chis: list[int] = []
         pungs: list[int] = []
         sets: list[Group] = []
         pairs: list[Group] = []
+        concealed = dragons = winds = 0  # triplets of each sort, for the facts
         for g in self.reading.groups:
-            kind = g.kind
+            kind, tiles, closed = g[0], g[1], g[2]  # by index: a named tuple's attributes cost more
             if kind == "chi":
-                chis.append(g.tiles[0])
+                chis.append(tiles[0])
                 sets.append(g)
             elif kind == "pon" or kind == "kong":
-                pungs.append(g.tiles[0])
+                t = tiles[0]
+                pungs.append(t)
                 sets.append(g)
+                concealed += closed
+                if t >= T.HONOR_START:
+                    if t in T.DRAGONS:
+                        dragons += 1
+                    else:
+                        winds += 1
             elif kind == "pair":
                 pairs.append(g)
             elif kind == "special":
                 sets.append(g)
         chis.sort()
-        facts = self.__dict__
-        facts.update(sets=sets, pair=pairs[0] if len(pairs) == 1 else None, chi_starts=chis, pung_kinds=pungs)
-        return facts
+        found = self.__dict__
+        if self.wild_kind is not None and self.has_wildcard_kong:
+            facts = None  # its tiles count as no tile to some predicates, as a kong to others: no facts claimed
+        else:
+            hand, reading = self.hand, self.reading
+            found.update(has_wildcard_kong=False, kinds=hand.kinds)  # so the whole-hand facts are the hand's own
+            facts = (hand.facts | self.ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait]
+                     | CHI.of[len(chis)] | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed]
+                     | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+        found.update(sets=sets, pair=pairs[0] if len(pairs) == 1 else None, chi_starts=chis, pung_kinds=pungs,
+                     facts=facts)
+        return found
 
     @property
     def win_group(self) -> Group | None:
@@ -124,17 +151,42 @@ class Candidate:
 
 Predicate = Callable[..., "bool | int"]
 PREDICATES: dict[str, Predicate] = {}
-
-TERMINAL_MASK = T.mask(t for t in range(T.HONOR_START) if T.is_terminal(t))
-HONOR_MASK = T.mask(range(T.HONOR_START, T.NUM_KINDS))
-DRAGON_MASK = T.mask(T.DRAGONS)
-WIND_MASK = T.mask(T.WINDS)
+ZIMO, REGULAR = FLAG_FACTS["zimo"], FORM_FACTS["regular"]
 
 
 def predicate(fn: Predicate) -> Predicate:
     """Register a predicate under its function name (hooks use ``ruleset.name``)."""
     PREDICATES[getattr(fn, "predicate_name", fn.__name__)] = fn
     return fn
+
+
+def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *,
+          exact: bool = False) -> Callable[[Predicate], Predicate]:
+    """Declare a predicate's gate: facts (facts.py) that must all hold and facts none of which may hold for it
+    to be true; or a function of the predicate's parameters that returns the Gate. Only a necessary condition:
+    the predicate still decides; a wrong gate would silently drop an item, so each stays obviously implied.
+    ``exact``: the predicate is true exactly when its gate is met (it reads that one fact), so its negation
+    has a gate too (``Gate.inverse``), for a win condition's ``not``."""
+    def declare(fn: Predicate) -> Predicate:
+        fn.gate = need if callable(need) else Gate(need, forbid)  # type: ignore[attr-defined]
+        fn.exact = exact  # type: ignore[attr-defined]
+        return fn
+
+    return declare
+
+
+def gate_of(name: str, params: Mapping[str, object]) -> tuple[Gate, Gate, bool]:
+    """The gates of a predicate with its YAML parameters being true and being false (open where it declares
+    none, or when a parameter it depends on is an option's value, known only when scoring), and whether it is
+    true exactly when its gate is met."""
+    fn = PREDICATES[name]
+    gate = getattr(fn, "gate", OPEN_GATE)
+    if not isinstance(gate, Gate):
+        if any(isinstance(v, dict) for v in params.values()):
+            return OPEN_GATE, OPEN_GATE, False
+        gate = gate(**params)
+    exact = getattr(fn, "exact", False) and gate != OPEN_GATE
+    return gate, gate.inverse() if exact else OPEN_GATE, exact
 
 
 def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
@@ -189,30 +241,35 @@ def always(c: Candidate) -> bool:
 
 
 @predicate
+@needs(ZIMO, exact=True)
 def self_drawn(c: Candidate) -> bool:
     """The winning tile was drawn by the winner (treasure wins and replacement tiles included)."""
     return c.ctx.zimo
 
 
 @predicate
+@needs(forbid=ZIMO, exact=True)
 def won_on_discard(c: Candidate) -> bool:
     """The winning tile was another player's discard (or a robbed kong)."""
     return not c.ctx.zimo
 
 
 @predicate
+@needs(DEALER, exact=True)
 def dealer_wins(c: Candidate) -> bool:
     """The winner is the dealer (seat East)."""
     return c.ctx.winner_is_dealer
 
 
 @predicate
+@needs(lambda name: Gate(FLAG_FACTS.get(name, 0)), exact=True)
 def flag(c: Candidate, name: str) -> bool:
     """The context flag ``name`` is on (``+gang``, ``+mobao`` …)."""
     return bool(getattr(c.ctx, name))
 
 
 @predicate
+@needs(CLOSED, exact=True)
 def closed_hand(c: Candidate) -> bool:
     """No chi, pon or exposed kong: concealed kongs and special kongs keep a hand closed."""
     return c.hand.closed
@@ -234,6 +291,7 @@ def melded_sets_at_most(c: Candidate, count: int) -> bool:
 
 
 @predicate
+@needs(THREE_SUITS, exact=True)
 def has_all_three_suits(c: Candidate) -> bool:
     """Tiles of all three suits (万 筒 条) appear in the hand, melds and special kongs included."""
     return len(c.suits) == 3
@@ -246,27 +304,31 @@ def one_suit_plus_honors(c: Candidate) -> bool:
 
 
 @predicate
+@needs(TERMINAL, exact=True)
 def has_terminal(c: Candidate) -> bool:
     """At least one 1 or 9 of a suit."""
-    return bool(c.kinds & TERMINAL_MASK)
+    return bool(c.kinds & TERMINAL_KINDS)
 
 
 @predicate
+@needs(HONOR, exact=True)
 def has_honor(c: Candidate) -> bool:
     """At least one wind or dragon tile."""
-    return bool(c.kinds & HONOR_MASK)
+    return bool(c.kinds & HONOR_KINDS)
 
 
 @predicate
+@needs(DRAGON, exact=True)
 def has_dragon(c: Candidate) -> bool:
     """At least one 中, 发 or 白 tile."""
-    return bool(c.kinds & DRAGON_MASK)
+    return bool(c.kinds & DRAGON_KINDS)
 
 
 # --- sets of the reading -------------------------------------------------------------------------------
 
 
 @predicate
+@needs(lambda special_counts=False: OPEN_GATE if special_counts else Gate(PUNG.need(1)), exact=True)
 def has_triplet_or_kong(c: Candidate, special_counts: bool = False) -> bool:
     """At least one triplet or kong, exposed or concealed (special kongs too when ``special_counts``)."""
     return any(g.is_triplet or (special_counts and g.kind == "special") for g in c.sets)
@@ -279,12 +341,17 @@ def has_special_kong(c: Candidate) -> bool:
 
 
 @predicate
+@needs(KONG.need(1), exact=True)
 def has_declared_kong(c: Candidate) -> bool:
     """The hand holds a declared kong of any kind (exposed, concealed or special)."""
     return any(m.is_kong for m in c.hand.melds)
 
 
+_PAIR_KIND_FACTS = {"dragon": DRAGON, "wind": WIND, "honor": HONOR, "terminal": TERMINAL}
+
+
 @predicate
+@needs(lambda kind: Gate(_PAIR_KIND_FACTS.get(kind, 0)))
 def pair_is(c: Candidate, kind: str) -> bool:
     """The pair is a ``kind`` tile: dragon, wind, honor or terminal."""
     if c.pair is None:
@@ -295,18 +362,21 @@ def pair_is(c: Candidate, kind: str) -> bool:
 
 
 @predicate
+@needs(REGULAR, forbid=CHI.need(1), exact=True)
 def all_triplets(c: Candidate) -> bool:
     """Every set is a triplet or kong (special kongs allowed); no chi, no sequence."""
     return c.reading.form == "regular" and all(g.kind != "chi" for g in c.sets)
 
 
 @predicate
+@needs(lambda name: Gate(FORM_FACTS.get(name, 0)), exact=True)
 def form(c: Candidate, name: str) -> bool:
     """The hand is read in the special form ``name`` (seven_pairs, thirteen_orphans …)."""
     return c.reading.form == name
 
 
 @predicate
+@needs(FORM_FACTS["seven_pairs"])
 def seven_pairs_with_four(c: Candidate) -> bool:
     """Seven pairs with a four-of-a-kind among them (豪华七对)."""
     if c.reading.form != "seven_pairs":
@@ -334,53 +404,61 @@ def one_tile_wait(c: Candidate) -> bool:
 # Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
 # first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
 
-TERMINALS_AND_HONORS = TERMINAL_MASK | HONOR_MASK
+TERMINALS_AND_HONORS = TERMINAL_KINDS | HONOR_KINDS
 GREEN_MASK = T.mask(T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z"))
 
 
 @predicate
+@needs(forbid=TERMINALS_AND_HONORS)
 def all_simples(c: Candidate) -> bool:
     """No 1, 9 or honor anywhere in the hand (断幺九)."""
     return not c.kinds & TERMINALS_AND_HONORS
 
 
 @predicate
+@needs(ONE_SUIT, forbid=HONOR_KINDS)
 def full_flush(c: Candidate) -> bool:
     """Every tile of one suit, no honors (清一色)."""
-    return len(c.suits) == 1 and not c.kinds & HONOR_MASK
+    return len(c.suits) == 1 and not c.kinds & HONOR_KINDS
 
 
 @predicate
+@needs(ONE_SUIT | HONOR)
 def half_flush(c: Candidate) -> bool:
     """One suit plus honors, with at least one honor (混一色)."""
-    return len(c.suits) == 1 and bool(c.kinds & HONOR_MASK)
+    return len(c.suits) == 1 and bool(c.kinds & HONOR_KINDS)
 
 
 @predicate
+@needs(forbid=KIND_BITS & ~HONOR_KINDS)
 def all_honors(c: Candidate) -> bool:
     """Every tile a wind or a dragon (字一色)."""
-    return not c.kinds & ~HONOR_MASK
+    return not c.kinds & ~HONOR_KINDS
 
 
 @predicate
+@needs(forbid=KIND_BITS & ~TERMINAL_KINDS)
 def all_terminals(c: Candidate) -> bool:
     """Every tile a 1 or a 9 of a suit (清老头)."""
-    return not c.kinds & ~TERMINAL_MASK
+    return not c.kinds & ~TERMINAL_KINDS
 
 
 @predicate
+@needs(forbid=KIND_BITS & ~TERMINALS_AND_HONORS)
 def all_terminals_and_honors(c: Candidate) -> bool:
     """Every tile a 1, a 9 or an honor (混老头)."""
     return not c.kinds & ~TERMINALS_AND_HONORS
 
 
 @predicate
+@needs(forbid=KIND_BITS & ~GREEN_MASK)
 def all_green(c: Candidate) -> bool:
     """Every tile green: 2 3 4 6 8 of bamboo and 发 (绿一色)."""
     return not c.kinds & ~GREEN_MASK
 
 
 @predicate
+@needs(CHI.need(3))
 def pure_straight(c: Candidate) -> bool:
     """Chows 123, 456 and 789 of one suit (一气通贯)."""
     starts = c.chi_starts
@@ -388,6 +466,7 @@ def pure_straight(c: Candidate) -> bool:
 
 
 @predicate
+@needs(CHI.need(3) | THREE_SUITS)
 def mixed_triple_chow(c: Candidate) -> bool:
     """The same chow in all three suits (三色同顺)."""
     starts = c.chi_starts
@@ -395,6 +474,7 @@ def mixed_triple_chow(c: Candidate) -> bool:
 
 
 @predicate
+@needs(PUNG.need(3) | THREE_SUITS)
 def triple_pung(c: Candidate) -> bool:
     """Triplets or kongs of the same number in all three suits (三色同刻)."""
     kinds = c.pung_kinds
@@ -402,6 +482,7 @@ def triple_pung(c: Candidate) -> bool:
 
 
 @predicate
+@needs(lambda pairs: Gate(CHI.need(2 * pairs)))
 def identical_chows(c: Candidate, pairs: int) -> bool:
     """At least ``pairs`` pairs of identical chows (一杯口 1, 两杯口 2)."""
     starts = c.chi_starts  # sorted: identical chows are neighbours
@@ -416,34 +497,54 @@ def identical_chows(c: Candidate, pairs: int) -> bool:
 
 
 @predicate
+@needs(lambda honors: Gate(REGULAR | CHI.need(1) | TERMINAL | HONOR) if honors
+       else Gate(REGULAR | CHI.need(1) | TERMINAL, HONOR_KINDS))
 def outside_hand(c: Candidate, honors: bool) -> bool:
     """A regular hand with a chow whose every set and pair holds a terminal or an honor: with ``honors``, at
     least one honor set (混全带幺九); without, terminals only (纯全带幺九)."""
-    if not c.chi_starts or c.reading.form != "regular" or bool(c.kinds & HONOR_MASK) != honors:
+    if not c.chi_starts or c.reading.form != "regular" or bool(c.kinds & HONOR_KINDS) != honors:
         return False
-    return all(T.is_honor(g.tiles[0]) or T.is_terminal(g.tiles[0]) or T.is_terminal(g.tiles[-1])
-               for g in c.reading.groups)
+    for g in c.reading.groups:
+        tiles = g[1]
+        if not (_OUTSIDE[tiles[0]] or _OUTSIDE[tiles[-1]]):
+            return False
+    return True
+
+
+_OUTSIDE = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))  # a 1, a 9 or an honor
 
 
 _KIND_BY_NAME = {T.name(t): t for t in range(T.NUM_KINDS)}
 
 
+def _pung_of_fact(t: int) -> int:
+    """The fact a triplet of ``t`` sets: a dragon or wind triplet, or any triplet."""
+    return DRAGON_PUNG.need(1) if t in T.DRAGONS else WIND_PUNG.need(1) if t in T.WINDS else PUNG.need(1)
+
+
 @predicate
+@needs(lambda tile: Gate(1 << _KIND_BY_NAME[tile] | _pung_of_fact(_KIND_BY_NAME[tile])) if tile in _KIND_BY_NAME
+       else OPEN_GATE)
 def pung_of(c: Candidate, tile: str) -> bool:
     """A triplet or kong of ``tile`` (``5z`` 白 …)."""
     return _KIND_BY_NAME[tile] in c.pung_kinds
 
 
 @predicate
+@needs(WIND_PUNG.need(1))
 def seat_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the winner's seat wind (门风刻)."""
-    return T.seat_wind_tile(c.ctx.seat) in c.pung_kinds
+    return _WIND_OF[c.ctx.seat] in c.pung_kinds
 
 
 @predicate
+@needs(WIND_PUNG.need(1))
 def round_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the prevalent wind (圈风刻)."""
-    return T.seat_wind_tile(c.ctx.round) in c.pung_kinds
+    return _WIND_OF[c.ctx.round] in c.pung_kinds
+
+
+_WIND_OF = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
 
 
 def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
@@ -453,50 +554,59 @@ def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
 
 
 @predicate
+@needs(lambda count, pair=False: Gate(DRAGON | DRAGON_PUNG.need(count)))
 def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
     """Exactly ``count`` dragon triplets or kongs, and with ``pair`` a dragon pair (小三元 2 + pair, 大三元 3)."""
-    if not c.kinds & DRAGON_MASK:
+    if not c.kinds & DRAGON_KINDS:
         return False
     pungs, has_pair = _honor_sets(c, T.DRAGONS)
     return pungs == count and (has_pair or not pair)
 
 
 @predicate
+@needs(lambda count, pair=False: Gate(WIND | WIND_PUNG.need(count)))
 def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
     """Exactly ``count`` wind triplets or kongs, and with ``pair`` a wind pair (小四喜 3 + pair, 大四喜 4)."""
-    if not c.kinds & WIND_MASK:
+    if not c.kinds & WIND_KINDS:
         return False
     pungs, has_pair = _honor_sets(c, T.WINDS)
     return pungs == count and (has_pair or not pair)
 
 
 @predicate
+@needs(lambda count: Gate(CONCEALED_PUNG.need(count)))
 def concealed_pungs(c: Candidate, count: int) -> bool:
     """Exactly ``count`` concealed triplets or kongs; one that a discard completed is not concealed (三暗刻 3)."""
     if len(c.pung_kinds) < count:
         return False
     win_index = None if c.ctx.zimo else c.reading.win_index
-    return count == sum(1 for i, g in enumerate(c.reading.groups)
-                        if g.is_triplet and g.concealed and i != win_index)
+    found = 0
+    for i, g in enumerate(c.reading.groups):
+        if (g[0] == "pon" or g[0] == "kong") and g[2] and i != win_index:  # a concealed triplet or kong
+            found += 1
+    return found == count
 
 
 @predicate
+@needs(lambda count: Gate(KONG.need(count)))
 def kongs(c: Candidate, count: int) -> bool:
     """Exactly ``count`` declared kongs, exposed or concealed (三杠子 3, 四杠子 4)."""
     return len(c.hand.melds) >= count and sum(1 for m in c.hand.melds if m.is_kong) == count
 
 
 @predicate
+@needs(lambda kind: Gate(WAIT_FACTS.get(kind, 0)), exact=True)
 def wait_is(c: Candidate, kind: str) -> bool:
     """The winning tile completes this kind of wait in the reading: edge, closed, two_sided, pair, dual_pung."""
     return c.reading.wait == kind
 
 
 @predicate
+@needs(lambda pure=False: Gate(ONE_SUIT | TERMINAL, MELDED | HONOR_KINDS))
 def nine_gates(c: Candidate, pure: bool = False) -> bool:
     """A closed hand without melds of 1112345678999 plus one tile of the same suit (九莲宝灯); ``pure``: the hand
     before the win was exactly 1112345678999, waiting on all nine (纯正九莲)."""
-    if c.hand.melds or len(c.suits) != 1 or c.kinds & HONOR_MASK:
+    if c.hand.melds or len(c.suits) != 1 or c.kinds & HONOR_KINDS:
         return False
     suit = next(iter(c.suits)) * 9
     extra = [n - need for n, need in zip(c.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3), strict=True)]

@@ -22,8 +22,11 @@ from typing import NamedTuple
 from operator import itemgetter
 
 from . import tiles as T
+from .facts import new as new_fact
 from .hand import Hand, Meld, SpecialKongDef
 from .tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
+
+_new = tuple.__new__  # a named tuple from its fields without the Python-level __new__: readings make many
 
 
 def tiles_of(text: str) -> list[int]:
@@ -129,9 +132,9 @@ def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, i
 
 
 @lru_cache(maxsize=8192)  # bounded: a batch's memory must not grow with the file
-def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[tuple[str, int], ...], ...]:
-    """Every split of concealed counts into sets + exactly one pair, as (kind, tile) tuples. Cached: the
-    substitutions of a wildcard hand meet the same counts again and again.
+def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[Group, ...], ...]:
+    """Every split of concealed counts into sets + exactly one pair, as groups. Cached: the substitutions of a
+    wildcard hand meet the same counts again and again.
 
     A suit's tile count fixes whether it holds the pair (count % 3 == 2) or not (0), so the suits' ways to
     split combine freely once exactly one suit has the pair."""
@@ -156,11 +159,11 @@ def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[tu
 
 
 @lru_cache(maxsize=None)
-def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[tuple[str, int], ...], ...]:
-    """A suit's decompositions with the tiles shifted to the suit's kinds, each once (the search can reach one
-    split in several orders: a pair then a chow at the same tile, or the chow first)."""
+def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[Group, ...], ...]:
+    """A suit's decompositions as groups of the suit's kinds, each once (the search can reach one split in
+    several orders: a pair then a chow at the same tile, or the chow first)."""
     unique = dict.fromkeys(tuple(sorted(d, key=lambda g: (g[1], g[0]))) for d in _suit_decompositions(sub, honors))
-    return tuple(tuple((k, t + offset) for k, t in d) for d in unique)
+    return tuple(tuple(_group(k, t + offset) for k, t in d) for d in unique)
 
 
 @lru_cache(maxsize=None)
@@ -219,16 +222,21 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
 
 SPECIAL_FORMS = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
 FORM_NAMES = ("regular", *SPECIAL_FORMS)
+FORM_FACTS = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
 
-def decompositions(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> Iterator[tuple[str, tuple[tuple[str, int], ...]]]:
+def decompositions(counts: tuple[int, ...], free_sets: int,
+                   forms: Iterable[FormSpec]) -> list[tuple[str, tuple[Group, ...]]]:
+    """Every split of concealed counts in every form, with the form's name."""
+    out = []
     for spec in forms:
         if spec.name == "regular":
-            for d in regular_decompositions(counts, free_sets):
-                yield "regular", d
+            for groups in regular_decompositions(counts, free_sets):
+                out.append(("regular", groups))
         else:
-            for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec):
-                yield spec.name, d
+            for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec):  # mostly none: no comprehension to set up
+                out.append((spec.name, tuple([_group(k, t) for k, t in d])))
+    return out
 
 
 def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> bool:
@@ -244,6 +252,8 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 # --- readings with the winning tile placed -------------------------------------------------------------
 
 _SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
+WAITS = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
+WAIT_FACTS = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}  # facts.py: the reading's wait
 
 
 @lru_cache(maxsize=None)  # groups are values: one object per (kind, tile) serves every reading
@@ -255,19 +265,20 @@ def _group(kind: str, t: int) -> Group:
 
 def meld_group(m: Meld) -> Group:
     if m.kind == "special":
-        return Group("special", m.tiles, True, True, m.special, m.extra)
+        return _new(Group, ("special", m.tiles, True, True, m.special, m.extra))
     kind = "kong" if m.is_kong else m.kind
-    return Group(kind, m.tiles, m.kind == "concealed_kong", True)
+    return _new(Group, (kind, m.tiles, m.kind == "concealed_kong", True, None, 0))
 
 
 def _wait_of(group: Group, win: int) -> str:
-    if group.kind == "pair":
+    kind = group[0]
+    if kind == "pair":
         return "pair"
-    if group.kind == "pon":
+    if kind == "pon":
         return "dual_pung"
-    if group.kind == "single":
+    if kind == "single":
         return "single"
-    first = group.tiles[0]
+    first = group[1][0]
     if win == first + 1:
         return "closed"
     if (win == first + 2 and first % 9 == 0) or (win == first and first % 9 == 6):
@@ -279,24 +290,26 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
     """Every reading of a complete hand, one per decomposition and placement of the winning tile. A called
     meld (叫胡) holds the winning tile in every reading."""
     counts = tuple(T.counts_of(hand.concealed))
-    melds = tuple(meld_group(m) for m in hand.melds)
-    called = next((i for i, m in enumerate(hand.melds) if m.called), None)
+    melds: tuple[Group, ...] = ()
+    called = None
+    if hand.melds:
+        melds = tuple([meld_group(m) for m in hand.melds])
+        called = next((i for i, m in enumerate(hand.melds) if m.called), None)
     free = hand.sets - len(hand.melds)
     out: list[Reading] = []
     win = hand.win_tile
-    for form, decomposition in decompositions(counts, free, forms):
-        groups = tuple(_group(k, t) for k, t in decomposition)
+    for form, groups in decompositions(counts, free, forms):
+        every = groups + melds
         if called is not None:
-            out.append(Reading(form, groups + melds, len(groups) + called, "called"))
-            continue
-        seen: set[tuple[str, tuple[int, ...]]] = set()
-        for i, g in enumerate(groups):
-            if win is None or win not in g.tiles or (g.kind, g.tiles) in seen:
-                continue
-            seen.add((g.kind, g.tiles))
-            out.append(Reading(form, groups + melds, i, _wait_of(g, win)))
-        if win is None:
-            out.append(Reading(form, groups + melds, None, None))
+            out.append(_new(Reading, (form, every, len(groups) + called, "called")))
+        elif win is None:
+            out.append(_new(Reading, (form, every, None, None)))
+        else:
+            placed: list[Group] = []  # the winning tile once per distinct group (concealed groups are interned)
+            for i, g in enumerate(groups):
+                if win in g[1] and g not in placed:
+                    placed.append(g)
+                    out.append(_new(Reading, (form, every, i, _wait_of(g, win))))
     return out
 
 
@@ -554,7 +567,8 @@ def set_call_hands(hand: Hand, wild: Wildcards,
     (Meihe's 中发白 叫胡, kinds with ``last_set``). The core's other kinds must be real tiles held before the
     win, never wildcards; the winning tile is real, or a wildcard standing for the missing kind. The set
     becomes a called meld, so the rest reads as one set fewer and the kong scores like a declared one."""
-    if hand.win_tile is None:
+    specials = [sk for sk in specials if sk.last_set] if specials else []  # most rulesets have none
+    if hand.win_tile is None or not specials:
         return []
     before = list(hand.without_win())
     real = list(before)
@@ -562,8 +576,6 @@ def set_call_hands(hand: Hand, wild: Wildcards,
         real.remove(wild.kind)  # type: ignore[arg-type]
     out: list[tuple[Hand, Wildcards, dict[str, str]]] = []
     for sk in specials:
-        if not sk.last_set:
-            continue
         for kind in sk.core:
             others = [k for k in sk.core if k != kind]
             if (not wild.win_is_wild and kind != hand.win_tile) or any(k not in real for k in others):

@@ -8,6 +8,7 @@ from tabulate import tabulate
 
 from . import tiles as T
 from .engine import Result
+from .facts import describe
 from .ruleset import SCOPES, Ruleset
 from .settlement import Award
 
@@ -266,7 +267,8 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
         "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
                            for c in r.conditions],
         "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,
-                   "predicate": doc(i.when_text), "excludes": list(i.excludes), "enabled_by": i.enabled, "doc": i.doc}
+                   "predicate": doc(i.when_text), "excludes": list(i.excludes), "enabled_by": i.enabled, "doc": i.doc,
+                   "gate": describe(i.gate)}
                   for i in r.items],
         "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
                            "extra_from": T.format_tiles(d.extra_from), "last_set": d.last_set,
@@ -322,6 +324,8 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
             extra.append("excludes " + ", ".join(i["excludes"]))
         if i["enabled_by"]:
             extra.append(f"only with option {i['enabled_by']}")
+        if i["gate"]:
+            extra.append(i["gate"])  # asked only when the hand's facts meet it
         rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), value, _scope(i["applies_to"], lang),
                      " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
     lines.append(tabulate(rows, headers=["id", "名称", "name", r.unit, "applies to", "when"], tablefmt="simple",

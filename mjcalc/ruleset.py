@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -21,7 +21,8 @@ from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
 from .errors import MjcalcError, did_you_mean
 from .hand import SpecialKongDef, TileRules
-from .predicates import PREDICATES, Candidate, bind
+from .facts import OPEN_GATE, Gate
+from .predicates import PREDICATES, Candidate, bind, gate_of
 from .readings import FORM_NAMES, FormSpec
 
 SCOPES = {
@@ -123,6 +124,7 @@ class Condition:
     minimum: int | None = None  # the items that are not `bonus` must add up to at least this (riichi: a yaku)
     enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
     enabled_values: tuple[Any, ...] = ()
+    fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -142,6 +144,8 @@ class ItemDef:
     enabled_values: tuple[Any, ...] = ()  # empty: the option must be on
     tier: str = "regular"  # an item of a higher tier drops every item of the lower ones (riichi: yakuman)
     bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
+    gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py): the engine skips it cheaply
+    exact: bool = False  # `when` holds exactly when its gate is met: the engine need not ask it
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -350,6 +354,17 @@ def load_ruleset(ref: str) -> Ruleset:
     return rules
 
 
+class Compiled(NamedTuple):
+    """A compiled ``when``: the function, its text, its gates (facts.py) for being true and being false, and
+    whether it holds exactly when its true gate is met."""
+
+    fn: Callable[[Candidate], bool | int]
+    text: str
+    gate: Gate = OPEN_GATE
+    fail_gate: Gate = OPEN_GATE
+    exact: bool = False
+
+
 def _combine(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool]:
     """``any`` / ``all`` of compiled predicates, as plain loops: they run for every item on every reading."""
     if key == "any":
@@ -543,8 +558,9 @@ class _Validator:
                 raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
             return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
                              minimum, enabled, enabled_values)
-        when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
-        return Condition(cid, self.names(raw, entry), message, when, text, None, enabled, enabled_values)
+        when = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        return Condition(cid, self.names(raw, entry), message, when.fn, when.text, None, enabled, enabled_values,
+                         when.fail_gate)
 
     def item(self, raw: Any, index: int, options: dict[str, OptionDef], tiers: tuple[str, ...]) -> ItemDef:
         if not isinstance(raw, dict):
@@ -559,7 +575,7 @@ class _Validator:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
         value = self.need(raw, "value", (int, dict), entry)
         self.value(value, options, f"{entry}: field 'value'", top=True)
-        when, text = self.when(self.need(raw, "when", (str, dict), entry), entry)
+        when = self.when(self.need(raw, "when", (str, dict), entry), entry)
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
@@ -569,8 +585,9 @@ class _Validator:
         tier = str(raw.get("tier", tiers[-1]))
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
-        return ItemDef(iid, self.names(raw, entry), value, when, text, scope, excludes, enabled,
-                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)))
+        return ItemDef(iid, self.names(raw, entry), value, when.fn, when.text, scope, excludes, enabled,
+                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)), when.gate,
+                       when.exact)
 
     def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
         """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""
@@ -615,26 +632,34 @@ class _Validator:
             return
         raise self.fail(f"{entry}: {VALUE_DOC}")
 
-    def when(self, expr: Any, entry: str) -> tuple[Callable[[Candidate], bool | int], str]:
-        """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``."""
+    def when(self, expr: Any, entry: str) -> Compiled:
+        """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``; with its
+        text and its gates (facts.py) for being true and for being false, from the predicates' own gates."""
         if isinstance(expr, str):
-            return self.pred(expr, {}, entry), expr
+            return Compiled(self.pred(expr, {}, entry), expr, *gate_of(expr, {}))
         if isinstance(expr, dict) and len(expr) == 1:
             (key, arg), = expr.items()
             if key in ("any", "all"):
                 if not isinstance(arg, list) or not arg:
                     raise self.fail(f"{entry}: field 'when': '{key}' takes a list")
                 parts = [self.when(a, entry) for a in arg]
-                text = f"{key}({', '.join(p[1] for p in parts)})"
-                return _combine(key, tuple(p[0] for p in parts)), text
+                text = f"{key}({', '.join(p.text for p in parts)})"
+                true, false = parts[0].gate, parts[0].fail_gate
+                for part in parts[1:]:  # any: true by one part, false by all of them; all the other way round
+                    true = true.any(part.gate) if key == "any" else true.all(part.gate)
+                    false = false.all(part.fail_gate) if key == "any" else false.any(part.fail_gate)
+                exact = all(p.exact for p in parts) and (key == "all" or len(parts) == 1)
+                return Compiled(_combine(key, tuple(p.fn for p in parts)), text, true, false, exact)
             if key == "not":
-                fn, text = self.when(arg, entry)
-                return (lambda c: not fn(c)), f"not {text}"
+                inner = self.when(arg, entry)
+                fn = inner.fn
+                return Compiled((lambda c: not fn(c)), f"not {inner.text}", inner.fail_gate, inner.gate,
+                                inner.exact and inner.fail_gate != OPEN_GATE)
             params = arg if isinstance(arg, dict) else None
             if params is None:
                 raise self.fail(f"{entry}: field 'when': parameters of '{key}' are a mapping")
-            inner = ", ".join(f"{k}={v}" for k, v in params.items())
-            return self.pred(str(key), params, entry), f"{key}({inner})"
+            inner_text = ", ".join(f"{k}={v}" for k, v in params.items())
+            return Compiled(self.pred(str(key), params, entry), f"{key}({inner_text})", *gate_of(str(key), params))
         raise self.fail(f"{entry}: field 'when' is a predicate name, {{name: {{params}}}}, or any / all / not")
 
     def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:

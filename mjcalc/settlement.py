@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -146,11 +147,13 @@ Settler = Callable[[Ruleset, Mapping[str, Any], Mapping[str, Any], "Candidate", 
 def settle(rules: Ruleset, options: Mapping[str, Any], c: Candidate, awards: list[Award]) -> Settlement:
     """Settle one reading by the ruleset's formula kind: a per-payer formula (``FORMULAS``), or a settler of
     its own (``SETTLERS``) for families whose payments follow other rules (riichi's ron / tsumo split)."""
+    return settler(rules, options)(c, awards)
+
+
+def settler(rules: Ruleset, options: Mapping[str, Any]) -> Callable[[Candidate, list[Award]], Settlement]:
+    """``settle`` for these options, the formula's parameters resolved once (the engine keeps it per options)."""
     params = {k: rules.resolve(v, options) for k, v in rules.formula.items()}
-    kind = params["kind"]
-    if kind in SETTLERS:
-        return SETTLERS[kind](rules, options, params, c, awards)
-    return settle_per_payer(rules, options, params, c, awards)
+    return partial(SETTLERS.get(params["kind"], settle_per_payer), rules, options, params)
 
 
 def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], c: Candidate,

@@ -138,6 +138,9 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     return counts
 
 
+BITS = tuple(1 << t for t in range(NUM_KINDS))  # the bit of each kind in a mask
+
+
 def mask(kinds: Iterable[int]) -> int:
     """A set of kinds as a bit mask (bit t for kind t): ``Hand.kinds & mask(...)`` tests a whole hand at once.
 

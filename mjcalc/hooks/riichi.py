@@ -29,8 +29,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import tiles as T
-from ..predicates import Candidate, namespaced
-from ..readings import Group
+from ..context import FLAG_FACTS, LOSERS
+from ..facts import CLOSED, RED
+from ..predicates import REGULAR, Candidate, namespaced, needs
+from ..readings import WAIT_FACTS, Group
 from ..ruleset import Ruleset
 from ..settlement import SETTLERS, Award, Payment, Settlement
 
@@ -57,20 +59,22 @@ MULTIPLE_NAMES = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuma
 
 
 def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
-    counts = c.hand.counts
+    tiles = c.hand.all_tiles()  # counted per indicator: there are few, and the hand's counts are not needed else
     found = 0
     for i in indicators:
-        found += counts[DORA_AFTER[i]]
+        found += tiles.count(DORA_AFTER[i])
     return found
 
 
 @riichi
+@needs(FLAG_FACTS["dora"])
 def dora(c: Candidate) -> int:
     """How many dora the hand holds, melds included: each tile counts once per indicator pointing at it."""
     return _count_dora(c, c.ctx.dora)
 
 
 @riichi
+@needs(FLAG_FACTS["ura"])
 def ura_dora(c: Candidate) -> int:
     """How many ura-dora the hand holds; they count only for a riichi (or double riichi) hand."""
     if not (c.ctx.riichi or c.ctx.wriichi):
@@ -79,24 +83,33 @@ def ura_dora(c: Candidate) -> int:
 
 
 @riichi
+@needs(RED)
 def red_fives(c: Candidate) -> int:
     """How many red fives (0m 0p 0s) the hand holds, melds included."""
     return c.hand.reds
 
 
-def _pair_value_lines(c: Candidate, pair: Group) -> list[tuple[str, int]]:
-    t = pair.tiles[0]
-    lines = []
-    if T.is_dragon(t):
-        lines.append(("pair of dragons", 2))
-    if t == T.seat_wind_tile(c.ctx.seat):
-        lines.append(("pair of the seat wind", 2))
-    if t == T.seat_wind_tile(c.ctx.round):
-        lines.append(("pair of the round wind", 2))
-    return lines
+def _valued_pairs(seat: str, round_: str) -> dict[int, tuple[tuple[str, int], ...]]:
+    """The fu lines of each valued pair kind for a seat and round wind (a double wind's pair has two)."""
+    out = {}
+    for t in (*T.WINDS, *T.DRAGONS):
+        lines = ((("pair of dragons", 2),) if T.is_dragon(t) else ()) \
+            + ((("pair of the seat wind", 2),) if t == T.seat_wind_tile(seat) else ()) \
+            + ((("pair of the round wind", 2),) if t == T.seat_wind_tile(round_) else ())
+        if lines:
+            out[t] = lines
+    return out
+
+
+VALUED_PAIRS = {seat: {round_: _valued_pairs(seat, round_) for round_ in T.SEATS} for seat in T.SEATS}
+
+
+def _pair_value_lines(c: Candidate, pair: Group) -> tuple[tuple[str, int], ...]:
+    return VALUED_PAIRS[c.ctx.seat][c.ctx.round].get(pair.tiles[0], ())
 
 
 @riichi
+@needs(REGULAR | CLOSED | WAIT_FACTS["two_sided"])
 def pinfu(c: Candidate, tsumo_fu: bool) -> bool:
     """A closed hand of four chows and a pair that earns no fu, won on a two-sided wait: no valued pair (dragon,
     seat or round wind). With ``tsumo_fu`` (the option pinfu_tsumo_fu) a tsumo earns 2 fu, so no pinfu then."""
@@ -137,22 +150,19 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
         return []
     if form == "seven_pairs":
         return [("seven pairs", 25)]
-    zimo, closed = c.ctx.zimo, c.hand.closed
-    lines: list[tuple[str, int]] = [("base", 20)]
-    if closed and not zimo:
-        lines.append(("closed ron", 10))
+    zimo, closed, reading = c.ctx.zimo, c.hand.closed, c.reading
+    lines: list[tuple[str, int]] = [("base", 20), ("closed ron", 10)] if closed and not zimo else [("base", 20)]
     base_lines = len(lines)
-    wait = WAIT_LINES.get(c.reading.wait)  # type: ignore[arg-type]
+    wait = WAIT_LINES.get(reading.wait)  # type: ignore[arg-type]
     if wait is not None:
         lines.append(wait)
     if c.pair is not None:
-        lines.extend(_pair_value_lines(c, c.pair))
-    win_index = c.reading.win_index
-    for i, g in enumerate(c.reading.groups):
-        if g.kind == "pon" or g.kind == "kong":
-            # A triplet completed by a discard counts as open.
-            open_ = not g.concealed or (not zimo and i == win_index)
-            lines.append(SET_LINES[BIG[g.tiles[0]], g.kind == "kong", open_])
+        lines += _pair_value_lines(c, c.pair)
+    win_index = None if zimo else reading.win_index  # a triplet completed by a discard counts as open
+    for i, g in enumerate(reading.groups):
+        kind = g[0]
+        if kind == "pon" or kind == "kong":  # by index: a named tuple's attributes cost more
+            lines.append(SET_LINES[BIG[g[1][0]], kind == "kong", not g[2] or i == win_index])
     has_fu = len(lines) > base_lines
     # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
     # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
@@ -184,26 +194,29 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
     return (2000, "mangan") if base > 2000 else (base, None)
 
 
-def _up100(points: int) -> int:
-    return -(-points // 100) * 100
-
-
 def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int) -> Payment:
-    hand = _up100(base * times)
-    formula = f"{base} × {times} → {hand}" + (f" + {honba} honba" if honba else "")
+    hand = -(-base * times // 100) * 100  # rounded up to 100
+    formula = f"{base} × {times} → {hand} + {honba} honba" if honba else f"{base} × {times} → {hand}"
     return Payment(payer, winner, han, hand + honba, formula)
+
+
+# Who pays how many times the base on a tsumo, by the winner's seat: the dealer twice, or each twice from him.
+TSUMO_SHARES = {winner: tuple((payer, 2 if winner == "E" or payer == "E" else 1) for payer in LOSERS[winner])
+                for winner in T.SEATS}
 
 
 def payments(c: Candidate, han: int, base: int) -> list[Payment]:
     """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks."""
     ctx = c.ctx
-    winner, dealer = ctx.seat, ctx.winner_is_dealer
-    out: list[Payment] = []
+    winner = ctx.seat
     if not ctx.zimo:
-        out.append(_payment(ctx.discarder, winner, han, base, 6 if dealer else 4, 300 * ctx.honba))  # type: ignore[arg-type]
+        discarder: str = ctx.discarder  # type: ignore[assignment]
+        out = [_payment(discarder, winner, han, base, 6 if winner == "E" else 4, 300 * ctx.honba)]
     else:
-        for payer in ctx.losers:
-            out.append(_payment(payer, winner, han, base, 2 if dealer or payer == ctx.dealer else 1, 100 * ctx.honba))
+        honba = 100 * ctx.honba
+        out = []
+        for payer, times in TSUMO_SHARES[winner]:
+            out.append(_payment(payer, winner, han, base, times, honba))
     if ctx.sticks:
         out.append(Payment("table", winner, han, 1000 * ctx.sticks, f"{ctx.sticks} riichi stick(s) × 1000"))
     return out
@@ -214,9 +227,9 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     """Han from the items, fu from the reading, the limit, then the payments. The reading kept is the one that
     costs most, then a real yakuman over a counted one, then more han, then more fu (as the reference picks)."""
     yakuman, han = False, 0
-    for a in awards:
-        han += a.value * a.count
-        yakuman = yakuman or a.item.tier == "yakuman"
+    for item, value, count in awards:
+        han += value * count
+        yakuman = yakuman or item.tier == "yakuman"
     han = min(han, 13 * MAX_YAKUMAN)
     lines = fu_lines(c, options)
     raw = 0
@@ -225,10 +238,11 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
     base, limit = base_points(han, fu, yakuman, options)
     pays = payments(c, han, base)
-    notes = [f"{han} han {fu} fu" + (f": {limit}" if limit else f": {fu} × 2^(2+{han}) = {base} base points")]
-    total = sum(p.amount for p in pays)
-    return Settlement(han, pays, [], total, notes, rank=(int(yakuman), han, fu, raw), fu=fu, fu_lines=lines,
-                      limit=limit)
+    note = f"{han} han {fu} fu: {limit}" if limit else f"{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points"
+    total = 0
+    for p in pays:
+        total += p.amount
+    return Settlement(han, pays, [], total, [note], (int(yakuman), han, fu, raw), fu, lines, limit)
 
 
 SETTLERS["riichi"] = settle_riichi
