@@ -158,8 +158,11 @@ def to_text(r: Result, lang: str = "en") -> str:
     pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee,
                  " ".join(f"{_name(a.item.names, lang)} +{a.total}" for a in p.extras), p.fan, p.formula,
                  p.amount if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"] for p in s.payments]
-    lines.append(tabulate(pay_rows, headers=[w["payer"], w["payee"], w["own"], rules.unit, w["formula"],
-                                             w["amount"]], tablefmt="simple"))
+    headers = [w["payer"], w["payee"], w["own"], rules.unit, w["formula"], w["amount"]]
+    if not any(p.extras for p in s.payments):  # no item of one payer only: the column would stay empty
+        pay_rows = [row[:2] + row[3:] for row in pay_rows]
+        headers = headers[:2] + headers[3:]
+    lines.append(tabulate(pay_rows, headers=headers, tablefmt="simple"))
     lines.append(f"{w['points']}: {s.points}")
     if s.kong_payments:
         lines.append("")
