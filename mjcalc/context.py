@@ -130,12 +130,12 @@ class Context:
         return _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS})
 
     @classmethod
-    def _of(cls, given: dict[str, object]) -> Context:
-        """A Context from checked field values (build_context's), its facts known: written into the instance at
+    def _of(cls, given: dict[str, object], facts: int) -> Context:
+        """A Context from checked field values and their facts (build_context's): written into the instance at
         once, where the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__.
         Fields not given keep their defaults, which the dataclass holds as class attributes."""
         ctx = object.__new__(cls)
-        ctx.__dict__.update(given, facts=_facts_of(given["seat"], given))  # type: ignore[arg-type]
+        ctx.__dict__.update(given, facts=facts)
         return ctx
 
     def to_json(self) -> dict[str, object]:
@@ -161,6 +161,7 @@ FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
               if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
 DEALER = new_fact("the dealer wins")
 CONTEXT_FACTS = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
+_ZIMO = FLAG_FACTS["zimo"]
 
 
 def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
@@ -287,7 +288,13 @@ def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[st
 
 def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:
     """The Context from typed flag values: implications filled in, impossible combinations refused."""
-    used = {k: v for k, (v, _) in values.items() if k in reads}  # also the Context's fields, bar _NOT_FIELDS
+    used: dict[str, object] = {}  # also the Context's fields, bar _NOT_FIELDS
+    facts = 0  # of the flags on (``Context.facts``), in the same pass; zimo and the dealer are added below
+    for k, (v, _) in values.items():
+        if k in reads:
+            used[k] = v
+            if v and k in FLAG_FACTS:
+                facts |= FLAG_FACTS[k]
 
     def err(message: str, flag: str) -> MjcalcError:
         return MjcalcError("context", message, values[flag][1] if flag in values else None)
@@ -319,4 +326,8 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     if used.keys() & _NOT_FIELDS:
         used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
     used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
-    return Context._of(used)
+    if zimo:  # also when a self-drawn flag implies it
+        facts |= _ZIMO
+    if seat == "E":
+        facts |= DEALER
+    return Context._of(used, facts)

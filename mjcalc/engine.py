@@ -379,7 +379,10 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
     fired: list[tuple[int, BoundItem, bool | int]] = []
     context = c.ctx.facts
     for tier in items.closed if c.hand.closed else items.open:
-        for groups in (tier.on_hand, tier.met_on_context(context, not_met)):
+        on_context = tier.by_context.get(context) if not_met else None  # met_on_context's look-up, without a call
+        if on_context is None:
+            on_context = tier.met_on_context(context, not_met)
+        for groups in (tier.on_hand, on_context):
             for gate, group in groups:
                 if gate & not_met:
                     continue

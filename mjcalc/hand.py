@@ -204,12 +204,52 @@ class Hand:
 
 
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:
-    """Check the parsed tiles against the ruleset and assemble the Hand."""
+    """Check the parsed tiles against the ruleset and assemble the Hand. The checks read kinds; the tiles with
+    their columns (``line.concealed``) are asked for only to point at a problem found."""
+    kinds = line.kinds
+    reds = line.red_kinds
+    if line.melds:
+        reds = [*reds, *(t.tile for m in line.melds for t in m.tiles if t.red)]
+    if reds and (not rules.red_fives or len(set(reds)) < len(reds)):
+        _refuse_reds(line, rules)
+    flowers = _flowers(line, rules) if line.flowers else ()
+    concealed = tuple(sorted(kinds))
+    _check_copies(line, None if line.melds else concealed)
+    melds = tuple([_meld(m, rules) for m in line.melds]) if line.melds else ()
+    size = len(kinds) + 3 * len(melds)
+    need = rules.winning_size
+    if size not in (need, need - 1):
+        col = line.concealed[-1].column + 1 if kinds else 1
+        raise MjcalcError(
+            "notation",
+            f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
+            col,
+        )
+    if size == need - 1:
+        if win is not None:
+            raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
+                              win_column)
+        return Hand(concealed, melds, None, flowers, len(reds), rules.sets)
+    if win is None:
+        if not kinds:
+            raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
+        win = kinds[-1]
+    elif win not in concealed:
+        raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
+    return Hand(concealed, melds, win, flowers, len(reds), rules.sets)
+
+
+def _every_tile(line: ParsedLine) -> list[TileAt]:
     every = list(line.concealed)
     for m in line.melds:
         every += m.tiles
+    return every
+
+
+def _refuse_reds(line: ParsedLine, rules: TileRules) -> None:
+    """The first red five the ruleset refuses (it has none, or a second of a suit), in the order written."""
     red_seen: set[int] = set()
-    for t in filter(_RED, every):
+    for t in filter(_RED, _every_tile(line)):
         if not rules.red_fives:
             raise MjcalcError(
                 "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
@@ -219,53 +259,31 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             raise MjcalcError("notation", f"a second red {T.name(t.tile)}: the set has one red five of each suit; "
                               f"write the other as 5{T.name(t.tile)[1]}", t.column)
         red_seen.add(t.tile)
-    if line.flowers and not rules.flowers:
+
+
+def _flowers(line: ParsedLine, rules: TileRules) -> tuple[int, ...]:
+    if not rules.flowers:
         raise MjcalcError("notation", f"{rules.ruleset} is played without flowers", line.flowers[0].column)
     seen_flowers: set[int] = set()
     for f in line.flowers:
         if f.tile in seen_flowers:
             raise MjcalcError("notation", f"flower {f.tile + 1}f is given twice; there is one of each", f.column)
         seen_flowers.add(f.tile)
-    concealed = tuple(sorted(map(_KIND, line.concealed)))
-    _check_copies(every, None if line.melds else concealed)
-    melds = tuple([_meld(m, rules) for m in line.melds]) if line.melds else ()
-    size = len(line.concealed) + 3 * len(melds)
-    need = rules.winning_size
-    if size not in (need, need - 1):
-        col = line.concealed[-1].column + 1 if line.concealed else 1
-        raise MjcalcError(
-            "notation",
-            f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
-            col,
-        )
-    reds = len(red_seen)
-    flowers = tuple(sorted(seen_flowers)) if seen_flowers else ()
-    if size == need - 1:
-        if win is not None:
-            raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
-                              win_column)
-        return Hand(concealed, melds, None, flowers, reds, rules.sets)
-    if win is None:
-        if not line.concealed:
-            raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
-        win = line.concealed[-1].tile
-    elif win not in concealed:
-        raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
-    return Hand(concealed, melds, win, flowers, reds, rules.sets)
+    return tuple(sorted(seen_flowers))
 
 
 _KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it is a red five
 CHOWS = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
 
-def _check_copies(every: list[TileAt], kinds: Sequence[int] | None = None) -> None:
-    """At most four of a kind among ``every`` tile (``kinds``: their kinds sorted, when known)."""
+def _check_copies(line: ParsedLine, kinds: Sequence[int] | None = None) -> None:
+    """At most four of a kind among the line's tiles (``kinds``: the kinds of all of them sorted, when known)."""
     if kinds is None:
-        kinds = sorted(map(_KIND, every))
+        kinds = sorted([*line.kinds, *(t.tile for m in line.melds for t in m.tiles)])
     if not any(map(eq, kinds, kinds[4:])):  # sorted, five of a kind put its first and fifth copies 4 apart
         return
     counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
-    for t in sorted(every, key=lambda t: t.column):
+    for t in sorted(_every_tile(line), key=lambda t: t.column):
         counts[t.tile] += 1
         if counts[t.tile] == 5:
             raise MjcalcError("notation", f"a fifth {T.name(t.tile)}: there are only four of each tile", t.column)

@@ -23,6 +23,7 @@ A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import getitem
 from typing import NamedTuple
@@ -30,6 +31,7 @@ from typing import NamedTuple
 from . import tiles as T
 from .context import FlagWord
 from .errors import MjcalcError
+from .lazy import lazy
 
 OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
 SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
@@ -74,6 +76,35 @@ class ParsedLine:
     flowers: list[TileAt] = field(default_factory=list)
     flags: list[FlagWord] = field(default_factory=list)
 
+    # What building a hand reads of the concealed tiles; the columns are only for errors (``_PlainLine``).
+    @lazy
+    def kinds(self) -> Sequence[int]:
+        """The concealed tiles' kinds, as written."""
+        return [t.tile for t in self.concealed]
+
+    @lazy
+    def red_kinds(self) -> list[int]:
+        """The kind of each red five among the concealed tiles."""
+        return [t.tile for t in self.concealed if t.red]
+
+
+class _PlainLine(ParsedLine):
+    """A line read by ``_parse_common``: its concealed tiles kept as kinds (``kinds``, ``red_kinds``), the
+    TileAt of each (with its column) made only when asked for, as an error message needs: most lines have
+    none, and a batch reads millions of lines."""
+
+    def __init__(self, text: str, chunks: list[tuple[str, int]], kinds: bytes, red_kinds: list[int],
+                 melds: list[MeldText], flags: list[FlagWord]) -> None:
+        self.__dict__.update(text=text, melds=melds, flowers=[], flags=flags, kinds=kinds, red_kinds=red_kinds,
+                             _chunks=chunks)
+
+    @lazy
+    def concealed(self) -> list[TileAt]:  # type: ignore[override]
+        out: list[TileAt] = []
+        for chunk, column in self._chunks:
+            out += _plain_tiles(chunk, column)
+        return out
+
 
 def parse_line(text: str) -> ParsedLine:
     """Read one line. Raises MjcalcError(kind="notation") with the 1-based column of the problem."""
@@ -85,7 +116,9 @@ def parse_line(text: str) -> ParsedLine:
 def _parse_common(text: str) -> ParsedLine | None:
     """The common line, read fast: groups apart by single spaces, each plain tiles (digits and m p s z), a meld
     of plain tiles, or flags. None for anything else, which ``_parse_any`` reads (and reports errors of)."""
-    concealed: list[TileAt] = []
+    chunks: list[tuple[str, int]] = []  # the bare groups with their columns, for the TileAt of each tile
+    kinds = b""
+    reds: list[int] = []
     melds: list[MeldText] = []
     flags: list[FlagWord] = []
     parts = text.split()
@@ -111,11 +144,27 @@ def _parse_common(text: str) -> ParsedLine | None:
                 return None
             melds.append(_new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False)))
         elif _PLAIN.fullmatch(part):
-            concealed.extend(_plain_tiles(part, column))
+            chunks.append((part, column))
+            for digits, suit in _RUN.findall(part):
+                kinds += digits.encode().translate(_KIND_OF_DIGIT[suit])
+                if "0" in digits:  # only m p s: _PLAIN allows 1-7 before z
+                    reds += [SUIT_BASE[suit] + 4] * digits.count("0")
         else:
             return None
         column += len(part) + 1
-    return ParsedLine(text, concealed, melds, [], flags)
+    return _PlainLine(text, chunks, kinds, reds, melds, flags)
+
+
+# The kind of each digit of a plain run, by suit, as a bytes.translate table: a run of digits becomes the bytes
+# of its kinds in one call (0 is the red five, a 5).
+def _digit_kinds(base: int) -> bytes:
+    table = bytearray(256)
+    for d in range(10):
+        table[ord(str(d))] = base + 4 if d == 0 else base + d - 1
+    return bytes(table)
+
+
+_KIND_OF_DIGIT = {suit: _digit_kinds(base) for suit, base in SUIT_BASE.items()}
 
 
 # Flag bodies read before ("seat=E" → ("seat", "E")): the same few come back on every line of a batch, and the
