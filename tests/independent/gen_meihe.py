@@ -35,8 +35,8 @@ def one(rng: random.Random):
     if rng.random() < 0.5:
         hui = rng.choice([0, 8, 9, 17, 18, 26, 27, 30, 31, 32, 33, 4, 13, 22])
     flipped = prev_kind(hui)
-    mode = rng.choices(["any", "two_suits", "no_terminal", "pons", "narrow", "four_open"],
-                      [52, 8, 8, 14, 10, 8])[0]
+    mode = rng.choices(["any", "two_suits", "no_terminal", "pons", "narrow", "four_open", "dragons"],
+                      [46, 8, 8, 13, 9, 8, 8])[0]
     allowed = list(range(34))
     if mode == "two_suits":
         drop = rng.randrange(3)
@@ -74,6 +74,8 @@ def one(rng: random.Random):
 
     def trip(n=3, pool=None):
         pool = pool or allowed_nohui
+        if mode == "dragons" and rng.random() < 0.5:
+            pool = [k for k in DRAGONS if k != hui] or pool
         if not pool:
             return None
         return [rng.choice(pool)] * n
@@ -123,7 +125,8 @@ def one(rng: random.Random):
                 melds.append((f"{{{txt}}}", ts))
     nsets = 4 - len(melds)
     concealed = []
-    if nsets and rng.random() < 0.08 and hui not in DRAGONS and take([31, 32, 33]):
+    p_zfb = 0.4 if mode == "dragons" else 0.08
+    if nsets and rng.random() < p_zfb and hui not in DRAGONS and take([31, 32, 33]):
         concealed += [31, 32, 33]   # 中发白 叫胡 candidate
         nsets -= 1
     for _ in range(nsets):
@@ -147,7 +150,7 @@ def one(rng: random.Random):
             cnt[:] = c2
             concealed[i] = nk
     # most hands should be able to win: all three suits (wildcards may still supply one)
-    if mode in ("any", "pons", "narrow", "four_open") and rng.random() < 0.85:
+    if mode in ("any", "pons", "narrow", "four_open", "dragons") and rng.random() < 0.85:
         every = concealed + [k for m in melds for k in m[1]]
         if {k // 9 for k in every if k < 27} != {0, 1, 2}:
             return None
@@ -186,6 +189,9 @@ def one(rng: random.Random):
     if not zimo and rng.random() < 0.12:
         gangpao = True
     win_i = rng.randrange(len(concealed))
+    dragon_at = [i for i, k in enumerate(concealed) if k in DRAGONS]
+    if mode == "dragons" and dragon_at and rng.random() < 0.7:
+        win_i = rng.choice(dragon_at)
     if not zimo and concealed[win_i] == hui:
         cand = [i for i, k in enumerate(concealed) if k != hui]
         if not cand:
@@ -227,6 +233,11 @@ def one(rng: random.Random):
         flags.append("+base=2")
     elif r < 0.13:
         options["base"] = 3
+    r = rng.random()
+    if r < 0.07:
+        flags.append(f"+cap={rng.randrange(3, 60)}")
+    elif r < 0.1:
+        options["cap"] = rng.randrange(3, 60)
     return " ".join(parts) + " " + " ".join(flags), options
 
 

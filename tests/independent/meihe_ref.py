@@ -76,6 +76,7 @@ class Situation:
     tian: bool = False
     di: bool = False
     base: int = 1
+    cap: int | None = None
 
 
 def expand(group: str) -> list[int]:
@@ -138,6 +139,8 @@ def parse(line: str) -> Situation:
             setattr(s, key, True)
         elif key == "base":
             s.base = int(val)
+        elif key == "cap":
+            s.cap = int(val)
         else:
             raise ValueError(f"flag not used by the reference: {f}")
     return s
@@ -249,6 +252,8 @@ def score(line: str, options: dict | None = None, interp: dict | None = None) ->
         s.zimo = True   # NOTATION.md: +gang, +tian, +di are self-draws
     if options and "base" in options:
         s.base = int(options["base"])
+    if options and "cap" in options:
+        s.cap = int(options["cap"])
     return score_situation(s, {**LITERAL, **(interp or {})})
 
 
@@ -303,6 +308,18 @@ def undeclared_fours(s: Situation, hui: int, sets) -> list[int]:
     return [k for k in range(34) if cnt[k] == 4]
 
 
+def cap_net(pay: dict, cap: int, order: list[str]) -> dict:
+    """changchun.md per_player_net: scale every payment in proportion so that they add up to exactly
+    the cap, rounding by largest remainder; equal remainders: the payer next after the winner first."""
+    total = sum(pay.values())
+    out = {p: int(pay[p] * cap // total) for p in order}
+    left = cap - sum(out.values())
+    rema = sorted(order, key=lambda p: (-(pay[p] * cap % total), order.index(p)))
+    for p in rema[:left]:
+        out[p] += 1
+    return out
+
+
 def score_situation(s: Situation, interp: dict) -> Result:
     hui, flipped = wildcard_of(s)
     if hui is None:
@@ -352,6 +369,8 @@ def score_situation(s: Situation, interp: dict) -> Result:
         if any(tot[k] > limit[k] for k in range(34)):
             continue
         zfb = any(st[0] in ("zfb", "zfbw") for st in sets)
+        if sum(st[0] in ("zfb", "zfbw") for st in sets) > 1:
+            continue   # 中发白 叫胡 is the last set of the hand: one at most
         if any(st[0] == "zfb" for st in sets) and s.win not in DRAGONS:
             continue   # 中发白 叫胡: the winning tile is the third
         if any(st[0] == "zfbw" for st in sets) and not (interp["zfb_wild_winning_tile"] and s.win == hui):
@@ -429,6 +448,11 @@ def score_situation(s: Situation, interp: dict) -> Result:
     if best is None:
         return Result("not_a_win", failed=failed_all or {"shape"})
     _, fan, items, pay, kpts, reading, piao, zfb, fours = best
+    if s.cap is not None and sum(pay.values()) > s.cap:
+        pay = cap_net(pay, s.cap, payers)
+        capped = True
+    else:
+        capped = False
     kong = {p: kpts * base for p in payers} if kpts else {}
     net = {p: -(pay[p] + kong.get(p, 0)) for p in payers}
     net[seat] = sum(pay.values()) + sum(kong.values())
@@ -438,6 +462,8 @@ def score_situation(s: Situation, interp: dict) -> Result:
         feats.add("zfb_jiaohu")
     feats |= {"undeclared_four" + (":wild" if k == hui else "") for k in fours}
     feats.add(f"jokers={jokers}")
+    if capped:
+        feats.add("capped")
     if reading[1]:
         feats.add("substituted")
     return Result("win", fan, items, pay, kong, net, sum(pay.values()), reading=reading, features=feats)

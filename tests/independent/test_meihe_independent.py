@@ -99,6 +99,6 @@ def test_generator_covers_the_rules():
         "angang", "dagang:exposed", "dagang:concealed", "special:zfb:mao=1", "special:winds:mao=1",
         "special:yaojiu:mao=2", "quetui", "undeclared_four", "undeclared_four:wild", "zfb_jiaohu",
         "heavenly_win", "earthly_win", "self_drawn", "dealt_in", "closed_payer", "three_closed",
-        "four_closed", "kong_bloom", "kong_dealt_in", "no_wildcard", "all_triplets",
+        "four_closed", "kong_bloom", "kong_dealt_in", "no_wildcard", "all_triplets", "capped",
     ]:
         assert seen[feature] > 0, feature
