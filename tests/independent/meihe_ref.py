@@ -325,7 +325,9 @@ def score_situation(s: Situation, interp: dict) -> Result:
     if hui is None:
         return Result("error")
     if not s.zimo and s.win == hui:
-        return Result("error")
+        return Result("error")   # a wildcard is never discarded
+    if any(m.kind in ("chi", "pon", "kong") and hui in m.tiles for m in s.melds):
+        return Result("error")   # nor used in a chi, pon or exposed kong
     base = s.base
     seat = s.seat
     payers = others_of(seat)

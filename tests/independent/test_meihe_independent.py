@@ -15,6 +15,8 @@ import meihe_ref
 import pytest
 from compare import mjcalc_summary, ref_summary, same
 from gen_meihe import situations
+from mjcalc.engine import Request, score_line
+from mjcalc.render import to_json
 
 pytestmark = pytest.mark.independent
 
@@ -79,6 +81,17 @@ def test_reference_hand_worked(line, payments, kong):
 def test_reference_not_a_win(line):
     assert meihe_ref.score(line).result == "not_a_win"
     assert mjcalc_summary(line, {}, "meihe")["result"] == "not_a_win"
+
+
+@pytest.mark.parametrize("line", [
+    "123m456p789s111z2z 5z +hui=5z",             # a discard win on the wildcard
+    "123m456p789s111z2z 2z +hui=5z +flip=5z",    # +hui and +flip disagree (the flip makes 7z wild)
+    "[5555z] 123m456p789s2z 2z +hui=5z +zimo",   # the wildcard in an exposed kong
+])
+def test_context_errors(line):
+    assert meihe_ref.score(line).result == "error"
+    out = to_json(score_line(line, Request(rules="meihe", options={}), with_wait_scores=False))
+    assert out["result"] == "error" and out["error"]["kind"] == "context"
 
 
 def test_generator_covers_the_rules():
