@@ -210,8 +210,10 @@ def one(rng: random.Random):
     else:
         flags += [f"+hui={name(hui)}", f"+flip={name(flipped)}"]
     flags.append(f"+seat={seat}")
-    if zimo:
+    if zimo and not ((gang or tian or di) and rng.random() < 0.5):   # those flags are self-draws anyway
         flags.append("+zimo")
+    elif zimo:
+        pass
     elif rng.random() < 0.7:
         flags.append(f"+from={rng.choice(others)}")
     closed = [x for x in others if rng.random() < 0.4]
