@@ -11,11 +11,11 @@ from typing import Any, NamedTuple
 from . import tiles as T
 from .context import ALIASES, CONTEXT_FACTS, Context, FlagWord, build_context, collect_flags
 from .errors import MjcalcError
+from .facts import OPEN_GATE, Gate, unmet
 from .hand import Hand, build_hand
 from .notation import ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
-from .facts import OPEN_GATE, Gate, unmet
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
 from .settlement import Award, Settlement, settler
 

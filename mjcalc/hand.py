@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from operator import eq, itemgetter
+from typing import Any
 
 from . import tiles as T
 from .errors import MjcalcError

@@ -15,9 +15,29 @@ from typing import Any
 
 from . import tiles as T
 from .context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
-from .facts import (CHI, CLOSED, CONCEALED_PUNG, DRAGON, DRAGON_KINDS, DRAGON_PUNG, HONOR, HONOR_KINDS, KIND_BITS,
-                    KONG, MELDED, ONE_SUIT, OPEN_GATE, PUNG, TERMINAL, TERMINAL_KINDS, THREE_SUITS, WIND, WIND_KINDS,
-                    WIND_PUNG, Gate)
+from .facts import (
+    CHI,
+    CLOSED,
+    CONCEALED_PUNG,
+    DRAGON,
+    DRAGON_KINDS,
+    DRAGON_PUNG,
+    HONOR,
+    HONOR_KINDS,
+    KIND_BITS,
+    KONG,
+    MELDED,
+    ONE_SUIT,
+    OPEN_GATE,
+    PUNG,
+    TERMINAL,
+    TERMINAL_KINDS,
+    THREE_SUITS,
+    WIND,
+    WIND_KINDS,
+    WIND_PUNG,
+    Gate,
+)
 from .hand import Hand, Meld
 from .lazy import lazy
 from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import chain, product
-from typing import NamedTuple
 from operator import itemgetter
+from typing import NamedTuple
 
 from . import tiles as T
 from .facts import new as new_fact
@@ -94,7 +94,7 @@ class FormSpec:
 # --- regular: N sets + a pair --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
     """All ways to split one suit's counts into chi / pon / at most one pair, as (kind, offset) tuples."""
     out: list[tuple[tuple[str, int], ...]] = []
@@ -158,7 +158,7 @@ def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[Gr
     return tuple(tuple(chain.from_iterable(combo)) for combo in product(*per_suit))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[Group, ...], ...]:
     """A suit's decompositions as groups of the suit's kinds, each once (the search can reach one split in
     several orders: a pair then a chow at the same tile, or the chow first)."""
@@ -166,7 +166,7 @@ def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> t
     return tuple(tuple(_group(k, t + offset) for k, t in d) for d in unique)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_can(counts: tuple[int, ...], honors: bool) -> int:
     """Bit 1: the suit splits into sets alone; bit 2: into sets and one pair."""
     bits = 0
@@ -256,7 +256,7 @@ WAITS = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")
 WAIT_FACTS = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}  # facts.py: the reading's wait
 
 
-@lru_cache(maxsize=None)  # groups are values: one object per (kind, tile) serves every reading
+@cache  # groups are values: one object per (kind, tile) serves every reading
 def _group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))
@@ -415,12 +415,12 @@ def reading_class(reading: Reading) -> tuple[object, ...]:
     return reading.form, tuple(sorted(_group_class(g) for g in reading.groups))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _group_class(g: Group) -> tuple[object, ...]:
     return g.kind, g.special or "", g.meld, g.concealed, g.extra, _set_class(g.tiles)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set_class(shape: tuple[int, ...]) -> tuple[int, bool, int, bool]:
     """What a class-blind ruleset sees of a set or pair: its size, chi or not, the suit (winds and dragons
     apart), and whether it holds a 1 or 9."""
@@ -496,7 +496,7 @@ _PLACEHOLDER_SHAPES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _joker_only_fills(jokers: int, sets: int, pairs: int) -> frozenset[tuple[int, ...]]:
     """Jokers that make whole sets or the pair by themselves: placeholders, one per group."""
     if jokers != 3 * sets + 2 * pairs:

@@ -20,8 +20,8 @@ import yaml
 from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
 from .errors import MjcalcError, did_you_mean
-from .hand import SpecialKongDef, TileRules
 from .facts import OPEN_GATE, Gate
+from .hand import SpecialKongDef, TileRules
 from .predicates import PREDICATES, Candidate, bind, gate_of
 from .readings import FORM_NAMES, FormSpec
 

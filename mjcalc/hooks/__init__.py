@@ -6,5 +6,7 @@ are found by ``settlement.kong_finder`` functions that a ruleset's ``kongs:`` ro
 Importing this package registers them all; ``ruleset.load_ruleset`` does so before it validates any file.
 """
 
-from . import meihe  # noqa: F401
-from . import riichi  # noqa: F401
+from . import (
+    meihe,  # noqa: F401
+    riichi,  # noqa: F401
+)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
 
 SEATS = ("E", "S", "W", "N")
 SUITS = "mpsz"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from meihe_ref import DRAGONS, WINDS, name, next_kind, prev_kind
+from meihe_ref import DRAGONS, WINDS, name, prev_kind
 
 SEATS = ("E", "S", "W", "N")
 SUITS = "mpsz"

@@ -10,8 +10,20 @@ and 门清 +1 for each closed payer; 旋风杠 / 喜杠 worth one 暗杠 each; �
 from __future__ import annotations
 
 from changchun_ref import (
-    DRAGONS, HONORS, SEATS, WINDS, Result, counts_of, decompositions, is_terminal, largest_remainder,
-    next_seats, parse, shape_waits, suit, t,
+    DRAGONS,
+    HONORS,
+    SEATS,
+    WINDS,
+    Result,
+    counts_of,
+    decompositions,
+    is_terminal,
+    largest_remainder,
+    next_seats,
+    parse,
+    shape_waits,
+    suit,
+    t,
 )
 
 DA_DAN = frozenset({t("1m"), t("1p"), t("1s")})

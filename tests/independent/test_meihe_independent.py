@@ -15,6 +15,7 @@ import meihe_ref
 import pytest
 from compare import mjcalc_summary, ref_summary, same
 from gen_meihe import situations
+
 from mjcalc.engine import Request, score_line
 from mjcalc.render import to_json
 
