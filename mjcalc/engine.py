@@ -291,6 +291,8 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
         checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
         minimums = tuple(c for c in conditions if c.minimum is not None)
         found = Play(rules, bound_items(rules, options), checks, minimums, settler(rules, options))
+        if len(_IN_PLAY) > 1024:  # per-line options can vary: keep the memo bounded
+            _IN_PLAY.clear()
         _IN_PLAY[key] = found
     return found
 

@@ -94,7 +94,7 @@ class FormSpec:
 # --- regular: N sets + a pair --------------------------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
 def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
     """All ways to split one suit's counts into chi / pon / at most one pair, as (kind, offset) tuples."""
     out: list[tuple[tuple[str, int], ...]] = []
@@ -158,7 +158,7 @@ def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[Gr
     return tuple(tuple(chain.from_iterable(combo)) for combo in product(*per_suit))
 
 
-@cache
+@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
 def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[Group, ...], ...]:
     """A suit's decompositions as groups of the suit's kinds, each once (the search can reach one split in
     several orders: a pair then a chow at the same tile, or the chow first)."""
@@ -166,7 +166,7 @@ def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> t
     return tuple(tuple(_group(k, t + offset) for k, t in d) for d in unique)
 
 
-@cache
+@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
 def _suit_can(counts: tuple[int, ...], honors: bool) -> int:
     """Bit 1: the suit splits into sets alone; bit 2: into sets and one pair."""
     bits = 0

@@ -209,6 +209,8 @@ class Ruleset:
             return dict(found[1])
         values = self._option_values(overrides, where)
         if key is not None:
+            if len(_OPTION_VALUES) > 1024:  # per-line +base / +cap can vary: keep the memo bounded
+                _OPTION_VALUES.clear()
             _OPTION_VALUES[key] = (self, dict(values))
         return values
 
