@@ -12,22 +12,9 @@ import random
 
 from meihe_ref import DRAGONS, WINDS, name, prev_kind
 
+from gen import fmt  # the one compact tile writer of these tests
+
 SEATS = ("E", "S", "W", "N")
-SUITS = "mpsz"
-
-
-def fmt(tiles) -> str:
-    out, cur, digits = [], None, ""
-    for k in sorted(tiles):
-        s = SUITS[k // 9]
-        if cur is not None and s != cur:
-            out.append(digits + cur)
-            digits = ""
-        cur = s
-        digits += str(k % 9 + 1)
-    if cur is not None:
-        out.append(digits + cur)
-    return "".join(out)
 
 
 def one(rng: random.Random):
