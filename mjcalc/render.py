@@ -218,8 +218,7 @@ def _options_line(rules: Ruleset, options: dict[str, Any]) -> str:
     parts = []
     for k, o in rules.options.items():
         v = options.get(k)
-        text = "none" if v is None else ("on" if v is True else "off" if v is False else str(v))
-        parts.append(f"{k} {text}" + ("*" if v == o.default else ""))
+        parts.append(f"{k} {_option_text(v)}" + ("*" if v == o.default else ""))
     return " · ".join(parts)
 
 
@@ -300,6 +299,15 @@ def _kong_points_text(k: dict[str, Any]) -> str:
     return str(k["points"])
 
 
+def _option_text(value: Any) -> str:
+    """An option value as a user writes it with --set: on / off, none, or the value."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def ruleset_text(r: Ruleset, lang: str = "en") -> str:
     data = ruleset_json(r)
     lines = [f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", r.description, f"source: {r.source}",
@@ -310,7 +318,7 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
     lines.append("")
     lines.append("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)")
     lines.append(tabulate([[k, o["type"] if not o["choices"] else " | ".join(o["choices"]),
-                            "none" if o["default"] is None else o["default"], o["doc"]]
+                            _option_text(o["default"]), o["doc"]]
                            for k, o in data["options"].items()], headers=["option", "type", "default", "meaning"],
                           tablefmt="simple", maxcolwidths=[None, None, None, 70]))
     lines.append("")
