@@ -30,9 +30,6 @@ DRAGONS = (31, 32, 33)  # white, green, red
 SEATS = ("E", "S", "W", "N")  # turn order; East is the dealer
 HONOR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32}
-HONOR_ZH = "东南西北白发中"
-SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
-FLOWER_ZH = "春夏秋冬梅兰竹菊"
 
 
 def suit_of(t: int) -> int:
@@ -64,12 +61,6 @@ def is_wind(t: int) -> bool:
 
 def name(t: int) -> str:
     return f"{rank_of(t)}{SUITS[suit_of(t)]}"
-
-
-def zh_name(t: int) -> str:
-    if is_honor(t):
-        return HONOR_ZH[t - HONOR_START]
-    return f"{'一二三四五六七八九'[t % 9]}{SUIT_ZH[SUITS[suit_of(t)]]}"
 
 
 def parse_tile(text: str) -> int:
