@@ -92,8 +92,8 @@ class Meld:
     def is_kong(self) -> bool:
         return self.kind in KONG_KINDS
 
-    def text(self) -> str:
-        body = T.format_tiles(self.tiles, sort=self.kind != "special")
+    def text(self, red: Sequence[int] = ()) -> str:
+        body = T.format_tiles(self.tiles, sort=self.kind != "special", red=red)
         if self.kind == "concealed_kong":
             return f"({body})"
         if self.kind == "special":
@@ -109,11 +109,12 @@ class Hand:
     flowers: tuple[int, ...] = ()  # 0-7 = 春夏秋冬梅兰竹菊
     reds: int = 0  # red fives anywhere in the hand
     sets: int = 4
+    red_kinds: tuple[int, ...] = field(default=(), compare=False)  # which fives are red: to write the hand back
 
     def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
-                 flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4) -> None:
+                 flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4, red_kinds: tuple[int, ...] = ()) -> None:
         self.__dict__.update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, reds=reds,
-                             sets=sets)
+                             sets=sets, red_kinds=red_kinds)
 
     @property
     def waiting(self) -> bool:
@@ -196,8 +197,12 @@ class Hand:
         body.sort()
         if self.win_tile is not None:
             body.append(self.win_tile)
-        parts.append(T.format_tiles(body, sort=False))
-        parts.extend(m.text() for m in self.melds)
+        red = [k for k in self.red_kinds if k in body]  # a red five is written where a five of its kind is
+        parts.append(T.format_tiles(body, sort=False, red=red))
+        for m in self.melds:
+            in_meld = [k for k in self.red_kinds if k in m.tiles and k not in red]
+            red += in_meld
+            parts.append(m.text(in_meld))
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
         return " ".join(p for p in parts if p)
@@ -229,14 +234,14 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         if win is not None:
             raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
                               win_column)
-        return Hand(concealed, melds, None, flowers, len(reds), rules.sets)
+        return Hand(concealed, melds, None, flowers, len(reds), rules.sets, tuple(sorted(reds)))
     if win is None:
         if not kinds:
             raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
         win = kinds[-1]
     elif win not in concealed:
         raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
-    return Hand(concealed, melds, win, flowers, len(reds), rules.sets)
+    return Hand(concealed, melds, win, flowers, len(reds), rules.sets, tuple(sorted(reds)))
 
 
 def _every_tile(line: ParsedLine) -> list[TileAt]:

@@ -111,12 +111,22 @@ def previous_kind(t: int) -> int:
     raise AssertionError(t)  # every kind has a predecessor
 
 
-def format_tiles(tiles: Iterable[int], *, sort: bool = True) -> str:
-    """Write tiles in compact mpsz form, one suit letter per run: ``123m11z``."""
+def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] = ()) -> str:
+    """Write tiles in compact mpsz form, one suit letter per run: ``123m11z``; one five of each kind in ``red``
+    is written as a red five (``0p``).
+
+    >>> format_tiles([12, 13, 14], red=[13])
+    '406p'
+    """
     seq = sorted(tiles) if sort else list(tiles)
+    reds = set(red)
     out: list[str] = []
     for i, t in enumerate(seq):
-        out.append(str(rank_of(t)))
+        if t in reds:
+            reds.discard(t)
+            out.append("0")
+        else:
+            out.append(str(rank_of(t)))
         if i + 1 == len(seq) or suit_of(seq[i + 1]) != suit_of(t):
             out.append(SUITS[suit_of(t)])
     return "".join(out)

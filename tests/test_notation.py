@@ -193,3 +193,14 @@ def test_canonical_hand_text_round_trips() -> None:
     for line in ["23m456p789s22z [111z] 1m", "45p789s22z (1111m) [7777z] 3p", "123m456p78s99s {12341z} 9s"]:
         h = hand_of(line)
         assert hand_of(h.text()) == h
+
+
+def test_red_fives_are_written_back() -> None:
+    from mjcalc.engine import Request
+
+    for line, text in [("123m406p789s111z22z +riichi", "123m406p789s11122z"),
+                       ("123m456p789s2z [406m] 2z +zimo", "123m456p789s22z [406m]")]:
+        r = score_line(line, Request(rules="riichi"))
+        assert r.hand.text() == text
+        again = score_line(text + " " + line.split(" +", 1)[1], Request(rules="riichi"))
+        assert again.hand.reds == r.hand.reds
