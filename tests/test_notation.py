@@ -202,5 +202,5 @@ def test_red_fives_are_written_back() -> None:
                        ("123m456p789s2z [406m] 2z +zimo", "123m456p789s22z [406m]")]:
         r = score_line(line, Request(rules="riichi"))
         assert r.hand.text() == text
-        again = score_line(text + " " + line.split(" +", 1)[1], Request(rules="riichi"))
+        again = score_line(text + " +" + line.split(" +", 1)[1], Request(rules="riichi"))
         assert again.hand.reds == r.hand.reds
