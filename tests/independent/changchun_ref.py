@@ -103,34 +103,36 @@ def special_kind(ts: list[int], mil: bool) -> tuple[str, int]:
     raise ValueError(f"not a changchun-mil special kong: {ts}")
 
 
-def parse(line: str, mil: bool = False) -> Situation:
-    body, *flags = re.split(r"\+", line)
+GROUP = re.compile(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|[^\s\[\(\{]+")
+
+
+def read_line(line: str, special) -> tuple[list[int], list[Meld], list[tuple[str, str]]]:
+    """The notation subset these reference scorers read (shared by the Changchun, Jilin and Meihe ones): the
+    concealed tiles, the melds (a special kong's kind and extras by ``special(tiles)``), the flags as
+    (lower-case key, value)."""
+    body, *flags = line.split("+")
     concealed: list[int] = []
     melds: list[Meld] = []
-    for tok in re.findall(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|[^\s\[\(\{]+", body):
+    for tok in GROUP.findall(body):
+        ts = expand(tok[1:-1] if tok[0] in "[({" else tok)
         if tok[0] == "[":
-            ts = expand(tok[1:-1])
-            if len(ts) == 4:
-                melds.append(Meld("kong", ts))
-            elif len(set(ts)) == 1:
-                melds.append(Meld("pon", ts))
-            else:
-                melds.append(Meld("chi", sorted(ts)))
+            kind = "kong" if len(ts) == 4 else ("pon" if len(set(ts)) == 1 else "chi")
+            melds.append(Meld(kind, sorted(ts) if kind == "chi" else ts))
         elif tok[0] == "(":
-            melds.append(Meld("ankong", expand(tok[1:-1])))
+            melds.append(Meld("ankong", ts))
         elif tok[0] == "{":
-            ts = expand(tok[1:-1])
-            sp, extras = special_kind(ts, mil)
+            sp, extras = special(ts)
             melds.append(Meld("special", ts, sp, extras))
         else:
-            concealed += expand(tok)
+            concealed += ts
+    words = [f.strip().partition("=") for f in flags if f.strip()]
+    return concealed, melds, [(key.lower(), val) for key, _, val in words]
+
+
+def parse(line: str, mil: bool = False) -> Situation:
+    concealed, melds, flags = read_line(line, lambda ts: special_kind(ts, mil))
     s = Situation(concealed=concealed, win=concealed[-1], melds=melds)
-    for f in flags:
-        f = f.strip()
-        if not f:
-            continue
-        key, _, val = f.partition("=")
-        key = key.lower()
+    for key, val in flags:
         if key == "zimo":
             s.zimo = True
         elif key == "seat":
@@ -156,7 +158,7 @@ def parse(line: str, mil: bool = False) -> Situation:
         elif key == "closed":
             s.closed = tuple(val.split(","))
         else:
-            raise ValueError(f"flag not used by the reference: {f}")
+            raise ValueError(f"flag not used by the reference: +{key}")
     return s
 
 
@@ -259,17 +261,17 @@ def next_seats(seat: str) -> list[str]:
     return [SEATS[(i + k) % 4] for k in (1, 2, 3)]
 
 
-def kong_points(melds: list[Meld], base: int, mil: bool) -> int:
-    """Points each of the other three pays the winner for his kongs."""
+def kong_points(melds: list[Meld], base: int, special, big: frozenset[int] = DA_DAN) -> int:
+    """Points each of the other three pays the winner for his kongs: 明杠 1, 暗杠 2, doubled for a ``big`` kind
+    (大蛋), a special kong ``special(meld)``."""
     total = 0
     for m in melds:
         if m.kind == "kong":
-            total += 2 if m.tiles[0] in DA_DAN else 1
+            total += 2 if m.tiles[0] in big else 1
         elif m.kind == "ankong":
-            total += 4 if m.tiles[0] in DA_DAN else 2
+            total += 4 if m.tiles[0] in big else 2
         elif m.kind == "special":
-            # changchun: 1 each, each 补 tile one more; mil: 1 per tile
-            total += len(m.tiles) if mil else 1 + m.extras
+            total += special(m)
     return total * base
 
 
@@ -312,7 +314,8 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
     has_special = any(m.kind == "special" for m in melds)
     meld_has_triplet = any(m.kind in ("pon", "kong", "ankong") for m in melds)
     meld_all_triplets = all(m.kind != "chi" for m in melds)
-    kp = kong_points(melds, base, mil)
+    # changchun: 1 a special kong, each 补 tile one more; mil: 1 per tile
+    kp = kong_points(melds, base, (lambda m: len(m.tiles)) if mil else (lambda m: 1 + m.extras))
 
     others = list(s.concealed)
     others.remove(s.win)  # the 13-tile hand's concealed part

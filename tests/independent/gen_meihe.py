@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from meihe_ref import DRAGONS, WINDS, name, prev_kind
-
+from changchun_ref import name
 from gen import fmt  # the one compact tile writer of these tests
+from meihe_ref import DRAGONS, WINDS, prev_kind
 
 SEATS = ("E", "S", "W", "N")
 

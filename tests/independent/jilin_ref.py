@@ -18,6 +18,7 @@ from changchun_ref import (
     counts_of,
     decompositions,
     is_terminal,
+    kong_points,
     largest_remainder,
     next_seats,
     parse,
@@ -28,18 +29,6 @@ from changchun_ref import (
 
 DA_DAN = frozenset({t("1m"), t("1p"), t("1s")})
 DEFAULTS = {"base": 1, "cap": None, "matched_treasure_fan": 1, "all_triplets_fan": 3}
-
-
-def kong_points(melds, base: int) -> int:
-    total = 0
-    for m in melds:
-        if m.kind == "kong":
-            total += 2 if m.tiles[0] in DA_DAN else 1
-        elif m.kind == "ankong":
-            total += 4 if m.tiles[0] in DA_DAN else 2
-        elif m.kind == "special":
-            total += 2 + m.extras  # one 暗杠, plus one 明杠 per extra tile
-    return total * base
 
 
 def score(line: str, options: dict | None = None) -> Result:
@@ -61,7 +50,7 @@ def score(line: str, options: dict | None = None) -> Result:
     meld_tiles = [x for m in melds for x in m.tiles]
     meld_has_triplet = any(m.kind in ("pon", "kong", "ankong", "special") for m in melds)
     meld_all_triplets = all(m.kind != "chi" for m in melds)
-    kp = kong_points(melds, base)
+    kp = kong_points(melds, base, lambda m: 2 + m.extras, DA_DAN)  # one 暗杠 + one 明杠 per extra tile
 
     others = list(s.concealed)
     others.remove(s.win)

@@ -10,8 +10,9 @@ Tiles are ints 0..33: m 0-8, p 9-17, s 18-26, 东南西北 27-30, 白发中 31-3
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+
+from changchun_ref import Meld, is_terminal, read_line, t  # the audit's shared notation reader
 
 SEATS = ("E", "S", "W", "N")
 SUITS = "mpsz"
@@ -27,18 +28,6 @@ LITERAL = {
 }
 
 
-def t(s: str) -> int:
-    return SUITS.index(s[1]) * 9 + int(s[0]) - 1
-
-
-def name(k: int) -> str:
-    return f"{k % 9 + 1}{SUITS[k // 9]}"
-
-
-def is_term(k: int) -> bool:
-    return k < 27 and k % 9 in (0, 8)
-
-
 def next_kind(k: int) -> int:
     """The wildcard from the flipped tile: 1->2 ... 9->1, 东->南->西->北->东, 中->发->白->中."""
     if k < 27:
@@ -50,14 +39,6 @@ def next_kind(k: int) -> int:
 
 def prev_kind(k: int) -> int:
     return next(x for x in range(34) if next_kind(x) == k)
-
-
-@dataclass
-class Meld:
-    kind: str             # chi | pon | kong | ankong | special
-    tiles: list[int]
-    special: str = ""     # zfb | winds | yaojiu
-    extras: int = 0
 
 
 @dataclass
@@ -79,50 +60,21 @@ class Situation:
     cap: int | None = None
 
 
-def expand(group: str) -> list[int]:
-    out, digits = [], ""
-    for ch in group:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [t(d + ch) for d in digits]
-            digits = ""
-    return out
-
-
 def special_of(ts: list[int]) -> tuple[str, int]:
     kinds = set(ts)
     if kinds <= set(DRAGONS) and len(kinds) == 3:
         return "zfb", len(ts) - 3
     if kinds <= set(WINDS) and len(kinds) == 4:
         return "winds", len(ts) - 4
-    if all(is_term(k) for k in ts) and ({0, 9, 18} <= kinds or {8, 17, 26} <= kinds):
+    if all(is_terminal(k) for k in ts) and ({0, 9, 18} <= kinds or {8, 17, 26} <= kinds):
         return "yaojiu", len(ts) - 3
     raise ValueError(f"not a special kong: {ts}")
 
 
 def parse(line: str) -> Situation:
-    body, *flags = line.split("+")
-    concealed, melds = [], []
-    for tok in re.findall(r"\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|[^\s\[\(\{]+", body):
-        ts = expand(tok[1:-1]) if tok[0] in "[({" else expand(tok)
-        if tok[0] == "[":
-            kind = "kong" if len(ts) == 4 else ("pon" if len(set(ts)) == 1 else "chi")
-            melds.append(Meld(kind, sorted(ts)))
-        elif tok[0] == "(":
-            melds.append(Meld("ankong", ts))
-        elif tok[0] == "{":
-            sp, ex = special_of(ts)
-            melds.append(Meld("special", ts, sp, ex))
-        else:
-            concealed += ts
+    concealed, melds, flags = read_line(line, special_of)
     s = Situation(concealed, concealed[-1], melds)
-    for f in flags:
-        f = f.strip()
-        if not f:
-            continue
-        key, _, val = f.partition("=")
-        key = key.lower()
+    for key, val in flags:
         if key == "zimo":
             s.zimo = True
         elif key == "seat":
@@ -142,7 +94,7 @@ def parse(line: str) -> Situation:
         elif key == "cap":
             s.cap = int(val)
         else:
-            raise ValueError(f"flag not used by the reference: {f}")
+            raise ValueError(f"flag not used by the reference: +{key}")
     return s
 
 
@@ -390,7 +342,7 @@ def score_situation(s: Situation, interp: dict) -> Result:
             failed.add("three_suits")
         has_special = zfb or any(m.kind == "special" for m in s.melds)
         waived = has_special or any(k in DRAGONS for k in tiles)
-        if not waived and not any(is_term(k) for k in tiles):
+        if not waived and not any(is_terminal(k) for k in tiles):
             failed.add("terminal")
         has_trip = (any(st[0] in ("trip", "zfb", "zfbw") for st in sets)
                     or any(m.kind in ("pon", "kong", "ankong", "special") for m in s.melds))
