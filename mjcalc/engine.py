@@ -421,7 +421,7 @@ def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> lis
 def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, tile: int) -> WaitScore:
     """What a waiting hand would score if ``tile`` completed it, in the context given."""
     unseen = 4 - hand.all_tiles().count(tile)
-    full = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, tile, hand.flowers, hand.reds, hand.sets)
+    full = hand.with_win(tile)
     try:
         wild = wildcards(rules, full, ctx, {})
     except MjcalcError as exc:  # e.g. a discard win on a wildcard: that wait cannot be won this way

@@ -185,10 +185,10 @@ class Hand:
         return tuple(rest)
 
     def with_win(self, tile: int) -> Hand:
-        """The same hand with the winning tile standing for ``tile`` (a wildcard's substitution)."""
+        """The hand won on ``tile``: a waiting hand completed by it, or a win whose winning tile becomes it."""
         rest = list(self.without_win())
         rest.append(tile)
-        return Hand(tuple(sorted(rest)), self.melds, tile, self.flowers, self.reds, self.sets)
+        return Hand(tuple(sorted(rest)), self.melds, tile, self.flowers, self.reds, self.sets, self.red_kinds)
 
     def text(self) -> str:
         """Canonical notation: concealed tiles sorted, the winning tile last, then melds and flowers."""
