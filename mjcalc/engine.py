@@ -281,20 +281,34 @@ class Play(NamedTuple):
 
 
 _IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], Play] = {}
+# Items and conditions bound by the values of the options that decide them (Ruleset.binding_options) alone:
+# option sets that differ only in, say, the formula's options share one binding, the costly part of a Play.
+_BOUND: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, BoundItems, tuple[tuple[int, Condition], ...],
+                                                tuple[Condition, ...]]] = {}
 
 
 def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
     key = (id(rules), tuple(options.items()))  # option_values builds them in the ruleset's order
     found = _IN_PLAY.get(key)
     if found is None or found.rules is not rules:
-        conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
-        checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
-        minimums = tuple(c for c in conditions if c.minimum is not None)
-        found = Play(rules, bound_items(rules, options), checks, minimums, settler(rules, options))
-        if len(_IN_PLAY) > 1024:  # per-line options can vary: keep the memo bounded
-            _IN_PLAY.clear()
-        _IN_PLAY[key] = found
+        bound_key = (id(rules), tuple(options.get(name) for name in rules.binding_options))
+        bound = _BOUND.get(bound_key)
+        if bound is None or bound[0] is not rules:
+            conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
+            checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+            minimums = tuple(c for c in conditions if c.minimum is not None)
+            bound = (rules, bound_items(rules, options), checks, minimums)
+            _remember(_BOUND, bound_key, bound)
+        found = Play(rules, *bound[1:], settler(rules, options))
+        _remember(_IN_PLAY, key, found)
     return found
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any, limit: int = 1024) -> None:
+    """``memo[key] = value``, the memo emptied first when full: per-line options can vary, memory must not."""
+    if len(memo) >= limit:
+        memo.clear()
+    memo[key] = value
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:

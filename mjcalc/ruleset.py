@@ -11,7 +11,7 @@ import importlib.resources
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -46,6 +46,16 @@ def option_key(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+def option_refs(value: Any) -> set[str]:
+    """The options a YAML value reads (``{option: NAME}`` anywhere inside it)."""
+    if isinstance(value, dict):
+        found = {value["option"]} if isinstance(value.get("option"), str) else set()
+        for v in value.values():
+            found |= option_refs(v)
+        return found
+    return set()
 
 
 def gate_open(option: str | None, values: tuple[Any, ...], options: Mapping[str, Any]) -> bool:
@@ -234,6 +244,14 @@ class Ruleset:
                 return chosen
             return self.resolve(value["values"][option_key(chosen)], options)
         return value
+
+    @cached_property
+    def binding_options(self) -> tuple[str, ...]:
+        """The options that decide which items and conditions are in play and what the items are worth: what
+        the engine binds once per set of their values (the others, such as the formula's, are read later)."""
+        names = {x.enabled for x in (*self.items, *self.conditions) if x.enabled}
+        names.update(name for item in self.items for name in option_refs(item.value))
+        return tuple(sorted(names))
 
     def item_value(self, item: ItemDef, options: Mapping[str, Any]) -> int | tuple[int, int]:
         """An item's value under these options: an int, or (closed, open) for ``{closed: …, open: …}``."""
