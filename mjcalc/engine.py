@@ -313,7 +313,7 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any, limit: int = 1024) -> 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
     """Items in play under these options with their values resolved, once for closed hands and once for open
-    ones (an item whose {closed, open} value is 0 there is left out), by tier (highest first), then by gate."""
+    ones (an item whose {closed, open} value is 0 there is left out), by tier (highest first)."""
     sides: tuple[list[tuple[int, BoundItem]], list[tuple[int, BoundItem]]] = ([], [])
     for position, item in enumerate(rules.items):
         if not item.is_enabled(options):
@@ -322,22 +322,21 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
         tier = rules.tiers.index(item.tier)
         for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
             if v or not isinstance(value, tuple):
-                side.append((tier, BoundItem(position, item, v, item.when, item.exact)))
+                side.append((tier, BoundItem(item.gate.mask, item.exact, item.when, position, item, v)))
     closed, open_ = (_gated(side) for side in sides)
     return BoundItems(closed, open_)
 
 
 def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
-    """Items grouped by tier, highest first, and within a tier by gate (in the order first met)."""
-    tiers: dict[int, dict[Gate, list[BoundItem]]] = {}
+    """Items by tier, highest first; within a tier, those gated on the context alone apart (``Tier``)."""
+    tiers: dict[int, list[BoundItem]] = {}
     for tier, b in bound:
-        tiers.setdefault(tier, {}).setdefault(b.item.gate, []).append(b)
+        tiers.setdefault(tier, []).append(b)
     out = []
     for t in sorted(tiers):
-        groups = [(gate, GatedItems(gate.mask, tuple(group))) for gate, group in tiers[t].items()]
-        on_context = tuple(g for gate, g in groups
-                           if gate != OPEN_GATE and not (gate.need | gate.forbid) & ~CONTEXT_FACTS)
-        out.append(Tier({}, on_context, tuple(g for _, g in groups if g not in on_context)))
+        on_context = tuple(b for b in tiers[t] if b.item.gate != OPEN_GATE
+                           and not (b.item.gate.need | b.item.gate.forbid) & ~CONTEXT_FACTS)
+        out.append(Tier({}, on_context, tuple(b for b in tiers[t] if b not in on_context)))
     return tuple(out)
 
 
@@ -345,38 +344,32 @@ _new = tuple.__new__  # a named tuple from its fields without the Python-level _
 
 
 class BoundItem(NamedTuple):
+    gate: int  # the mask of the item's gate (facts.py): the item is not asked unless it is met
+    exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
+    when: Callable[[Candidate], bool | int]
     position: int  # in the ruleset's list: awards are listed in that order
     item: ItemDef
     value: int
-    when: Callable[[Candidate], bool | int]
-    exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
-
-
-class GatedItems(NamedTuple):
-    """Items of one tier with one gate (facts.py): none is asked unless the gate is met."""
-
-    gate: int  # Gate.mask
-    items: tuple[BoundItem, ...]
 
 
 class Tier(NamedTuple):
-    """The items of one tier by gate. Those gated on the context alone (flags, the dealer) meet their gates
-    alike on every reading of a line and on every line with the same context facts: which groups do is looked
-    up by those facts, not tested group by group."""
+    """The items of one tier. Those gated on the context alone (flags, the dealer) meet their gates alike on
+    every reading of a line and on every line with the same context facts: which do is looked up by those
+    facts, not tested item by item."""
 
-    by_context: dict[int, tuple[GatedItems, ...]]  # context facts → the groups of ``on_context`` they meet
-    on_context: tuple[GatedItems, ...]
-    on_hand: tuple[GatedItems, ...]  # the others, tested one by one
+    by_context: dict[int, tuple[BoundItem, ...]]  # context facts → the items of ``on_context`` they meet
+    on_context: tuple[BoundItem, ...]
+    on_hand: tuple[BoundItem, ...]  # the others, their gates tested one by one
 
-    def met_on_context(self, context: int, not_met: int) -> tuple[GatedItems, ...]:
-        """The groups gated on the context whose gates these facts meet (all of them when facts are unknown)."""
+    def met_on_context(self, context: int, not_met: int) -> tuple[BoundItem, ...]:
+        """The items gated on the context whose gates these facts meet (all of them when facts are unknown)."""
         if not not_met:
             return self.on_context
         found = self.by_context.get(context)
         if found is None:
             if len(self.by_context) >= 4096:  # bounded: a batch's memory must not grow with the file
                 self.by_context.clear()
-            found = self.by_context[context] = tuple(g for g in self.on_context if not g.gate & not_met)
+            found = self.by_context[context] = tuple(b for b in self.on_context if not b.gate & not_met)
         return found
 
 
@@ -388,24 +381,31 @@ class BoundItems(NamedTuple):
 def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
     """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
     once one fires, lower tiers are not even asked), then those excluded by another that fired go
-    (``excludes``; ``*`` = all). A group of items whose gate is not met is skipped with one test (``not_met``:
-    ``facts.unmet`` of the candidate's facts, when the caller has it)."""
+    (``excludes``; ``*`` = all). An item whose gate is not met is skipped with one test (``not_met``:
+    ``facts.unmet`` of the candidate's facts, when the caller has it; 0, facts unknown, meets every gate)."""
     if not_met is None:
         not_met = unmet(c.facts)
     fired: list[tuple[int, BoundItem, bool | int]] = []
     context = c.ctx.facts
     for tier in items.closed if c.hand.closed else items.open:
-        on_context = tier.by_context.get(context) if not_met else None  # met_on_context's look-up, without a call
-        if on_context is None:
-            on_context = tier.met_on_context(context, not_met)
-        for groups in (tier.on_hand, on_context):
-            for gate, group in groups:
-                if gate & not_met:
-                    continue
-                for bound in group:
-                    n = True if bound.exact and not_met else bound.when(c)  # not_met is 0 only with facts unknown
+        if not_met:
+            for b in tier.on_hand:
+                if not b[0] & not_met:  # by index: a named tuple's attributes cost more
+                    n = True if b[1] else b[2](c)
                     if n:
-                        fired.append((bound.position, bound, n))
+                        fired.append((b[3], b, n))
+            on_context = tier.by_context.get(context)  # met_on_context's look-up, without a call
+            if on_context is None:
+                on_context = tier.met_on_context(context, not_met)
+            for b in on_context:
+                n = True if b[1] else b[2](c)
+                if n:
+                    fired.append((b[3], b, n))
+        else:  # facts unknown: every item is asked
+            for b in (*tier.on_hand, *tier.on_context):
+                n = b[2](c)
+                if n:
+                    fired.append((b[3], b, n))
         if fired:
             break
     if len(fired) > 1:
@@ -413,13 +413,14 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
     awards = []
     excluded: set[str] | None = None
     for _, b, n in fired:
-        awards.append(_new(Award, (b.item, b.value, 1 if n is True else int(n))))
-        if b.item.excludes:
+        item = b.item
+        awards.append(_new(Award, (item, b.value, 1 if n is True else int(n))))
+        if item.excludes:
             excluded = set() if excluded is None else excluded
-            if "*" in b.item.excludes:
+            if "*" in item.excludes:
                 excluded |= {other.item.id for _, other, _ in fired if other is not b}
             else:
-                excluded.update(b.item.excludes)
+                excluded.update(item.excludes)
     return [a for a in awards if a.item.id not in excluded] if excluded else awards
 
 

@@ -174,8 +174,7 @@ class Hand:
     @lazy
     def suits(self) -> frozenset[int]:
         """The suits (0 m, 1 p, 2 s) of the suited tiles present."""
-        mask = self.kinds
-        return frozenset(s for s in range(3) if mask >> (9 * s) & 0x1FF)
+        return T.suits_of(self.kinds)
 
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""

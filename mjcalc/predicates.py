@@ -97,7 +97,7 @@ class Candidate:
     def suits(self) -> frozenset[int]:
         if not self.has_wildcard_kong:
             return self.hand.suits
-        return frozenset(s for s in range(3) if self.kinds >> (9 * s) & 0x1FF)
+        return T.suits_of(self.kinds)
 
     # The shape of the reading, read in one pass the first time any of it is asked for.
     @lazy
@@ -629,10 +629,12 @@ def nine_gates(c: Candidate, pure: bool = False) -> bool:
     if c.hand.melds or len(c.suits) != 1 or c.kinds & HONOR_KINDS:
         return False
     suit = next(iter(c.suits)) * 9
-    extra = [n - need for n, need in zip(c.counts[suit:suit + 9], (3, 1, 1, 1, 1, 1, 1, 1, 3), strict=True)]
-    if min(extra) < 0:
+    counts = c.counts
+    if counts[suit] < 3 or counts[suit + 8] < 3 or 0 in counts[suit + 1:suit + 8]:
         return False
-    return not pure or (c.hand.win_tile is not None and extra[c.hand.win_tile - suit] == 1)
+    # 14 tiles of one suit holding 111 2-8 999: exactly one kind has one tile more than that
+    return not pure or (c.hand.win_tile is not None
+                        and counts[c.hand.win_tile] == (4 if c.hand.win_tile in (suit, suit + 8) else 2))
 
 
 # --- north-eastern patterns ----------------------------------------------------------------------------

@@ -152,3 +152,15 @@ def mask(kinds: Iterable[int]) -> int:
     for t in kinds:
         out |= 1 << t
     return out
+
+
+_SUIT_SETS = tuple(frozenset(s for s in range(3) if present >> s & 1) for present in range(8))
+
+
+def suits_of(kinds: int) -> frozenset[int]:
+    """The suits (0 m, 1 p, 2 s) present in a mask of kinds.
+
+    >>> sorted(suits_of(mask([0, 30]))), sorted(suits_of(mask([9, 26])))
+    ([0], [1, 2])
+    """
+    return _SUIT_SETS[(kinds & 0x1FF != 0) | (kinds & 0x3FE00 != 0) << 1 | (kinds & 0x7FC0000 != 0) << 2]
