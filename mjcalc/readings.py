@@ -15,6 +15,7 @@ and again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, product
@@ -80,8 +81,7 @@ class Reading(NamedTuple):  # a tuple: one per decomposition and placement of th
         return [g.text() for g in self.groups]
 
 
-@dataclass(frozen=True)
-class FormSpec:
+class FormSpec(NamedTuple):  # a tuple: part of the key of the readings' cache, hashed on every hand
     """A winning form a ruleset allows, with its parameters (``{seven_pairs: {allow_four: true}}``)."""
 
     name: str
@@ -131,23 +131,32 @@ def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, i
     return [(counts[0:9], False, 0), (counts[9:18], False, 9), (counts[18:27], False, 18), (counts[27:34], True, 27)]
 
 
-@lru_cache(maxsize=8192)  # bounded: a batch's memory must not grow with the file
 def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[Group, ...], ...]:
-    """Every split of concealed counts into sets + exactly one pair, as groups. Cached: the substitutions of a
-    wildcard hand meet the same counts again and again.
+    """Every split of concealed counts into sets + exactly one pair, as groups (``sets``: how many the hand
+    needs, which its tile count already says)."""
+    return _regular(tuple(t for t, n in enumerate(counts) for _ in range(n)))
+
+
+def _regular(concealed: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """``regular_decompositions`` of the concealed tiles sorted. The tiles of each suit are a slice of them, cut
+    where the suits change, and the key of that suit's cached splits: no count vector is built.
 
     A suit's tile count fixes whether it holds the pair (count % 3 == 2) or not (0), so the suits' ways to
     split combine freely once exactly one suit has the pair."""
+    i1 = bisect_left(concealed, 9)
+    i2 = bisect_left(concealed, 18, i1)
+    i3 = bisect_left(concealed, 27, i2)
     per_suit = []
     pairs = 0
-    for sub, honors, offset in _suit_slices(counts):
-        n = sum(sub)
+    for sub in (concealed[:i1], concealed[i1:i2], concealed[i2:i3], concealed[i3:]):
+        n = len(sub)
         if not n:
             continue
-        if n % 3 == 1:
+        rest = n % 3
+        if rest == 1:
             return ()
-        pairs += n % 3 == 2
-        found = _placed_decompositions(sub, honors, offset)
+        pairs += rest == 2
+        found = _suit_splits(sub)
         if not found:
             return ()
         per_suit.append(found)
@@ -156,6 +165,17 @@ def regular_decompositions(counts: tuple[int, ...], sets: int) -> tuple[tuple[Gr
     if len(per_suit) == 1:
         return per_suit[0]
     return tuple(tuple(chain.from_iterable(combo)) for combo in product(*per_suit))
+
+
+@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
+def _suit_splits(sub: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
+    """The splits of one suit's tiles (sorted kinds, all of one suit) as groups."""
+    honors = sub[0] >= T.HONOR_START
+    offset = T.HONOR_START if honors else sub[0] - sub[0] % 9
+    counts = [0] * (T.NUM_KINDS - T.HONOR_START if honors else 9)
+    for t in sub:
+        counts[t - offset] += 1
+    return _placed_decompositions(tuple(counts), honors, offset)
 
 
 @lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
@@ -225,15 +245,18 @@ FORM_NAMES = ("regular", *SPECIAL_FORMS)
 FORM_FACTS = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
 
-def decompositions(counts: tuple[int, ...], free_sets: int,
+def decompositions(concealed: tuple[int, ...], free_sets: int,
                    forms: Iterable[FormSpec]) -> list[tuple[str, tuple[Group, ...]]]:
-    """Every split of concealed counts in every form, with the form's name."""
+    """Every split of the concealed tiles (sorted kinds) in every form, with the form's name."""
     out = []
+    counts = None
     for spec in forms:
         if spec.name == "regular":
-            for groups in regular_decompositions(counts, free_sets):
+            for groups in _regular(concealed):
                 out.append(("regular", groups))
         else:
+            if counts is None:
+                counts = tuple(T.counts_of(concealed))
             for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec):  # mostly none: no comprehension to set up
                 out.append((spec.name, tuple([_group(k, t) for k, t in d])))
     return out
@@ -289,28 +312,34 @@ def _wait_of(group: Group, win: int) -> str:
 def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
     """Every reading of a complete hand, one per decomposition and placement of the winning tile. A called
     meld (叫胡) holds the winning tile in every reading."""
-    counts = tuple(T.counts_of(hand.concealed))
-    melds: tuple[Group, ...] = ()
-    called = None
-    if hand.melds:
-        melds = tuple([meld_group(m) for m in hand.melds])
-        called = next((i for i, m in enumerate(hand.melds) if m.called), None)
     free = hand.sets - len(hand.melds)
+    if not hand.melds:
+        return list(_concealed_readings(hand.concealed, hand.win_tile, free, forms))
+    melds = tuple([meld_group(m) for m in hand.melds])
+    called = next((i for i, m in enumerate(hand.melds) if m.called), None)
+    if called is not None:
+        return [_new(Reading, (form, groups + melds, len(groups) + called, "called"))
+                for form, groups in decompositions(hand.concealed, free, forms)]
+    return [_new(Reading, (form, groups + melds, i, wait))
+            for form, groups, i, wait in _concealed_readings(hand.concealed, hand.win_tile, free, forms)]
+
+
+@lru_cache(maxsize=8192)  # bounded: a batch's memory must not grow with the file
+def _concealed_readings(concealed: tuple[int, ...], win: int | None, free: int,
+                        forms: tuple[FormSpec, ...]) -> tuple[Reading, ...]:
+    """The readings of the concealed tiles alone (the hand's melds are added after them). Cached: the
+    substitutions of a wildcard hand, and the waits of a waiting one, meet the same tiles again and again."""
     out: list[Reading] = []
-    win = hand.win_tile
-    for form, groups in decompositions(counts, free, forms):
-        every = groups + melds
-        if called is not None:
-            out.append(_new(Reading, (form, every, len(groups) + called, "called")))
-        elif win is None:
-            out.append(_new(Reading, (form, every, None, None)))
-        else:
-            placed: list[Group] = []  # the winning tile once per distinct group (concealed groups are interned)
-            for i, g in enumerate(groups):
-                if win in g[1] and g not in placed:
-                    placed.append(g)
-                    out.append(_new(Reading, (form, every, i, _wait_of(g, win))))
-    return out
+    for form, groups in decompositions(concealed, free, forms):
+        if win is None:
+            out.append(_new(Reading, (form, groups, None, None)))
+            continue
+        placed: list[Group] = []  # the winning tile once per distinct group (concealed groups are interned)
+        for i, g in enumerate(groups):
+            if win in g[1] and g not in placed:
+                placed.append(g)
+                out.append(_new(Reading, (form, groups, i, _wait_of(g, win))))
+    return tuple(out)
 
 
 def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, forms: tuple[FormSpec, ...],
