@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from . import tiles as T
@@ -100,9 +101,12 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
 
 
 _RULES_WORDS = frozenset(word for word, name in ALIASES.items() if name == "rules")
+_WORD = itemgetter(0)  # of a FlagWord
 
 
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
+    if _RULES_WORDS.isdisjoint(map(str.lower, map(_WORD, parsed.flags))):  # most lines: one pass in C
+        return request.rules or DEFAULT_RULESET
     for w in parsed.flags:
         if w.word.lower() in _RULES_WORDS:
             if not w.value:

@@ -127,32 +127,51 @@ def _parse_common(text: str) -> ParsedLine | None:
     column = 1
     for part in parts:
         first = part[0]
-        if first == "+":
-            for body in part[1:].split("+"):
-                word_value = _FLAG_BODIES.get(body)
-                if word_value is None:
-                    if not body or body[0] == "=":
-                        return None
-                    word_value = _flag_body(body)
-                flags.append(_new(FlagWord, (*word_value, column)))
-                column += len(body) + 1
-            column += 1  # the space after the part
-            continue
-        if first in OPENERS:
-            close, kind = OPENERS[first]
-            if part[-1] != close or not _PLAIN.fullmatch(part, 1, len(part) - 1):
-                return None
-            melds.append(_new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False)))
+        if first == "+" or first in OPENERS:
+            # A flag or a meld: the same few come back at the same columns line after line (+seat=E, [111z]).
+            found = _PARTS_AT.get((part, column))
+            if found is None:
+                found = _flags_or_meld(part, column)
+                if found is None:
+                    return None
+            if first == "+":
+                flags += found  # type: ignore[arg-type]
+            else:
+                melds.append(found)  # type: ignore[arg-type]
         elif _PLAIN.fullmatch(part):
             chunks.append((part, column))
-            for digits, suit in _RUN.findall(part):
-                kinds += digits.encode().translate(_KIND_OF_DIGIT[suit])
-                if "0" in digits:  # only m p s: _PLAIN allows 1-7 before z
-                    reds += [SUIT_BASE[suit] + 4] * digits.count("0")
+            kinds += _plain_kinds(part, reds)
         else:
             return None
         column += len(part) + 1
     return _PlainLine(text, chunks, kinds, reds, melds, flags)
+
+
+# What a flag group or a meld at a column reads as (``_flags_or_meld``): values, so kept and shared.
+_PARTS_AT: dict[tuple[str, int], tuple[FlagWord, ...] | MeldText] = {}
+
+
+def _flags_or_meld(part: str, column: int) -> tuple[FlagWord, ...] | MeldText | None:
+    """A group of flags (``+a`` or ``+a+b``) or a meld of plain tiles at this column; None for anything else."""
+    found: tuple[FlagWord, ...] | MeldText
+    if part[0] == "+":
+        words = []
+        at = column
+        for body in part[1:].split("+"):
+            if not body or body[0] == "=":
+                return None
+            words.append(_new(FlagWord, (*_flag_body(body), at)))
+            at += len(body) + 1
+        found = tuple(words)
+    else:
+        close, kind = OPENERS[part[0]]
+        if part[-1] != close or not _PLAIN.fullmatch(part, 1, len(part) - 1):
+            return None
+        found = _new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False))
+    if len(_PARTS_AT) >= 8192:  # bounded: a batch's memory must not grow with the file
+        _PARTS_AT.clear()
+    _PARTS_AT[part, column] = found
+    return found
 
 
 # The kind of each digit of a plain run, by suit, as a bytes.translate table: a run of digits becomes the bytes
@@ -165,6 +184,17 @@ def _digit_kinds(base: int) -> bytes:
 
 
 _KIND_OF_DIGIT = {suit: _digit_kinds(base) for suit, base in SUIT_BASE.items()}
+
+
+def _plain_kinds(chunk: str, reds: list[int] | None = None) -> bytes:
+    """The kinds of a plain chunk (``_PLAIN``) as bytes, a run of digits at a time; the kind of each red five
+    is added to ``reds`` when given (0 is a five)."""
+    kinds = b""
+    for digits, suit in _RUN.findall(chunk):
+        kinds += digits.encode().translate(_KIND_OF_DIGIT[suit])
+        if reds is not None and "0" in digits:  # only m p s: _PLAIN allows 1-7 before z
+            reds += [SUIT_BASE[suit] + 4] * digits.count("0")
+    return kinds
 
 
 # Flag bodies read before ("seat=E" → ("seat", "E")): the same few come back on every line of a batch, and the
@@ -284,6 +314,8 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
 
 def parse_tile_list(text: str) -> list[int]:
     """Tiles in a flag value (``+dora=3m7z``); red fives count as fives here."""
+    if _PLAIN.fullmatch(text):  # the common case
+        return list(_plain_kinds(text))
     found, _flowers = _read_tiles(text, 1, allow_flowers=False)
     return [t.tile for t in found]
 
