@@ -241,6 +241,11 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
 
 
 SPECIAL_FORMS = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
+# A necessary condition of a special form on the concealed tiles sorted (a form without one is always tried),
+# tested before any count vector is built: most hands are of no special form, and a batch reads millions.
+_ORPHAN_SET = frozenset(ORPHANS)
+MAY_BE = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
+          "thirteen_orphans": _ORPHAN_SET.issuperset}
 FORM_NAMES = ("regular", *SPECIAL_FORMS)
 FORM_FACTS = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
@@ -254,7 +259,7 @@ def decompositions(concealed: tuple[int, ...], free_sets: int,
         if spec.name == "regular":
             for groups in _regular(concealed):
                 out.append(("regular", groups))
-        else:
+        elif MAY_BE.get(spec.name, bool)(concealed):
             if counts is None:
                 counts = tuple(T.counts_of(concealed))
             for d in SPECIAL_FORMS[spec.name](counts, free_sets, spec):  # mostly none: no comprehension to set up
