@@ -26,6 +26,7 @@ Numbers follow standard riichi as the reference library ``mahjong`` 2.1.0 scores
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from .. import tiles as T
@@ -195,9 +196,20 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
 
 
 def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int) -> Payment:
-    hand = -(-base * times // 100) * 100  # rounded up to 100
+    return Payment(payer, winner, han, *_paid(base, times, honba))
+
+
+@lru_cache(maxsize=4096)  # the same few base points, multiples and honba come back hand after hand
+def _paid(base: int, times: int, honba: int) -> tuple[int, str]:
+    """A payment of ``times`` the base points, rounded up to 100, plus honba; with its arithmetic."""
+    hand = -(-base * times // 100) * 100
     formula = f"{base} × {times} → {hand} + {honba} honba" if honba else f"{base} × {times} → {hand}"
-    return Payment(payer, winner, han, hand + honba, formula)
+    return hand + honba, formula
+
+
+@lru_cache(maxsize=4096)
+def _limit_note(han: int, fu: int, base: int, limit: str | None) -> str:
+    return f"{han} han {fu} fu: {limit}" if limit else f"{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points"
 
 
 # Who pays how many times the base on a tsumo, by the winner's seat: the dealer twice, or each twice from him.
@@ -238,7 +250,7 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
     base, limit = base_points(han, fu, yakuman, options)
     pays = payments(c, han, base)
-    note = f"{han} han {fu} fu: {limit}" if limit else f"{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points"
+    note = _limit_note(han, fu, base, limit)
     total = 0
     for p in pays:
         total += p.amount
