@@ -212,14 +212,20 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     their columns (``line.concealed``) are asked for only to point at a problem found."""
     kinds = line.kinds
     reds = line.red_kinds
+    concealed = tuple(sorted(kinds))
+    every = concealed  # the kinds of every tile written, sorted
     if line.melds:
-        reds = [*reds, *(t.tile for m in line.melds for t in m.tiles if t.red)]
+        for m in line.melds:
+            meld_kinds, meld_reds = _written(m)
+            every += meld_kinds
+            if meld_reds:
+                reds = [*reds, *meld_reds]
+        every = sorted(every)
     if reds and (not rules.red_fives or len(set(reds)) < len(reds)):
         _refuse_reds(line, rules)
     flowers = _flowers(line, rules) if line.flowers else ()
-    concealed = tuple(sorted(kinds))
-    _check_copies(line, None if line.melds else concealed)
-    melds = tuple([_meld(m, rules) for m in line.melds]) if line.melds else ()
+    _check_copies(line, every)
+    melds = tuple([_meld_of(m, rules) for m in line.melds]) if line.melds else ()
     size = len(kinds) + 3 * len(melds)
     need = rules.winning_size
     if size not in (need, need - 1):
@@ -280,10 +286,8 @@ _KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it 
 CHOWS = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
 
-def _check_copies(line: ParsedLine, kinds: Sequence[int] | None = None) -> None:
-    """At most four of a kind among the line's tiles (``kinds``: the kinds of all of them sorted, when known)."""
-    if kinds is None:
-        kinds = sorted([*line.kinds, *(t.tile for m in line.melds for t in m.tiles)])
+def _check_copies(line: ParsedLine, kinds: Sequence[int]) -> None:
+    """At most four of a kind among the line's tiles (``kinds``: the kinds of all of them, sorted)."""
     if not any(map(eq, kinds, kinds[4:])):  # sorted, five of a kind put its first and fifth copies 4 apart
         return
     counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
@@ -291,6 +295,34 @@ def _check_copies(line: ParsedLine, kinds: Sequence[int] | None = None) -> None:
         counts[t.tile] += 1
         if counts[t.tile] == 5:
             raise MjcalcError("notation", f"a fifth {T.name(t.tile)}: there are only four of each tile", t.column)
+
+
+# Melds as written (their text, kind and whether added: a meld's tiles follow from these), read once: the same
+# few come back line after line. Bounded: a batch's memory must not grow with the file.
+_WRITTEN: dict[tuple[str, str, bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_MELDS: dict[tuple[str, str, bool, int], tuple[TileRules, Meld]] = {}
+
+
+def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The kinds of a meld's tiles, and of its red fives."""
+    key = (m.text, m.kind, m.added)
+    found = _WRITTEN.get(key)
+    if found is None:
+        if len(_WRITTEN) >= 4096:
+            _WRITTEN.clear()
+        found = _WRITTEN[key] = (tuple(map(_KIND, m.tiles)), tuple(t.tile for t in m.tiles if t.red))
+    return found
+
+
+def _meld_of(m: MeldText, rules: TileRules) -> Meld:
+    """``_meld``, kept per meld as written and tile rules (a meld that is refused is not kept)."""
+    key = (m.text, m.kind, m.added, id(rules))
+    found = _MELDS.get(key)
+    if found is None or found[0] is not rules:
+        if len(_MELDS) >= 4096:
+            _MELDS.clear()
+        found = _MELDS[key] = (rules, _meld(m, rules))
+    return found[1]
 
 
 def _meld(m: MeldText, rules: TileRules) -> Meld:
