@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from . import tiles as T
 from .context import ALIASES, CONTEXT_FACTS, Context, FlagWord, build_context, collect_flags
 from .errors import MjcalcError
-from .facts import OPEN_GATE, Gate, unmet
+from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
 from .notation import ParsedLine, parse_line
 from .predicates import Candidate
