@@ -44,7 +44,7 @@ class Result:
     input: str
     result: str  # win | not_a_win | waiting | error
     ruleset: Ruleset | None = None
-    options: dict[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
     hand: Hand | None = None
     ctx: Context | None = None
     error: MjcalcError | None = None
@@ -124,7 +124,7 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
         options = rules.option_values(request.options)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
-            options[key] = rules.options[key].parse(values[key][0], f"+{key}")
+            options = {**options, key: rules.options[key].parse(values[key][0], f"+{key}")}
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags)
@@ -291,7 +291,15 @@ _BOUND: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, BoundItems, tuple[tuple
                                                 tuple[Condition, ...]]] = {}
 
 
+# The Play of each options mapping itself (option_values gives the same one for the same overrides), kept with
+# it so that its id stays its own: most lines find theirs here without building a key of the option values.
+_PLAY_OF: dict[int, tuple[Mapping[str, Any], Play]] = {}
+
+
 def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
+    mine = _PLAY_OF.get(id(options))
+    if mine is not None and mine[0] is options and mine[1].rules is rules:
+        return mine[1]
     key = (id(rules), tuple(options.items()))  # option_values builds them in the ruleset's order
     found = _IN_PLAY.get(key)
     if found is None or found.rules is not rules:
@@ -305,6 +313,7 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
             _remember(_BOUND, bound_key, bound)
         found = Play(rules, *bound[1:], settler(rules, options))
         _remember(_IN_PLAY, key, found)
+    _remember(_PLAY_OF, id(options), (options, found))
     return found
 
 

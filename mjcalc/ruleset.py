@@ -208,20 +208,22 @@ class Ruleset:
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en") or self.id
 
-    def option_values(self, overrides: Mapping[str, Any], where: str = "--set") -> dict[str, Any]:
-        """Defaults with overrides applied; an unknown option is an error that lists the known ones."""
+    def option_values(self, overrides: Mapping[str, Any], where: str = "--set") -> Mapping[str, Any]:
+        """Defaults with overrides applied; an unknown option is an error that lists the known ones. The same
+        overrides give the very same mapping (a batch repeats them, and the engine binds items once per
+        mapping): read it, never change it."""
         try:
             key = (id(self), where, tuple(overrides.items()))
             found = _OPTION_VALUES.get(key)
         except TypeError:  # an unhashable value: checked below, not remembered
             key, found = None, None
         if found is not None and found[0] is self:
-            return dict(found[1])
+            return found[1]
         values = self._option_values(overrides, where)
         if key is not None:
             if len(_OPTION_VALUES) > 1024:  # per-line +base / +cap can vary: keep the memo bounded
                 _OPTION_VALUES.clear()
-            _OPTION_VALUES[key] = (self, dict(values))
+            _OPTION_VALUES[key] = (self, values)
         return values
 
     def _option_values(self, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
