@@ -18,9 +18,9 @@ from typing import IO, Any
 
 import yaml
 
-from .context import FlagWord
 from .engine import Request, Result, score_line
 from .errors import MjcalcError
+from .notation import FlagWord
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")

@@ -9,9 +9,9 @@ from typing import Annotated, Any
 import typer
 
 from .config import Config, load_config
-from .context import FlagWord
 from .engine import DEFAULT_RULESET, Request, score_line
 from .errors import EXIT_BAD_INPUT, MjcalcError
+from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, to_json, to_text
 from .ruleset import builtin_names, load_ruleset
 

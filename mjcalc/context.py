@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import NamedTuple
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .facts import new as new_fact
 from .lazy import lazy
+from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
 
 
 @dataclass(frozen=True)
@@ -173,14 +173,6 @@ def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
     return facts
 
 
-class FlagWord(NamedTuple):
-    """One ``+word=value`` as written, with its column (None when it came from a CLI option)."""
-
-    word: str
-    value: str | None
-    column: int | None
-
-
 def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
     def bad(expected: str) -> MjcalcError:
         return MjcalcError("context", f"+{flag.name}: '{raw}' is not {expected}", column)
@@ -207,8 +199,6 @@ def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
             raise bad("a list of seat winds such as W,N")
         return frozenset(seats)
     if flag.kind in ("tile", "tiles"):
-        from .notation import parse_tile_list  # the tile grammar lives in notation
-
         try:
             found = parse_tile_list(raw)
         except MjcalcError:

@@ -10,11 +10,11 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, Context, FlagWord, build_context, collect_flags
+from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags
 from .errors import MjcalcError
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
-from .notation import ParsedLine, parse_line
+from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset

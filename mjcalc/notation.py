@@ -29,9 +29,17 @@ from operator import getitem
 from typing import NamedTuple
 
 from . import tiles as T
-from .context import FlagWord
 from .errors import MjcalcError
 from .lazy import lazy
+
+
+class FlagWord(NamedTuple):
+    """One ``+word=value`` as written, with its column (None when it came from a CLI option)."""
+
+    word: str
+    value: str | None
+    column: int | None
+
 
 OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
 SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1

@@ -14,8 +14,8 @@ and again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, product

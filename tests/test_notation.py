@@ -158,14 +158,14 @@ def test_errors_point_at_the_column(line: str, column: int, words: str) -> None:
 
 
 def test_cli_flag_and_line_flag_disagree() -> None:
-    from mjcalc.context import FlagWord
+    from mjcalc.notation import FlagWord
 
     r = score_line("123m456p789s111z22z +seat=E", Request(flags=[FlagWord("seat", "S", None)]))
     assert r.result == "error" and "twice" in r.error.message
 
 
 def test_cli_flag_fills_what_the_line_lacks() -> None:
-    from mjcalc.context import FlagWord
+    from mjcalc.notation import FlagWord
 
     r = score_line("123m456p789s111z22z", Request(flags=[FlagWord("zimo", None, None), FlagWord("seat", "E", None)]))
     assert r.best.settlement.points == 48
