@@ -14,7 +14,6 @@ from functools import lru_cache
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .facts import new as new_fact
-from .lazy import lazy
 from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
 
 
@@ -110,6 +109,12 @@ class Context:
     baozhuang: bool = False
     win: int | None = None
     given: frozenset[str] = field(default=frozenset(), compare=False)
+    # The flags that are on, and whether the dealer wins, as facts (facts.py): a plain attribute, read for every
+    # reading of every line.
+    facts: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "facts", _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS}))
 
     @property
     def dealer(self) -> str:
@@ -123,11 +128,6 @@ class Context:
     def losers(self) -> tuple[str, ...]:
         """The other three seats in turn order from the winner's."""
         return LOSERS[self.seat]
-
-    @lazy
-    def facts(self) -> int:
-        """The flags that are on, and whether the dealer wins, as facts (facts.py)."""
-        return _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS})
 
     @classmethod
     def _of(cls, given: dict[str, object], facts: int) -> Context:
@@ -154,7 +154,7 @@ class Context:
         return out
 
 
-_CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name != "given")
+_CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name not in ("given", "facts"))
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
 # (``+dora=…``); the flag predicate and those reading one flag need it.
 FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS

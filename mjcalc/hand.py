@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import eq, itemgetter
-from typing import Any
 
 from . import tiles as T
 from .errors import MjcalcError
@@ -111,49 +110,20 @@ class Hand:
     sets: int = 4
     red_kinds: tuple[int, ...] = field(default=(), compare=False)  # which fives are red: to write the hand back
 
+    # Facts about the tiles, the same for every reading of the hand, asked by many predicates: set when the hand
+    # is made, as plain attributes (an attribute computed on first use costs more on every later read).
+    closed: bool = field(init=False, compare=False, repr=False)  # no chi, pon or exposed kong
+    kinds: int = field(init=False, compare=False, repr=False)  # the kinds present, bit t for kind t
+    suits: frozenset[int] = field(init=False, compare=False, repr=False)  # of the suited tiles: 0 m, 1 p, 2 s
+    facts: int = field(init=False, compare=False, repr=False)  # whole-hand facts (facts.py)
+
     def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
                  flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4, red_kinds: tuple[int, ...] = ()) -> None:
-        self.__dict__.update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, reds=reds,
-                             sets=sets, red_kinds=red_kinds)
-
-    @property
-    def waiting(self) -> bool:
-        return self.win_tile is None
-
-    @lazy
-    def closed(self) -> bool:
-        """No chi, pon or exposed kong."""
-        return self._shape()["closed"]
-
-    def all_tiles(self) -> list[int]:
-        out = list(self.concealed)
-        for m in self.melds:
-            out.extend(m.tiles)
-        return out
-
-    # Facts about the tiles, the same for every reading of the hand: computed once, asked by many predicates.
-    @lazy
-    def counts(self) -> list[int]:
-        """How many of each kind, melds included (34 slots)."""
-        return T.counts_of(self.all_tiles())
-
-    @lazy
-    def kinds(self) -> int:
-        """The kinds present as a bit mask (bit t for kind t), for whole-hand tests in one operation."""
-        return self._shape()["kinds"]
-
-    @lazy
-    def facts(self) -> int:
-        """Whole-hand facts (facts.py): the kinds present and what they say, the melds, red fives."""
-        return self._shape()["facts"]
-
-    def _shape(self) -> dict[str, Any]:
-        """``kinds``, ``closed`` and ``facts`` in one pass over the melds, the first time any is asked for."""
         bits = T.BITS
         kinds, closed, kongs = 0, True, 0
-        for t in self.concealed:  # a plain loop: the mask is a two-digit int, which C-level sums handle slower
+        for t in concealed:  # a plain loop: the mask is a two-digit int, which C-level sums handle slower
             kinds |= bits[t]
-        for m in self.melds:
+        for m in melds:
             for t in m.tiles:
                 kinds |= bits[t]
             if m.kind in EXPOSED_KINDS:
@@ -161,20 +131,30 @@ class Hand:
             if m.kind in KONG_KINDS:
                 kongs += 1
         facts = tile_facts(kinds)
-        if self.melds:
+        if melds:
             facts |= MELDED | KONG.of[kongs]
         if closed:
             facts |= CLOSED
-        if self.reds:
+        if reds:
             facts |= RED
-        found = self.__dict__
-        found.update(kinds=kinds, closed=closed, facts=facts)
-        return found
+        self.__dict__.update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, reds=reds,
+                             sets=sets, red_kinds=red_kinds, closed=closed, kinds=kinds, suits=T.suits_of(kinds),
+                             facts=facts)
+
+    @property
+    def waiting(self) -> bool:
+        return self.win_tile is None
+
+    def all_tiles(self) -> list[int]:
+        out = list(self.concealed)
+        for m in self.melds:
+            out.extend(m.tiles)
+        return out
 
     @lazy
-    def suits(self) -> frozenset[int]:
-        """The suits (0 m, 1 p, 2 s) of the suited tiles present."""
-        return T.suits_of(self.kinds)
+    def counts(self) -> list[int]:
+        """How many of each kind, melds included (34 slots)."""
+        return T.counts_of(self.all_tiles())
 
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""

@@ -45,7 +45,11 @@ from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
 
 class Candidate:
     """One way to read the win: the hand (wildcards substituted), its context, one reading; ``raw`` is the
-    hand as written, for what counts real tiles (kong points, 穷胡)."""
+    hand as written, for what counts real tiles (kong points, 穷胡).
+
+    The shape of the reading (its sets, pair, chows, triplets) and the whole-hand facts are read in one pass
+    when the candidate is made, as plain attributes: every reading is asked for its facts, and predicates read
+    them again and again (an attribute computed on first use costs more on every later read)."""
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
                  waits: Callable[[], frozenset[int]], wild_kind: int | None = None, wild_count: int = 0,
@@ -59,78 +63,21 @@ class Candidate:
         self.wild_kind = wild_kind
         self.wild_count = wild_count
         self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
-
-    @lazy
-    def waits(self) -> frozenset[int]:
-        """The shape waits of the hand before the win."""
-        return self.waits_of()
-
-    @lazy
-    def tiles(self) -> list[int]:
-        """Every tile as it counts: wildcards as what they stand for, while a concealed kong of four wildcards
-        (黄金杠) is left unsubstituted and so stands for no tile (no suit, no 1 or 9, no dragon)."""
-        out = list(self.hand.concealed)
-        for m in self.hand.melds:
-            if not self.is_wildcard_kong(m):
-                out.extend(m.tiles)
-        return out
-
-    def is_wildcard_kong(self, m: Meld) -> bool:
-        return m.kind == "concealed_kong" and m.tiles[0] == self.wild_kind
-
-    # Whole-hand facts come from the hand's own cache (the same for every reading), except when a kong of
-    # four wildcards must count as no tile: then from ``tiles``.
-    @lazy
-    def has_wildcard_kong(self) -> bool:
-        return self.wild_kind is not None and any(self.is_wildcard_kong(m) for m in self.hand.melds)
-
-    @lazy
-    def counts(self) -> list[int]:
-        return T.counts_of(self.tiles) if self.has_wildcard_kong else self.hand.counts
-
-    @lazy
-    def kinds(self) -> int:
-        """Bit mask of the kinds present (``tiles.mask``)."""
-        return T.mask(self.tiles) if self.has_wildcard_kong else self.hand.kinds
-
-    @lazy
-    def suits(self) -> frozenset[int]:
-        if not self.has_wildcard_kong:
-            return self.hand.suits
-        return T.suits_of(self.kinds)
-
-    # The shape of the reading, read in one pass the first time any of it is asked for.
-    @lazy
-    def sets(self) -> list[Group]:
-        return self._scan_groups()["sets"]
-
-    @lazy
-    def pair(self) -> Group | None:
-        return self._scan_groups()["pair"]
-
-    @lazy
-    def chi_starts(self) -> list[int]:
-        """The first tile of each chow, sorted."""
-        return self._scan_groups()["chi_starts"]
-
-    @lazy
-    def pung_kinds(self) -> list[int]:
-        """The kind of each triplet or ordinary kong."""
-        return self._scan_groups()["pung_kinds"]
-
-    @lazy
-    def facts(self) -> int | None:
-        """Whole-hand facts (facts.py) of the hand, its context and this reading, for the items' gates; None
-        when a kong of four wildcards makes the tile facts ambiguous (every item is asked then)."""
-        return self._scan_groups()["facts"]
-
-    def _scan_groups(self) -> dict[str, Any]:
+        # A concealed kong of four wildcards (黄金杠) is left unsubstituted and so stands for no tile (no suit,
+        # no 1 or 9, no dragon): the whole-hand facts then come from ``tiles``, not from the hand's own.
+        self.has_wildcard_kong = wild_kind is not None and any(self.is_wildcard_kong(m) for m in hand.melds)
+        if self.has_wildcard_kong:
+            self.kinds = T.mask(self.tiles)
+            self.suits = T.suits_of(self.kinds)
+        else:
+            self.kinds = hand.kinds
+            self.suits = hand.suits
         chis: list[int] = []
         pungs: list[int] = []
         sets: list[Group] = []
         pairs: list[Group] = []
         concealed = dragons = winds = 0  # triplets of each sort, for the facts
-        for g in self.reading.groups:
+        for g in reading.groups:
             kind, tiles, closed = g[0], g[1], g[2]  # by index: a named tuple's attributes cost more
             if kind == "chi":
                 chis.append(tiles[0])
@@ -150,18 +97,38 @@ class Candidate:
             elif kind == "special":
                 sets.append(g)
         chis.sort()
-        found = self.__dict__
-        if self.wild_kind is not None and self.has_wildcard_kong:
-            facts = None  # its tiles count as no tile to some predicates, as a kong to others: no facts claimed
-        else:
-            hand, reading = self.hand, self.reading
-            found.update(has_wildcard_kong=False, kinds=hand.kinds)  # so the whole-hand facts are the hand's own
-            facts = (hand.facts | self.ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait]
-                     | CHI.of[len(chis)] | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed]
-                     | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
-        found.update(sets=sets, pair=pairs[0] if len(pairs) == 1 else None, chi_starts=chis, pung_kinds=pungs,
-                     facts=facts)
-        return found
+        self.sets = sets
+        self.pair = pairs[0] if len(pairs) == 1 else None
+        self.chi_starts = chis  # the first tile of each chow, sorted
+        self.pung_kinds = pungs  # the kind of each triplet or ordinary kong
+        # Whole-hand facts (facts.py) of the hand, its context and this reading, for the items' gates; None when
+        # a kong of four wildcards makes the tile facts ambiguous (it counts as no tile to some predicates, as a
+        # kong to others): every item is asked then.
+        self.facts: int | None = None if self.has_wildcard_kong else (
+            hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait] | CHI.of[len(chis)]
+            | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed] | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+
+    @lazy
+    def waits(self) -> frozenset[int]:
+        """The shape waits of the hand before the win."""
+        return self.waits_of()
+
+    @lazy
+    def tiles(self) -> list[int]:
+        """Every tile as it counts: wildcards as what they stand for, while a concealed kong of four wildcards
+        (黄金杠) is left unsubstituted and so stands for no tile (no suit, no 1 or 9, no dragon)."""
+        out = list(self.hand.concealed)
+        for m in self.hand.melds:
+            if not self.is_wildcard_kong(m):
+                out.extend(m.tiles)
+        return out
+
+    def is_wildcard_kong(self, m: Meld) -> bool:
+        return m.kind == "concealed_kong" and m.tiles[0] == self.wild_kind
+
+    @lazy
+    def counts(self) -> list[int]:
+        return T.counts_of(self.tiles) if self.has_wildcard_kong else self.hand.counts
 
     @property
     def win_group(self) -> Group | None:
