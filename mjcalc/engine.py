@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import tiles as T
 from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags
@@ -274,7 +274,10 @@ def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Ha
 
 
 
-class Play(NamedTuple):
+# The engine's bound structures are made once per ruleset and options and read for every reading: slotted
+# dataclasses, whose fields Python reads fastest (a named tuple's fields and properties take a slower path).
+@dataclass(frozen=True, slots=True)
+class Play:
     """What scores a reading under one ruleset's options, bound once per options: a batch repeats them."""
 
     rules: Ruleset
@@ -356,7 +359,8 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
 _new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
-class BoundItem(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class BoundItem:
     gate: int  # the mask of the item's gate (facts.py): the item is not asked unless it is met
     exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
     when: Callable[[Candidate], bool | int]
@@ -365,7 +369,8 @@ class BoundItem(NamedTuple):
     value: int
 
 
-class Tier(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class Tier:
     """The items of one tier. Those gated on the context alone (flags, the dealer) meet their gates alike on
     every reading of a line and on every line with the same context facts: which do is looked up by those
     facts, not tested item by item."""
@@ -386,7 +391,8 @@ class Tier(NamedTuple):
         return found
 
 
-class BoundItems(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class BoundItems:
     closed: tuple[Tier, ...]  # for a closed hand, highest tier first
     open: tuple[Tier, ...]  # for an open one
 
@@ -403,22 +409,22 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
     for tier in items.closed if c.hand.closed else items.open:
         if not_met:
             for b in tier.on_hand:
-                if not b[0] & not_met:  # by index: a named tuple's attributes cost more
-                    n = True if b[1] else b[2](c)
+                if not b.gate & not_met:
+                    n = True if b.exact else b.when(c)
                     if n:
-                        fired.append((b[3], b, n))
+                        fired.append((b.position, b, n))
             on_context = tier.by_context.get(context)  # met_on_context's look-up, without a call
             if on_context is None:
                 on_context = tier.met_on_context(context, not_met)
             for b in on_context:
-                n = True if b[1] else b[2](c)
+                n = True if b.exact else b.when(c)
                 if n:
-                    fired.append((b[3], b, n))
+                    fired.append((b.position, b, n))
         else:  # facts unknown: every item is asked
             for b in (*tier.on_hand, *tier.on_context):
-                n = b[2](c)
+                n = b.when(c)
                 if n:
-                    fired.append((b[3], b, n))
+                    fired.append((b.position, b, n))
         if fired:
             break
     if len(fired) > 1:
