@@ -289,9 +289,9 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     def err(message: str, flag: str) -> MjcalcError:
         return MjcalcError("context", message, values[flag][1] if flag in values else None)
 
-    # Most lines give none of these: a set intersection says so without a look-up per flag.
-    self_draw_by = [f for f in SELF_DRAW_FLAGS if used.get(f)] if used.keys() & _SELF_DRAW else []
-    discard_by = [f for f in DISCARD_FLAGS if used.get(f)] if used.keys() & _DISCARD else []
+    # Most lines give none of these: one disjointness test says so, without a look-up per flag.
+    self_draw_by = [] if _SELF_DRAW.isdisjoint(used) else [f for f in SELF_DRAW_FLAGS if used.get(f)]
+    discard_by = [] if _DISCARD.isdisjoint(used) else [f for f in DISCARD_FLAGS if used.get(f)]
     zimo = bool(used.get("zimo")) or bool(self_draw_by)
     if "zimo" in used and not used["zimo"] and self_draw_by:
         raise err(f"+{self_draw_by[0]} is a self-drawn win, but +zimo=off was given", self_draw_by[0])
@@ -313,7 +313,7 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
         raise err("+tian is the dealer's win: it needs +seat=E", "tian")
     if used.get("di") and seat == "E":
         raise err("+di is a non-dealer's win: the dealer's is +tian", "di")
-    if used.keys() & _NOT_FIELDS:
+    if not _NOT_FIELDS.isdisjoint(used):
         used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
     used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
     if zimo:  # also when a self-drawn flag implies it
