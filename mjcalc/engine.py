@@ -129,7 +129,7 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags)
     wild = wildcards(rules, hand, ctx, values)
-    waits_of = _once(lambda: _waits_before_win(rules, hand, wild))
+    waits_of = _WaitsBeforeWin(rules, hand, wild)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if wild.note:
         result.warnings.append(wild.note)
@@ -196,15 +196,20 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
 NO_WILDCARDS = Wildcards()
 
 
-def _once(compute: Callable[[], frozenset[int]]) -> Callable[[], frozenset[int]]:
-    """``compute`` run on the first call only (cheaper to set up than functools.cache, made once a line)."""
-    memo: list[frozenset[int]] = []
+class _WaitsBeforeWin:
+    """``_waits_before_win`` of one hand, computed on the first call only: the result and every reading share
+    it, and most lines never ask (an object with slots costs less to make than a closure, made once a line)."""
 
-    def get() -> frozenset[int]:
-        if not memo:
-            memo.append(compute())
-        return memo[0]
-    return get
+    __slots__ = ("rules", "hand", "wild", "found")
+
+    def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards) -> None:
+        self.rules, self.hand, self.wild = rules, hand, wild
+        self.found: frozenset[int] | None = None
+
+    def __call__(self) -> frozenset[int]:
+        if self.found is None:
+            self.found = _waits_before_win(self.rules, self.hand, self.wild)
+        return self.found
 
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
@@ -460,6 +465,6 @@ def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx:
         wild = wildcards(rules, full, ctx, {})
     except MjcalcError as exc:  # e.g. a discard win on a wildcard: that wait cannot be won this way
         return WaitScore(tile, unseen, Result(full.text(), "error", rules, dict(options), full, ctx, error=exc))
-    best, failed, _ = best_reading(rules, options, full, ctx, wild, _once(lambda: _waits_before_win(rules, full, wild)))
+    best, failed, _ = best_reading(rules, options, full, ctx, wild, _WaitsBeforeWin(rules, full, wild))
     res = Result(full.text(), "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best, failed=failed)
     return WaitScore(tile, unseen, res)

@@ -352,7 +352,7 @@ def pair_is(c: Candidate, kind: str) -> bool:
 @needs(REGULAR, forbid=CHI.need(1), exact=True)
 def all_triplets(c: Candidate) -> bool:
     """Every set is a triplet or kong (special kongs allowed); no chi, no sequence."""
-    return c.reading.form == "regular" and all(g.kind != "chi" for g in c.sets)
+    return c.reading.form == "regular" and not c.chi_starts
 
 
 @predicate

@@ -321,7 +321,11 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
     if not hand.melds:
         return list(_concealed_readings(hand.concealed, hand.win_tile, free, forms))
     melds = tuple([meld_group(m) for m in hand.melds])
-    called = next((i for i, m in enumerate(hand.melds) if m.called), None)
+    called = None
+    for i, m in enumerate(hand.melds):
+        if m.called:
+            called = i
+            break
     if called is not None:
         return [_new(Reading, (form, groups + melds, len(groups) + called, "called"))
                 for form, groups in decompositions(hand.concealed, free, forms)]

@@ -119,7 +119,7 @@ def pinfu(c: Candidate, tsumo_fu: bool) -> bool:
     if tsumo_fu and c.ctx.zimo:
         return False
     pair = c.pair
-    return pair is not None and all(g.kind == "chi" for g in c.sets) and not _pair_value_lines(c, pair)
+    return pair is not None and len(c.chi_starts) == len(c.sets) and not _pair_value_lines(c, pair)  # all chows
 
 
 # --- fu ------------------------------------------------------------------------------------------------
