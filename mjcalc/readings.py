@@ -178,7 +178,6 @@ def _suit_splits(sub: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
     return _placed_decompositions(tuple(counts), honors, offset)
 
 
-@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
 def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[Group, ...], ...]:
     """A suit's decompositions as groups of the suit's kinds, each once (the search can reach one split in
     several orders: a pair then a chow at the same tile, or the chow first)."""
@@ -319,7 +318,7 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
     meld (叫胡) holds the winning tile in every reading."""
     free = hand.sets - len(hand.melds)
     if not hand.melds:
-        return list(_concealed_readings(hand.concealed, hand.win_tile, free, forms))
+        return _concealed_readings(hand.concealed, hand.win_tile, free, forms)
     melds = tuple([meld_group(m) for m in hand.melds])
     called = None
     for i, m in enumerate(hand.melds):
@@ -333,11 +332,11 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
             for form, groups, i, wait in _concealed_readings(hand.concealed, hand.win_tile, free, forms)]
 
 
-@lru_cache(maxsize=8192)  # bounded: a batch's memory must not grow with the file
 def _concealed_readings(concealed: tuple[int, ...], win: int | None, free: int,
-                        forms: tuple[FormSpec, ...]) -> tuple[Reading, ...]:
-    """The readings of the concealed tiles alone (the hand's melds are added after them). Cached: the
-    substitutions of a wildcard hand, and the waits of a waiting one, meet the same tiles again and again."""
+                        forms: tuple[FormSpec, ...]) -> list[Reading]:
+    """The readings of the concealed tiles alone (the hand's melds are added after them). Not cached whole:
+    whole hands seldom come back, the suits' splits are cached, and a cache of readings would hold many objects
+    that the garbage collector walks again and again (measured: no faster, more collector time)."""
     out: list[Reading] = []
     for form, groups in decompositions(concealed, free, forms):
         if win is None:
@@ -348,7 +347,7 @@ def _concealed_readings(concealed: tuple[int, ...], win: int | None, free: int,
             if win in g[1] and g not in placed:
                 placed.append(g)
                 out.append(_new(Reading, (form, groups, i, _wait_of(g, win))))
-    return tuple(out)
+    return out
 
 
 def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, forms: tuple[FormSpec, ...],
