@@ -200,7 +200,7 @@ class _WaitsBeforeWin:
     """``_waits_before_win`` of one hand, computed on the first call only: the result and every reading share
     it, and most lines never ask (an object with slots costs less to make than a closure, made once a line)."""
 
-    __slots__ = ("rules", "hand", "wild", "found")
+    __slots__ = ("found", "hand", "rules", "wild")
 
     def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards) -> None:
         self.rules, self.hand, self.wild = rules, hand, wild
