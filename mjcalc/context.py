@@ -130,12 +130,12 @@ class Context:
         return LOSERS[self.seat]
 
     @classmethod
-    def _of(cls, given: dict[str, object], facts: int) -> Context:
-        """A Context from checked field values and their facts (build_context's): written into the instance at
-        once, where the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__.
-        Fields not given keep their defaults, which the dataclass holds as class attributes."""
+    def _of(cls, fields: dict[str, object]) -> Context:
+        """A Context whose instance dictionary is ``fields`` (build_context's checked values and their facts):
+        the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__. Fields not
+        given keep their defaults, which the dataclass holds as class attributes."""
         ctx = object.__new__(cls)
-        ctx.__dict__.update(given, facts=facts)
+        object.__setattr__(ctx, "__dict__", fields)
         return ctx
 
     def to_json(self) -> dict[str, object]:
@@ -278,46 +278,47 @@ def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[st
 
 def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:
     """The Context from typed flag values: implications filled in, impossible combinations refused."""
-    used: dict[str, object] = {}  # also the Context's fields, bar _NOT_FIELDS
-    facts = 0  # of the flags on (``Context.facts``), in the same pass; zimo and the dealer are added below
-    for k, (v, _) in values.items():
-        if k in reads:
-            used[k] = v
-            if v and k in FLAG_FACTS:
-                facts |= FLAG_FACTS[k]
-
-    def err(message: str, flag: str) -> MjcalcError:
-        return MjcalcError("context", message, values[flag][1] if flag in values else None)
-
+    if reads.issuperset(values):  # the usual line: the ruleset reads every flag given
+        used = {k: v for k, (v, _) in values.items()}  # also the Context's fields, bar _NOT_FIELDS
+    else:
+        used = {k: v for k, (v, _) in values.items() if k in reads}
+    given = used.keys()
     # Most lines give none of these: one disjointness test says so, without a look-up per flag.
-    self_draw_by = [] if _SELF_DRAW.isdisjoint(used) else [f for f in SELF_DRAW_FLAGS if used.get(f)]
-    discard_by = [] if _DISCARD.isdisjoint(used) else [f for f in DISCARD_FLAGS if used.get(f)]
+    self_draw_by = [] if given.isdisjoint(_SELF_DRAW) else [f for f in SELF_DRAW_FLAGS if used.get(f)]
+    discard_by = [] if given.isdisjoint(_DISCARD) else [f for f in DISCARD_FLAGS if used.get(f)]
     zimo = bool(used.get("zimo")) or bool(self_draw_by)
     if "zimo" in used and not used["zimo"] and self_draw_by:
-        raise err(f"+{self_draw_by[0]} is a self-drawn win, but +zimo=off was given", self_draw_by[0])
+        raise _refused(values, f"+{self_draw_by[0]} is a self-drawn win, but +zimo=off was given", self_draw_by[0])
     if zimo and discard_by:
         first = discard_by[0]
         why = f"+{self_draw_by[0]}" if self_draw_by else "+zimo"
-        raise err(f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
+        raise _refused(values, f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
     seat = used.get("seat", "S")
     discarder = used.pop("from", None)
     if zimo and discarder is not None:
-        raise err("+from names the discarder, but a self-drawn win has none", "from")
+        raise _refused(values, "+from names the discarder, but a self-drawn win has none", "from")
     if discarder is None and not zimo:
         discarder = OPPOSITE[seat]  # type: ignore[index]
     if discarder == seat:
-        raise err(f"the discarder (+from={discarder}) cannot be the winner's own seat", "from")
+        raise _refused(values, f"the discarder (+from={discarder}) cannot be the winner's own seat", "from")
     if seat in used.get("closed", ()):  # type: ignore[operator]
-        raise err("+closed lists the other seats; the winner's own hand is read from the tiles", "closed")
+        raise _refused(values, "+closed lists the other seats; the winner's own hand is read from the tiles", "closed")
     if used.get("tian") and seat != "E":
-        raise err("+tian is the dealer's win: it needs +seat=E", "tian")
+        raise _refused(values, "+tian is the dealer's win: it needs +seat=E", "tian")
     if used.get("di") and seat == "E":
-        raise err("+di is a non-dealer's win: the dealer's is +tian", "di")
-    if not _NOT_FIELDS.isdisjoint(used):
+        raise _refused(values, "+di is a non-dealer's win: the dealer's is +tian", "di")
+    if not given.isdisjoint(_NOT_FIELDS):
         used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
-    used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values))
-    if zimo:  # also when a self-drawn flag implies it
-        facts |= _ZIMO
-    if seat == "E":
-        facts |= DEALER
-    return Context._of(used, facts)
+    facts = (_ZIMO if zimo else 0) | (DEALER if seat == "E" else 0)  # zimo also when a self-drawn flag implies it
+    for k, v in used.items():  # the flags that are on (``Context.facts``)
+        if v:
+            fact = FLAG_FACTS.get(k)
+            if fact:
+                facts |= fact
+    used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values), facts=facts)
+    return Context._of(used)
+
+
+def _refused(values: dict[str, tuple[object, int | None]], message: str, flag: str) -> MjcalcError:
+    """A context error at the column of ``flag`` where it was written."""
+    return MjcalcError("context", message, values[flag][1] if flag in values else None)
