@@ -145,7 +145,8 @@ def _read_yaml(stream: IO[str]) -> Iterator[Record]:
         if isinstance(root, yaml.MappingNode):
             root = next((v for k, v in root.value if k.value == "hands"), None)
         if not isinstance(root, yaml.SequenceNode):
-            records = [Record(1, "", problem="a YAML batch file is a list of records (or a mapping with a 'hands' list)")]
+            problem = "a YAML batch file is a list of records (or a mapping with a 'hands' list)"
+            records = [Record(1, "", problem=problem)]
         else:
             records = [_from_mapping(node.start_mark.line + 1, loader.construct_object(node, deep=True))
                        for node in root.value]

@@ -174,7 +174,8 @@ def batch(
 
 @app.command()
 def check(
-    file: Annotated[str, typer.Argument(help="Homework file: HAND => fan 3 points 16 items 自摸,夹胡 (or - for stdin).")],
+    file: Annotated[str, typer.Argument(
+        help="Homework file: HAND => fan 3 points 16 items 自摸,夹胡 (or - for stdin).")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     json_out: JsonOpt = False,

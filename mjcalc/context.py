@@ -255,7 +255,8 @@ def _typed(word: str, raw_value: str | None, reads: frozenset[str]) -> tuple[str
     return name, _parse_value(FLAG_BY_NAME[name], fixed if fixed is not None else raw_value, None)
 
 
-def collect_flags(words: list[FlagWord], reads: frozenset[str]) -> tuple[dict[str, tuple[object, int | None]], list[str]]:
+def collect_flags(words: list[FlagWord],
+                  reads: frozenset[str]) -> tuple[dict[str, tuple[object, int | None]], list[str]]:
     """Typed values by canonical flag name, and the flags given that the ruleset does not read.
 
     The same flag given twice with different values (in the line and as a CLI option, say) is an error:

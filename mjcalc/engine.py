@@ -341,7 +341,7 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
             continue
         value = rules.item_value(item, options)
         tier = rules.tiers.index(item.tier)
-        for side, v in zip(sides, value if isinstance(value, tuple) else (value, value)):
+        for side, v in zip(sides, value if isinstance(value, tuple) else (value, value), strict=True):
             if v or not isinstance(value, tuple):
                 side.append((tier, BoundItem(item.gate.mask, item.exact, item.when, position, item, v)))
     closed, open_ = (_gated(side) for side in sides)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import ClassVar
 
 # Exit codes, one meaning each (the README lists them).
 EXIT_WIN = 0
@@ -15,7 +16,8 @@ EXIT_BAD_RULESET = 3  # a ruleset file, an option or the configuration is wrong
 class MjcalcError(Exception):
     """A problem the user can fix. ``column`` is 1-based, in the line as given."""
 
-    exit_codes = {"notation": EXIT_BAD_INPUT, "context": EXIT_BAD_INPUT, "ruleset": EXIT_BAD_RULESET}
+    exit_codes: ClassVar[dict[str, int]] = {"notation": EXIT_BAD_INPUT, "context": EXIT_BAD_INPUT,
+                                            "ruleset": EXIT_BAD_RULESET}
 
     def __init__(self, kind: str, message: str, column: int | None = None) -> None:
         super().__init__(message)

@@ -242,7 +242,8 @@ def _refuse_reds(line: ParsedLine, rules: TileRules) -> None:
     for t in filter(_RED, _every_tile(line)):
         if not rules.red_fives:
             raise MjcalcError(
-                "notation", f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
+                "notation",
+                f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
                 t.column,
             )
         if t.tile in red_seen:

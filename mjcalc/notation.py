@@ -302,7 +302,8 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:
-                raise MjcalcError("notation", f"digits '{''.join(d for d, _ in digits)}' need a suit letter", digits[0][1])
+                raise MjcalcError("notation", f"digits '{''.join(d for d, _ in digits)}' need a suit letter",
+                                  digits[0][1])
             found.append(TileAt(T.parse_tile(ch), col))
         else:
             raise MjcalcError(

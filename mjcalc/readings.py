@@ -495,8 +495,8 @@ def _groups_holding(i: int, counts: tuple[int, ...], jokers: int, sets: int,
             others = [t for t in (first, first + 1, first + 2) if t != i]
             for choice in product((True, False), repeat=2):  # each other tile: real (if held) or a joker
                 used = {i: 1}
-                fill = tuple(t for t, real in zip(others, choice) if not real)
-                for t in (t for t, real in zip(others, choice) if real):
+                fill = tuple(t for t, real in zip(others, choice, strict=True) if not real)
+                for t in (t for t, real in zip(others, choice, strict=True) if real):
                     used[t] = used.get(t, 0) + 1
                 if all(counts[t] >= n for t, n in used.items()) and len(fill) <= jokers:
                     yield used, fill, sets - 1, pairs
@@ -584,7 +584,7 @@ def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...],
                 order.remove(win)  # type: ignore[arg-type]
                 order.insert(0, win)  # type: ignore[arg-type]
             new = Hand(tuple(sorted(real + list(fill))), hand.melds, win, hand.flowers, hand.reds, hand.sets)
-            subs = {label: name(k) for label, k in zip(wild.labels, order)}
+            subs = {label: name(k) for label, k in zip(wild.labels, order, strict=True)}
             out.append((new, subs))
     return out
 

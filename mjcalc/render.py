@@ -347,7 +347,8 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
         krows = [[k["id"], k["names"].get("zh"), _kong_points_text(k)] for k in data["kongs"]]
         for sk in data["special_kongs"]:
             p = sk["points"]
-            value = f"{p['per_tile']} a tile" if p["per_tile"] else f"{p['points']} + {p['extra_points']} per extra tile"
+            value = (f"{p['per_tile']} a tile" if p["per_tile"]
+                     else f"{p['points']} + {p['extra_points']} per extra tile")
             if sk["extra_from"] != sk["core"]:
                 value += f" (extra tiles: any of {sk['extra_from']})"
             if sk["last_set"]:
@@ -371,7 +372,8 @@ def waits_text(report: Any, lang: str = "en") -> str:
                 "give it one tile short to list its waits")
     rules = res.ruleset
     lines = [f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})",
-             f"{WORDS[lang]['hand']:<10}{res.hand.text()}", f"{WORDS[lang]['context']:<10}{_context_line(res, lang)}", ""]
+             f"{WORDS[lang]['hand']:<10}{res.hand.text()}",
+             f"{WORDS[lang]['context']:<10}{_context_line(res, lang)}", ""]
     if not report.waits:
         lines.append(f"not ready: shanten {report.shanten} (tiles to change before the hand waits)")
         return "\n".join(lines)

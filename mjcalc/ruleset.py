@@ -371,7 +371,8 @@ def load_ruleset(ref: str) -> Ruleset:
     kind = rules.formula.get("kind")
     if kind not in FORMULAS and kind not in SETTLERS:
         known = [*FORMULAS, *SETTLERS]
-        raise MjcalcError("ruleset", f"{path.name}: field 'formula': unknown kind '{kind}'{did_you_mean(str(kind), known)}; "
+        raise MjcalcError("ruleset", f"{path.name}: field 'formula': unknown kind '{kind}'"
+                          f"{did_you_mean(str(kind), known)}; "
                           f"known: {', '.join(known)}")
     return rules
 
@@ -391,14 +392,14 @@ def _combine(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Ca
     """``any`` / ``all`` of compiled predicates, as plain loops: they run for every item on every reading."""
     if key == "any":
         def any_of(c: Candidate) -> bool:
-            for fn in fns:
+            for fn in fns:  # noqa: SIM110  (a loop: any() over a generator costs more, on every reading)
                 if fn(c):
                     return True
             return False
         return any_of
 
     def all_of(c: Candidate) -> bool:
-        for fn in fns:
+        for fn in fns:  # noqa: SIM110  (as any_of)
             if not fn(c):
                 return False
         return True
@@ -507,7 +508,8 @@ class _Validator:
         if isinstance(obj, dict):
             if set(obj) == {"option"}:
                 if obj["option"] not in options:
-                    raise self.fail(f"{entry}: unknown option '{obj['option']}'{did_you_mean(str(obj['option']), options)}")
+                    raise self.fail(f"{entry}: unknown option '{obj['option']}'"
+                                    f"{did_you_mean(str(obj['option']), options)}")
                 return
             for k, v in obj.items():
                 self.option_refs(v, options, f"{entry}.{k}")
@@ -554,7 +556,8 @@ class _Validator:
             found_by = spec.get("found_by")
             if found_by is not None and found_by not in KONG_FINDERS:
                 raise self.fail(f"{entry}: field 'found_by': unknown kong finder '{found_by}'"
-                                f"{did_you_mean(str(found_by), KONG_FINDERS)}; known: {', '.join(KONG_FINDERS) or 'none'}")
+                                f"{did_you_mean(str(found_by), KONG_FINDERS)}; "
+                                f"known: {', '.join(KONG_FINDERS) or 'none'}")
             out[kid] = KongRule(kid, self.names(spec, entry), int(spec.get("points", 0)), tiles,
                                 int(spec.get("exposed", 0)), int(spec.get("concealed", 0)),
                                 bool(spec.get("wildcard", False)), found_by)
@@ -697,7 +700,8 @@ class _Validator:
         # A parameter may be an option's value ({option: NAME}); it is read from the options the engine scores with.
         for ref in refs.values():
             if ref not in self.options_def:
-                raise self.fail(f"{entry}: field 'when': unknown option '{ref}'{did_you_mean(str(ref), self.options_def)}")
+                raise self.fail(f"{entry}: field 'when': unknown option '{ref}'"
+                                f"{did_you_mean(str(ref), self.options_def)}")
         raw = PREDICATES[name]
         if len(params) == 1:  # the usual case, called on every reading: no dictionary to build
             (key, option), = refs.items()

@@ -207,7 +207,7 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
     order = sorted(range(len(payments)), key=lambda i: turn.index(payments[i].on_behalf_of or payments[i].payer))
     scaled = _largest_remainder([p.amount for p in payments], cap, order)
     notes.append(f"cap {cap} per player: the winner's {total} scaled down to {cap} (largest remainder)")
-    for p, new in zip(payments, scaled):
+    for p, new in zip(payments, scaled, strict=True):
         if new != p.amount:
             p.capped_from, p.amount = p.amount, new
 

@@ -26,9 +26,9 @@ class WaitReport:
     waits: list[tuple[WaitScore, WaitScore]] = field(default_factory=list)  # (self-drawn, on a discard)
 
 
-def analyse(text: str, request: Request = Request()) -> WaitReport:
+def analyse(text: str, request: Request | None = None) -> WaitReport:
     """Read a line one tile short and work out its waits under both ways of winning."""
-    result = score_line(text, request, with_wait_scores=False)
+    result = score_line(text, request or Request(), with_wait_scores=False)
     report = WaitReport(result)
     if result.result != "waiting" or result.ruleset is None or result.hand is None or result.ctx is None:
         return report

@@ -56,7 +56,8 @@ class Situation:
         rest = list(self.concealed)
         rest.remove(self.win)
         red_here = [k for k, where in self.red.items() if where == "concealed"]
-        body = _write(sorted(rest), red_here) + _write([self.win], [self.win] if self.red.get(self.win) == "win" else [])
+        win_red = [self.win] if self.red.get(self.win) == "win" else []
+        body = _write(sorted(rest), red_here) + _write([self.win], win_red)
         parts = [body]
         for i, (kind, tiles) in enumerate(self.melds):
             reds = [k for k, where in self.red.items() if where == i]

@@ -57,8 +57,8 @@ def test_line_can_pick_its_ruleset() -> None:
          "    when: always\n", "item 'newthing': field 'value' is missing"),
         ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nitems:\n  - id: closed_win\n    applies_to: everyone\n",
          "field 'applies_to': 'everyone'"),
-        ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nitems:\n  - id: closed_win\n    when: {pair_is: {knd: dragon}}\n",
-         "predicate 'pair_is'"),
+        ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nitems:\n"
+         "  - id: closed_win\n    when: {pair_is: {knd: dragon}}\n", "predicate 'pair_is'"),
         ("id: x\nextends: changchun\nnames: {zh: x, en: x}\noptions:\n  cap: {default: lots}\n", "option 'cap'"),
         ("id: x\nextends: nowhere\nnames: {zh: x, en: x}\n", "unknown ruleset 'nowhere'"),
         ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nformula: {kind: magic}\n", "unknown kind 'magic'"),
