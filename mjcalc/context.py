@@ -155,6 +155,7 @@ class Context:
 
 
 _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name not in ("given", "facts"))
+_CONTEXT_FIELDS_SET = frozenset(_CONTEXT_FIELDS)
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
 # (``+dora=…``); the flag predicate and those reading one flag need it.
 FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
@@ -310,14 +311,69 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
         raise _refused(values, "+di is a non-dealer's win: the dealer's is +tian", "di")
     if not given.isdisjoint(_NOT_FIELDS):
         used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
-    facts = (_ZIMO if zimo else 0) | (DEALER if seat == "E" else 0)  # zimo also when a self-drawn flag implies it
+    facts = 0
     for k, v in used.items():  # the flags that are on (``Context.facts``)
         if v:
             fact = FLAG_FACTS.get(k)
             if fact:
                 facts |= fact
-    used.update(seat=seat, zimo=zimo, discarder=discarder, given=frozenset(values), facts=facts)
-    return Context._of(used)
+    return _context(used, frozenset(values), seat, zimo, discarder, facts)
+
+
+def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: bool, discarder: str | None,
+             facts: int) -> Context:
+    """The Context of checked flag fields, with the seat, the way of winning and the discarder settled; ``facts``
+    of the flags that are on, to which zimo (also when a self-drawn flag implies it) and the dealer are added."""
+    facts |= (_ZIMO if zimo else 0) | (DEALER if seat == "E" else 0)
+    fields.update(seat=seat, zimo=zimo, discarder=discarder, given=given, facts=facts)
+    return Context._of(fields)
+
+
+# Flags whose value is a field of the Context and nothing more: none implies or contradicts another, and the
+# engine reads none from the flag values (as it reads +win, +base, +cap and the wildcard flags).
+_PLAIN_FLAGS = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - _SELF_DRAW - _DISCARD - {
+    "closed", "tian", "di", "win", "bao", "hui", "flip"}
+# By ruleset (the flags it reads): each (word, value) written on a plain flag the ruleset reads, typed, with the
+# fact it turns on; False for any other. Bounded: a batch's memory must not grow with the file.
+_PLAIN_TYPED: dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int] | bool]] = {}
+
+
+def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | None:
+    """``build_context(*collect_flags(words, reads))`` in one pass, for the usual line: every flag plain, read by
+    the ruleset and given once. None for any other line, which collect_flags and build_context read (and report
+    the errors of)."""
+    table = _PLAIN_TYPED.get(reads)
+    if table is None:
+        table = _PLAIN_TYPED[reads] = {}
+    fields: dict[str, object] = {}
+    facts = 0
+    for word, raw, _ in words:
+        found = table.get((word, raw))
+        if found is None:
+            found = _plain_typed(word, raw, reads)
+            if len(table) >= 4096:
+                table.clear()
+            table[word, raw] = found
+        if found is False:
+            return None
+        name, value, fact = found  # type: ignore[misc]
+        fields[name] = value
+        facts |= fact
+    if len(fields) != len(words):  # a flag given twice
+        return None
+    seat: str = fields.get("seat", "S")  # type: ignore[assignment]
+    zimo = bool(fields.get("zimo"))
+    return _context(fields, frozenset(fields), seat, zimo, None if zimo else OPPOSITE[seat], facts)
+
+
+def _plain_typed(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str, object, int] | bool:
+    try:
+        name, value = _typed(word, raw, reads)
+    except MjcalcError:
+        return False
+    if name not in _PLAIN_FLAGS or name not in reads:
+        return False
+    return name, value, FLAG_FACTS.get(name, 0) if value else 0
 
 
 def _refused(values: dict[str, tuple[object, int | None]], message: str, flag: str) -> MjcalcError:

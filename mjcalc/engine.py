@@ -10,7 +10,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags
+from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags, read_plain_flags
 from .errors import MjcalcError
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
@@ -116,7 +116,13 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
-    values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags, rules.flags)
+    # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
+    plain = None if request.flags else read_plain_flags(parsed.flags, rules.flags)
+    values: dict[str, tuple[object, int | None]] = {}
+    ignored: list[str] = []
+    if plain is None:
+        values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags,
+                                        rules.flags)
     if request.config_options:
         known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
         options = rules.option_values({**known_config, **request.options})
@@ -127,7 +133,7 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
             options = {**options, key: rules.options[key].parse(values[key][0], f"+{key}")}
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
-    ctx = build_context(values, rules.flags)
+    ctx = build_context(values, rules.flags) if plain is None else plain
     wild = wildcards(rules, hand, ctx, values)
     waits_of = _WaitsBeforeWin(rules, hand, wild)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)

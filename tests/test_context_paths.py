@@ -1,0 +1,62 @@
+"""The usual line's flags are read in one pass (context.read_plain_flags); every other line by collect_flags
+and build_context. Both must give the same Context, on every case line and on generated riichi lines."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mjcalc.context import build_context, collect_flags, read_plain_flags
+from mjcalc.errors import MjcalcError
+from mjcalc.notation import parse_line
+from mjcalc.ruleset import load_ruleset
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from riichi_situations import generate
+
+CASE_DIR = Path(__file__).resolve().parent / "cases"
+
+
+def _lines() -> list[tuple[str, str]]:
+    out = []
+    for path in sorted(CASE_DIR.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        out += [(case.get("rules", data["ruleset"]), case["hand"]) for case in data["cases"]]
+    out += [("riichi", s.line()) for s in generate(600, 7)]
+    out += [("changchun", "123m456p789s111z22z +zimo +seat=E +seat=E"),  # twice, same value: the general path
+            ("changchun", "123m456p789s111z22z +riichi"),  # not read by changchun: ignored
+            ("riichi", "123m456p789s111z22z +tian +seat=E"), ("riichi", "123m456p789s111z22z +zimo=off +seat=N")]
+    return out
+
+
+LINES = _lines()
+
+
+@pytest.mark.parametrize(("rules", "line"), LINES, ids=[f"{r}:{i}" for i, (r, _) in enumerate(LINES)])
+def test_one_pass_reads_as_the_general_path(rules: str, line: str) -> None:
+    ruleset = load_ruleset(rules)
+    try:
+        words = parse_line(line).flags
+    except MjcalcError:
+        return
+    fast = read_plain_flags(words, ruleset.flags)
+    try:
+        values, ignored = collect_flags(words, ruleset.flags)
+        general = build_context(values, ruleset.flags)
+    except MjcalcError:
+        assert fast is None  # a line in error is never read in one pass
+        return
+    if fast is None:
+        return
+    assert not ignored
+    assert fast == general
+    assert (fast.facts, fast.given, vars(fast)) == (general.facts, general.given, vars(general))
+
+
+def test_most_generated_lines_take_one_pass() -> None:
+    ruleset = load_ruleset("riichi")
+    taken = sum(read_plain_flags(parse_line(s.line()).flags, ruleset.flags) is not None for s in generate(300, 11))
+    assert taken > 200
