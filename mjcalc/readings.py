@@ -195,18 +195,19 @@ def _suit_can(counts: tuple[int, ...], honors: bool) -> int:
 
 
 def _regular_complete(counts: tuple[int, ...]) -> bool:
+    return _splits_with_one_pair([_suit_can(sub, honors) for sub, honors, _ in _suit_slices(counts) if any(sub)])
+
+
+def _splits_with_one_pair(bits: Iterable[int]) -> bool:
+    """Whether suits that split as ``_suit_can`` says make a regular hand: every suit splits, exactly one with the
+    pair (a suit's tile count decides which way it can go: with a pair at 2 more than a multiple of 3)."""
     pairs = 0
-    for sub, honors, _ in _suit_slices(counts):
-        if not any(sub):
-            continue
-        bits = _suit_can(sub, honors)
-        if bits == 0:
+    for b in bits:
+        if not b:
             return False
-        if bits == 2:
+        if b & 2:
             pairs += 1
-    # Suits that can go either way absorb the difference; exactly one pair overall must be possible.
-    flexible = sum(1 for sub, honors, _ in _suit_slices(counts) if any(sub) and _suit_can(sub, honors) == 3)
-    return pairs == 1 or (pairs == 0 and flexible >= 1)
+    return pairs == 1
 
 
 # --- special forms: plug-ins by name -------------------------------------------------------------------
@@ -369,7 +370,10 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
 @lru_cache(maxsize=4096)  # bounded: a batch's memory must not grow with the file
 def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
     """Kinds whose addition completes the concealed tiles. A wait is always a held tile or within two of one
-    in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan."""
+    in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan.
+
+    For the regular form only the suit of the added tile changes: the other suits' splits are looked up once,
+    that suit's once per kind tried. A special form is tried on the kinds whose fourteen tiles can be of it."""
     near: set[int] = set()
     for t, n in enumerate(counts):
         if not n:
@@ -380,13 +384,29 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
         near.update(u for u in range(t - 2, t + 3) if 0 <= u < 27 and T.suit_of(u) == T.suit_of(t))
     if any(spec.name == "thirteen_orphans" for spec in forms):
         near.update(ORPHANS)
+    suits = _suit_slices(counts)
+    bits = [_suit_can(sub, honors) if any(sub) else None for sub, honors, _ in suits]
+    regular = any(spec.name == "regular" for spec in forms) and sum(counts) + 1 == 3 * free + 2
+    specials = [spec for spec in forms if spec.name != "regular"]
+    held = sorted(t for t, n in enumerate(counts) for _ in range(n)) if specials else []
     out = set()
-    c = list(counts)
     for k in sorted(near):
-        c[k] += 1
-        if is_complete(tuple(c), free, forms):
-            out.add(k)
-        c[k] -= 1
+        if regular:
+            s = min(k // 9, 3)
+            sub, honors, offset = suits[s]
+            i = k - offset
+            with_k = bits.copy()
+            with_k[s] = _suit_can(sub[:i] + (sub[i] + 1,) + sub[i + 1:], honors)
+            if _splits_with_one_pair(b for b in with_k if b is not None):
+                out.add(k)
+                continue
+        if specials:
+            fourteen = tuple(sorted([*held, k]))
+            for spec in specials:
+                if MAY_BE.get(spec.name, bool)(fourteen) and SPECIAL_FORMS[spec.name](
+                        tuple(T.counts_of(fourteen)), free, spec):
+                    out.add(k)
+                    break
     return frozenset(out)
 
 

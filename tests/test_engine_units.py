@@ -79,3 +79,30 @@ def test_largest_remainder_sums_exactly_and_breaks_ties_by_order() -> None:
     assert _largest_remainder([8, 4, 4], 10, [0, 1, 2]) == [5, 3, 2]
     shares = _largest_remainder([700, 300, 150], 1000, [0, 1, 2])
     assert sum(shares) == 1000 and shares == [609, 261, 130]
+
+
+def test_completing_kinds_agree_with_completeness_kind_by_kind() -> None:
+    """The waits found a suit at a time are exactly the kinds whose addition is_complete accepts."""
+    import random
+
+    from mjcalc.readings import _completing_kinds, is_complete
+
+    rng = random.Random(11)
+    forms_choices = (REGULAR, ALL_FORMS, (FormSpec("regular"), FormSpec("seven_pairs", (("allow_four", True),))))
+    pools = (list(range(34)), list(range(9)), [0, 8, 9, 17, 18, 26, *range(27, 34)], [*range(9), *range(27, 34)])
+    with_waits = 0
+    for _ in range(3000):
+        n = rng.choice((13, 10, 7, 4, 1))
+        pool = rng.choice(pools)
+        counts = [0] * T.NUM_KINDS
+        while sum(counts) < n:
+            k = rng.choice(pool)
+            counts[k] += counts[k] < 4
+        forms = rng.choice(forms_choices)
+        free = (n - 1) // 3
+        expected = {k for k in range(T.NUM_KINDS)
+                    if is_complete(tuple(c + (t == k) for t, c in enumerate(counts)), free, forms)}
+        found = _completing_kinds(tuple(counts), free, forms)
+        assert found == expected, (counts, forms)
+        with_waits += bool(found)
+    assert with_waits > 500  # the hands drawn are often ready, so the test has teeth
