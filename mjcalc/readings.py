@@ -396,7 +396,7 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
             sub, honors, offset = suits[s]
             i = k - offset
             with_k = bits.copy()
-            with_k[s] = _suit_can(sub[:i] + (sub[i] + 1,) + sub[i + 1:], honors)
+            with_k[s] = _suit_can((*sub[:i], sub[i] + 1, *sub[i + 1:]), honors)
             if _splits_with_one_pair(b for b in with_k if b is not None):
                 out.add(k)
                 continue
