@@ -195,19 +195,20 @@ def _suit_can(counts: tuple[int, ...], honors: bool) -> int:
 
 
 def _regular_complete(counts: tuple[int, ...]) -> bool:
-    return _splits_with_one_pair([_suit_can(sub, honors) for sub, honors, _ in _suit_slices(counts) if any(sub)])
+    every_suit_splits, pairs = _pairs_if_split(
+        _suit_can(sub, honors) for sub, honors, _ in _suit_slices(counts) if any(sub))
+    return every_suit_splits and pairs == 1
 
 
-def _splits_with_one_pair(bits: Iterable[int]) -> bool:
-    """Whether suits that split as ``_suit_can`` says make a regular hand: every suit splits, exactly one with the
-    pair (a suit's tile count decides which way it can go: with a pair at 2 more than a multiple of 3)."""
+def _pairs_if_split(bits: Iterable[int]) -> tuple[bool, int]:
+    """Whether every suit splits (``_suit_can`` bits), and how many with a pair: a regular hand has exactly one
+    (a suit's tile count decides which way it can go: with the pair at 2 more than a multiple of 3)."""
     pairs = 0
     for b in bits:
         if not b:
-            return False
-        if b & 2:
-            pairs += 1
-    return pairs == 1
+            return False, 0
+        pairs += b >> 1
+    return True, pairs
 
 
 # --- special forms: plug-ins by name -------------------------------------------------------------------
@@ -367,6 +368,11 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
     return frozenset(k for k in found if held[k] < 4)
 
 
+# The kinds a tile can join in a set: itself, and within two of it in its suit (an honor: itself only).
+_NEAR = tuple((t,) if T.is_honor(t) else tuple(u for u in range(t - 2, t + 3) if T.suit_of(u) == T.suit_of(t)
+                                               and 0 <= u < T.HONOR_START) for t in range(T.NUM_KINDS))
+
+
 @lru_cache(maxsize=4096)  # bounded: a batch's memory must not grow with the file
 def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
     """Kinds whose addition completes the concealed tiles. A wait is always a held tile or within two of one
@@ -376,16 +382,14 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     that suit's once per kind tried. A special form is tried on the kinds whose fourteen tiles can be of it."""
     near: set[int] = set()
     for t, n in enumerate(counts):
-        if not n:
-            continue
-        if T.is_honor(t):
-            near.add(t)
-            continue
-        near.update(u for u in range(t - 2, t + 3) if 0 <= u < 27 and T.suit_of(u) == T.suit_of(t))
+        if n:
+            near.update(_NEAR[t])
     if any(spec.name == "thirteen_orphans" for spec in forms):
         near.update(ORPHANS)
     suits = _suit_slices(counts)
     bits = [_suit_can(sub, honors) if any(sub) else None for sub, honors, _ in suits]
+    # By the suit a tile is added to: whether the other suits all split, and how many of them with a pair.
+    others = [_pairs_if_split(b for j, b in enumerate(bits) if j != s and b is not None) for s in range(4)]
     regular = any(spec.name == "regular" for spec in forms) and sum(counts) + 1 == 3 * free + 2
     specials = [spec for spec in forms if spec.name != "regular"]
     held = sorted(t for t, n in enumerate(counts) for _ in range(n)) if specials else []
@@ -395,9 +399,9 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
             s = min(k // 9, 3)
             sub, honors, offset = suits[s]
             i = k - offset
-            with_k = bits.copy()
-            with_k[s] = _suit_can((*sub[:i], sub[i] + 1, *sub[i + 1:]), honors)
-            if _splits_with_one_pair(b for b in with_k if b is not None):
+            added = _suit_can((*sub[:i], sub[i] + 1, *sub[i + 1:]), honors)
+            every_other_splits, pairs = others[s]
+            if added and every_other_splits and pairs + (added >> 1) == 1:
                 out.add(k)
                 continue
         if specials:
