@@ -111,6 +111,10 @@ def previous_kind(t: int) -> int:
     raise AssertionError(t)  # every kind has a predecessor
 
 
+_DIGIT = tuple(str(rank_of(t)) for t in range(NUM_KINDS))  # of each kind in mpsz form, looked up
+_SUIT_LETTER = tuple(SUITS[suit_of(t)] for t in range(NUM_KINDS))
+
+
 def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] = ()) -> str:
     """Write tiles in compact mpsz form, one suit letter per run: ``123m11z``; one five of each kind in ``red``
     is written as a red five (``0p``).
@@ -119,16 +123,18 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] 
     '406p'
     """
     seq = sorted(tiles) if sort else list(tiles)
-    reds = set(red)
+    reds = set(red) if red else None
     out: list[str] = []
+    last = len(seq) - 1
     for i, t in enumerate(seq):
-        if t in reds:
+        if reds and t in reds:
             reds.discard(t)
             out.append("0")
         else:
-            out.append(str(rank_of(t)))
-        if i + 1 == len(seq) or suit_of(seq[i + 1]) != suit_of(t):
-            out.append(SUITS[suit_of(t)])
+            out.append(_DIGIT[t])
+        suit = _SUIT_LETTER[t]
+        if i == last or _SUIT_LETTER[seq[i + 1]] != suit:
+            out.append(suit)
     return "".join(out)
 
 
