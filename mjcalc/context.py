@@ -139,23 +139,33 @@ class Context:
         return ctx
 
     def to_json(self) -> dict[str, object]:
-        """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``)."""
-        out: dict[str, object] = {}
+        """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``). Most fields
+        keep their defaults: those are written once (``_DEFAULT_JSON``), the others on top, in field order."""
+        out = dict(_DEFAULT_JSON)
+        for key in _LIST_DEFAULTS:  # a list of its own in every output: a caller may change it
+            out[key] = []
+        mine = vars(self)
         for name in _CONTEXT_FIELDS:
-            value = getattr(self, name)
-            key = "from" if name == "discarder" else name
-            if isinstance(value, frozenset):
-                value = [s for s in T.SEATS if s in value]
-            elif name in ("bao", "hui", "flip", "win") and value is not None:
-                value = T.name(value)
-            elif name in ("dora", "ura"):
-                value = [T.name(t) for t in value]
-            out[key] = value
+            if name in mine:
+                out["from" if name == "discarder" else name] = _json_value(name, mine[name])
         return out
+
+
+def _json_value(name: str, value: object) -> object:
+    if isinstance(value, frozenset):
+        return [s for s in T.SEATS if s in value]
+    if name in ("bao", "hui", "flip", "win") and value is not None:
+        return T.name(value)  # type: ignore[arg-type]
+    if name in ("dora", "ura"):
+        return [T.name(t) for t in value]  # type: ignore[attr-defined]
+    return value
 
 
 _CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name not in ("given", "facts"))
 _CONTEXT_FIELDS_SET = frozenset(_CONTEXT_FIELDS)
+_DEFAULT_JSON = {"from" if f.name == "discarder" else f.name: _json_value(f.name, f.default)
+                 for f in fields(Context) if f.name in _CONTEXT_FIELDS_SET}
+_LIST_DEFAULTS = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
 # (``+dora=…``); the flag predicate and those reading one flag need it.
 FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS

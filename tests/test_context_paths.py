@@ -60,3 +60,30 @@ def test_most_generated_lines_take_one_pass() -> None:
     ruleset = load_ruleset("riichi")
     taken = sum(read_plain_flags(parse_line(s.line()).flags, ruleset.flags) is not None for s in generate(300, 11))
     assert taken > 200
+
+
+@pytest.mark.parametrize(("rules", "line"), LINES[::7])
+def test_context_json_is_every_field_in_order(rules: str, line: str) -> None:
+    """to_json writes the defaults once and the given fields on top: the same as reading every field."""
+    from dataclasses import fields
+
+    from mjcalc import tiles as T
+    from mjcalc.engine import Request, score_line
+
+    ctx = score_line(line, Request(rules=rules)).ctx
+    if ctx is None:
+        return
+    expected: dict[str, object] = {}
+    for f in fields(ctx):
+        if f.name in ("given", "facts"):
+            continue
+        value = getattr(ctx, f.name)
+        if isinstance(value, frozenset):
+            value = [s for s in T.SEATS if s in value]
+        elif f.name in ("bao", "hui", "flip", "win") and value is not None:
+            value = T.name(value)
+        elif f.name in ("dora", "ura"):
+            value = [T.name(t) for t in value]
+        expected["from" if f.name == "discarder" else f.name] = value
+    got = ctx.to_json()
+    assert list(got.items()) == list(expected.items())
