@@ -375,36 +375,27 @@ _NEAR = tuple((t,) if T.is_honor(t) else tuple(u for u in range(t - 2, t + 3) if
 
 @lru_cache(maxsize=4096)  # bounded: a batch's memory must not grow with the file
 def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
-    """Kinds whose addition completes the concealed tiles. A wait is always a held tile or within two of one
-    in its suit (it joins a pair, a triplet or a chi of held tiles), or an orphan.
+    """Kinds whose addition completes the concealed tiles.
 
-    For the regular form only the suit of the added tile changes: the other suits' splits are looked up once,
-    that suit's once per kind tried. A special form is tried on the kinds whose fourteen tiles can be of it."""
-    near: set[int] = set()
-    for t, n in enumerate(counts):
-        if n:
-            near.update(_NEAR[t])
-    if any(spec.name == "thirteen_orphans" for spec in forms):
-        near.update(ORPHANS)
-    suits = _suit_slices(counts)
-    bits = [_suit_can(sub, honors) if any(sub) else None for sub, honors, _ in suits]
-    # By the suit a tile is added to: whether the other suits all split, and how many of them with a pair.
-    others = [_pairs_if_split(b for j, b in enumerate(bits) if j != s and b is not None) for s in range(4)]
-    regular = any(spec.name == "regular" for spec in forms) and sum(counts) + 1 == 3 * free + 2
+    The regular form a suit at a time: a tile added to one suit completes the hand when the other suits all
+    split and that suit, with it, splits into sets alone (the others hold the pair) or with the pair (they
+    don't); which tiles do either for a suit is kept by the suit's pattern (``_suit_completions``). A special
+    form is tried on each tile near a held one (or an orphan) whose fourteen tiles can be of it."""
+    out: set[int] = set()
+    if any(spec.name == "regular" for spec in forms) and sum(counts) + 1 == 3 * free + 2:
+        suits = _suit_slices(counts)
+        bits = [_suit_can(sub, honors) if any(sub) else None for sub, honors, _ in suits]
+        for s, (sub, honors, offset) in enumerate(suits):
+            every_other_splits, pairs = _pairs_if_split(b for j, b in enumerate(bits) if j != s and b is not None)
+            if every_other_splits and pairs <= 1:
+                out.update(offset + i for i in _suit_completions(sub, honors)[pairs])
     specials = [spec for spec in forms if spec.name != "regular"]
-    held = sorted(t for t, n in enumerate(counts) for _ in range(n)) if specials else []
-    out = set()
-    for k in sorted(near):
-        if regular:
-            s = min(k // 9, 3)
-            sub, honors, offset = suits[s]
-            i = k - offset
-            added = _suit_can((*sub[:i], sub[i] + 1, *sub[i + 1:]), honors)
-            every_other_splits, pairs = others[s]
-            if added and every_other_splits and pairs + (added >> 1) == 1:
-                out.add(k)
-                continue
-        if specials:
+    if specials:
+        held = sorted(t for t, n in enumerate(counts) for _ in range(n))
+        near: set[int] = set(ORPHANS) if any(spec.name == "thirteen_orphans" for spec in specials) else set()
+        for t in set(held):
+            near.update(_NEAR[t])
+        for k in sorted(near - out):
             fourteen = tuple(sorted([*held, k]))
             for spec in specials:
                 if MAY_BE.get(spec.name, bool)(fourteen) and SPECIAL_FORMS[spec.name](
@@ -412,6 +403,20 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
                     out.add(k)
                     break
     return frozenset(out)
+
+
+@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
+def _suit_completions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tiles (offsets in the suit) whose addition lets one suit split with the pair, and into sets alone:
+    indexed by how many pairs the other suits hold (0: this suit needs it, 1: it must not have one)."""
+    with_pair, sets_only = [], []
+    for i in range(len(counts)):
+        bits = _suit_can((*counts[:i], counts[i] + 1, *counts[i + 1:]), honors)
+        if bits & 2:
+            with_pair.append(i)
+        if bits & 1:
+            sets_only.append(i)
+    return tuple(with_pair), tuple(sets_only)
 
 
 # --- wildcards -----------------------------------------------------------------------------------------
