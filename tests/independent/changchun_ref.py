@@ -326,11 +326,8 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
     all_waits = shape_waits(others, nsets, mil)
     waits = {k for k in all_waits if held13[k] < 4}
 
-    if s.mobao:
-        # the winning tile is a wildcard; it never stands for a fifth copy of a tile
-        candidates = [x for x in range(34) if held13[x] < 4]
-    else:
-        candidates = [s.win]
+    # with mobao the winning tile is a wildcard; it never stands for a fifth copy of a tile
+    candidates = [x for x in range(34) if held13[x] < 4] if s.mobao else [s.win]
 
     best = None
     fans_seen: set[int] = set()
@@ -466,7 +463,7 @@ def settle(raw: dict[str, int], s: Situation, discarder, payers: list[str], opts
             shares = [(p, who, min(a, cap)) for p, who, a in shares]
         elif sum(a for _, _, a in shares) > cap:
             scaled = largest_remainder([(p, a) for p, _, a in shares], cap, payers)
-            shares = [(p, who, a) for (p, who, _), a in zip(shares, scaled)]
+            shares = [(p, who, a) for (p, who, _), a in zip(shares, scaled, strict=True)]
     out: dict[str, int] = {}
     for _, who, a in shares:
         out[who] = out.get(who, 0) + a
@@ -476,7 +473,7 @@ def settle(raw: dict[str, int], s: Situation, discarder, payers: list[str], opts
 def features(s, opts, mil, items, reading, raw, others, nsets, all_waits, waits, fans_seen, discarder) -> set:
     """Coverage bookkeeping: which rules this situation exercised (the test prints the counts)."""
     feats = set()
-    x, dec, pl = reading
+    x, _dec, pl = reading
     ids = {i for i, _ in items}
     if "single_wait" in ids:
         feats.add(f"single_wait:{pl}")

@@ -165,7 +165,7 @@ def build(rng: random.Random, mode: str, rules: str = "changchun"):
                 core = list(core)
                 core[rng.randrange(len(core))] = 18
             real = [k for k in core if k != 18]
-            ts = b.pick(lambda core=core, extras=extras: core + [rng.choice(real) for _ in range(extras)])
+            ts = b.pick(lambda core=core, extras=extras, real=real: core + [rng.choice(real) for _ in range(extras)])
             if ts is None:
                 return None
             if wild:
@@ -177,17 +177,11 @@ def build(rng: random.Random, mode: str, rules: str = "changchun"):
             melds.append((text, ts))
     concealed = []
     for _ in range(4 - nmelds):
-        if mode == "no_triplet":
-            ts = b.pick(seq)
-        else:
-            ts = b.pick(lambda: seq() if rng.random() < 0.55 else trip())
+        ts = b.pick(seq) if mode == "no_triplet" else b.pick(lambda: seq() if rng.random() < 0.55 else trip())
         if ts is None:
             return None
         concealed += ts
-    if mode == "no_triplet":
-        pair_pool = [k for k in allowed if k not in XI]
-    else:
-        pair_pool = allowed
+    pair_pool = [k for k in allowed if k not in XI] if mode == "no_triplet" else allowed
     ts = b.pick(lambda: [rng.choice(pair_pool)] * 2)
     if ts is None:
         return None
@@ -301,13 +295,10 @@ def situation(rng: random.Random, rules: str = "changchun"):
     parts = [fmt(rest)] if rest else []
     meld_texts = [m for m, _ in melds]
     rng.shuffle(meld_texts)
-    if rng.random() < 0.5:
-        parts = meld_texts + parts
-    else:
-        parts = parts + meld_texts
+    parts = meld_texts + parts if rng.random() < 0.5 else parts + meld_texts
     if treasure != "mobao" and rng.random() < 0.1:
         # the winning tile named by +win= instead of written last
-        parts = [fmt(concealed)] + meld_texts
+        parts = [fmt(concealed), *meld_texts]
         rng.shuffle(parts)
         flags.append(f"+win={tname(win)}")
     else:

@@ -87,7 +87,7 @@ def one(rng: random.Random):
                 melds.append((f"[{fmt(ts)}]", ts))
         elif kind in ("kong", "ankong", "dagang"):
             pool = [k for k in (0, 9, 18, 31, 32, 33) if k != hui] if kind == "dagang" else None
-            ts = pick(lambda: trip(4, pool))
+            ts = pick(lambda pool=pool: trip(4, pool))
             if ts:
                 br = rng.choice("[(") if kind == "dagang" else ("[" if kind == "kong" else "(")
                 melds.append((f"{br}{fmt(ts)}{')' if br == '(' else ']'}", ts))
@@ -105,10 +105,7 @@ def one(rng: random.Random):
             n_ex = rng.choices([0, 1, 2], [60, 30, 10])[0]
             ts = core + [rng.choice(extra_pool) for _ in range(n_ex)]
             if take(ts):
-                if sp.startswith("yao"):
-                    txt = "".join(name(k) for k in ts)
-                else:
-                    txt = fmt(ts)
+                txt = "".join(name(k) for k in ts) if sp.startswith("yao") else fmt(ts)
                 melds.append((f"{{{txt}}}", ts))
     nsets = 4 - len(melds)
     concealed = []

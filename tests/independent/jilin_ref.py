@@ -108,7 +108,7 @@ def score(line: str, options: dict | None = None) -> Result:
     cap = opts["cap"]
     if cap is not None and sum(pay.values()) > cap:
         scaled = largest_remainder(list(pay.items()), cap, payers)
-        pay = dict(zip(pay, scaled))
+        pay = dict(zip(pay, scaled, strict=True))
     kong = {p: kp for p in payers} if kp else {}
     net = {p: 0 for p in SEATS}
     for p, a in [*pay.items(), *kong.items()]:

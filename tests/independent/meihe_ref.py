@@ -123,32 +123,38 @@ def decompose(c: list[int], j: int, nsets: int, npair: int):
         return
     # 中发白 set of real tiles (叫胡 candidate)
     if i == 31 and nsets and c[32] and c[33]:
-        c[31] -= 1; c[32] -= 1; c[33] -= 1
+        c[31] -= 1
+        c[32] -= 1
+        c[33] -= 1
         for sets, subs in decompose(c, j, nsets - 1, npair):
-            yield [("zfb", 31)] + sets, subs
-        c[31] += 1; c[32] += 1; c[33] += 1
+            yield [("zfb", 31), *sets], subs
+        c[31] += 1
+        c[32] += 1
+        c[33] += 1
     # 中发白 叫胡 whose third (winning) tile is a wildcard: two real dragons + a joker
     if i in (31, 32) and nsets and j:
         for other in range(i + 1, 34):
             if c[other]:
                 miss = ({31, 32, 33} - {i, other}).pop()
-                c[i] -= 1; c[other] -= 1
+                c[i] -= 1
+                c[other] -= 1
                 for sets, subs in decompose(c, j - 1, nsets - 1, npair):
-                    yield [("zfbw", miss)] + sets, [miss] + subs
-                c[i] += 1; c[other] += 1
+                    yield [("zfbw", miss), *sets], [miss, *subs]
+                c[i] += 1
+                c[other] += 1
     if npair:
         for r in (1, 2):
             if r <= c[i] and 2 - r <= j:
                 c[i] -= r
                 for sets, subs in decompose(c, j - (2 - r), nsets, npair - 1):
-                    yield [("pair", i)] + sets, [i] * (2 - r) + subs
+                    yield [("pair", i), *sets], [i] * (2 - r) + subs
                 c[i] += r
     if nsets:
         for r in (1, 2, 3):
             if r <= c[i] and 3 - r <= j:
                 c[i] -= r
                 for sets, subs in decompose(c, j - (3 - r), nsets - 1, npair):
-                    yield [("trip", i)] + sets, [i] * (3 - r) + subs
+                    yield [("trip", i), *sets], [i] * (3 - r) + subs
                 c[i] += r
         if i < 27:
             for start in (i - 2, i - 1, i):
@@ -165,7 +171,7 @@ def decompose(c: list[int], j: int, nsets: int, npair: int):
                     for x in real:
                         c[x] -= 1
                     for sets, subs in decompose(c, j - len(jok), nsets - 1, npair):
-                        yield [("seq", start)] + sets, jok + subs
+                        yield [("seq", start), *sets], jok + subs
                     c[i] += 1
                     for x in real:
                         c[x] += 1
