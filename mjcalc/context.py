@@ -14,6 +14,7 @@ from functools import lru_cache
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .facts import new as new_fact
+from .memo import remember
 from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
 
 
@@ -360,10 +361,7 @@ def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | 
     for word, raw, _ in words:
         found = table.get((word, raw))
         if found is None:
-            found = _plain_typed(word, raw, reads)
-            if len(table) >= 4096:
-                table.clear()
-            table[word, raw] = found
+            found = remember(table, (word, raw), _plain_typed(word, raw, reads))
         if found is False:
             return None
         name, value, fact = found  # type: ignore[misc]

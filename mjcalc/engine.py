@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
 from . import tiles as T
@@ -14,6 +13,7 @@ from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_fla
 from .errors import MjcalcError
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
+from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
@@ -101,12 +101,9 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
 
 
 _RULES_WORDS = frozenset(word for word, name in ALIASES.items() if name == "rules")
-_WORD = itemgetter(0)  # of a FlagWord
 
 
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
-    if _RULES_WORDS.isdisjoint(map(str.lower, map(_WORD, parsed.flags))):  # most lines: one pass in C
-        return request.rules or DEFAULT_RULESET
     for w in parsed.flags:
         if w.word.lower() in _RULES_WORDS:
             if not w.value:
@@ -323,19 +320,10 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
             conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
             checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
             minimums = tuple(c for c in conditions if c.minimum is not None)
-            bound = (rules, bound_items(rules, options), checks, minimums)
-            _remember(_BOUND, bound_key, bound)
-        found = Play(rules, *bound[1:], settler(rules, options))
-        _remember(_IN_PLAY, key, found)
-    _remember(_PLAY_OF, id(options), (options, found))
+            bound = remember(_BOUND, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
+        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options)), 1024)
+    remember(_PLAY_OF, id(options), (options, found), 1024)
     return found
-
-
-def _remember(memo: dict[Any, Any], key: Any, value: Any, limit: int = 1024) -> None:
-    """``memo[key] = value``, the memo emptied first when full: per-line options can vary, memory must not."""
-    if len(memo) >= limit:
-        memo.clear()
-    memo[key] = value
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
@@ -396,9 +384,7 @@ class Tier:
             return self.on_context
         found = self.by_context.get(context)
         if found is None:
-            if len(self.by_context) >= 4096:  # bounded: a batch's memory must not grow with the file
-                self.by_context.clear()
-            found = self.by_context[context] = tuple(b for b in self.on_context if not b.gate & not_met)
+            found = remember(self.by_context, context, tuple(b for b in self.on_context if not b.gate & not_met))
         return found
 
 

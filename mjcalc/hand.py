@@ -14,6 +14,7 @@ from . import tiles as T
 from .errors import MjcalcError
 from .facts import CLOSED, KONG, MELDED, RED, tile_facts
 from .lazy import lazy
+from .memo import remember
 from .notation import MeldText, ParsedLine, TileAt
 
 
@@ -289,9 +290,7 @@ def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
     key = (m.text, m.kind, m.added)
     found = _WRITTEN.get(key)
     if found is None:
-        if len(_WRITTEN) >= 4096:
-            _WRITTEN.clear()
-        found = _WRITTEN[key] = (tuple(map(_KIND, m.tiles)), tuple(t.tile for t in m.tiles if t.red))
+        found = remember(_WRITTEN, key, (tuple(map(_KIND, m.tiles)), tuple(t.tile for t in m.tiles if t.red)))
     return found
 
 
@@ -300,9 +299,7 @@ def _meld_of(m: MeldText, rules: TileRules) -> Meld:
     key = (m.text, m.kind, m.added, id(rules))
     found = _MELDS.get(key)
     if found is None or found[0] is not rules:
-        if len(_MELDS) >= 4096:
-            _MELDS.clear()
-        found = _MELDS[key] = (rules, _meld(m, rules))
+        found = remember(_MELDS, key, (rules, _meld(m, rules)))
     return found[1]
 
 

@@ -31,6 +31,7 @@ from typing import NamedTuple
 from . import tiles as T
 from .errors import MjcalcError
 from .lazy import lazy
+from .memo import remember
 
 
 class FlagWord(NamedTuple):
@@ -176,10 +177,7 @@ def _flags_or_meld(part: str, column: int) -> tuple[FlagWord, ...] | MeldText | 
         if part[-1] != close or not _PLAIN.fullmatch(part, 1, len(part) - 1):
             return None
         found = _new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False))
-    if len(_PARTS_AT) >= 8192:  # bounded: a batch's memory must not grow with the file
-        _PARTS_AT.clear()
-    _PARTS_AT[part, column] = found
-    return found
+    return remember(_PARTS_AT, (part, column), found, 8192)
 
 
 # The kind of each digit of a plain run, by suit, as a bytes.translate table: a run of digits becomes the bytes
@@ -212,10 +210,7 @@ _FLAG_BODIES: dict[str, tuple[str, str | None]] = {}
 
 def _flag_body(body: str) -> tuple[str, str | None]:
     word, eq, value = body.partition("=")
-    found = (word, value if eq else None)
-    if len(_FLAG_BODIES) < 4096:  # bounded: a batch's memory must not grow with the file
-        _FLAG_BODIES[body] = found
-    return found
+    return remember(_FLAG_BODIES, body, (word, value if eq else None))
 
 
 def _parse_any(text: str) -> ParsedLine:

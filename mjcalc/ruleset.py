@@ -22,6 +22,7 @@ from .context import FLAG_BY_NAME, OPTION_FLAGS
 from .errors import MjcalcError, did_you_mean
 from .facts import OPEN_GATE, Gate
 from .hand import SpecialKongDef, TileRules
+from .memo import remember
 from .predicates import PREDICATES, Candidate, bind, gate_of
 from .readings import FORM_NAMES, FormSpec
 
@@ -221,9 +222,7 @@ class Ruleset:
             return found[1]
         values = self._option_values(overrides, where)
         if key is not None:
-            if len(_OPTION_VALUES) > 1024:  # per-line +base / +cap can vary: keep the memo bounded
-                _OPTION_VALUES.clear()
-            _OPTION_VALUES[key] = (self, values)
+            remember(_OPTION_VALUES, key, (self, values), 1024)  # per-line +base / +cap can vary
         return values
 
     def _option_values(self, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
