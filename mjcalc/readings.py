@@ -81,7 +81,7 @@ class Reading(NamedTuple):  # a tuple: one per decomposition and placement of th
         return [g.text() for g in self.groups]
 
 
-class FormSpec(NamedTuple):  # a tuple: part of the key of the readings' cache, hashed on every hand
+class FormSpec(NamedTuple):  # a tuple: part of the key of the waits cache (_completing_kinds)
     """A winning form a ruleset allows, with its parameters (``{seven_pairs: {allow_four: true}}``)."""
 
     name: str
