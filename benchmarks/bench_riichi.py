@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from riichi_situations import generate
 
-from mjcalc.context import Context, build_context, collect_flags
-from mjcalc.engine import Request, best_reading, score_line
-from mjcalc.hand import Hand, build_hand
+from mjcalc.context import Context
+from mjcalc.engine import Request, best_reading, read_line, score_line
+from mjcalc.hand import Hand
 from mjcalc.notation import parse_line
 from mjcalc.readings import Wildcards
 from mjcalc.ruleset import Ruleset, load_ruleset
@@ -73,7 +74,7 @@ def main() -> None:
         for line, request in batch:
             _read(rules, line, request)
 
-    def run_scoring(read: list[tuple[dict[str, Any], Hand, Context]]) -> None:
+    def run_scoring(read: list[tuple[Mapping[str, Any], Hand, Context]]) -> None:
         for options, hand, ctx in read:
             best_reading(rules, options, hand, ctx, NO_WILDCARDS, _NO_WAITS)
 
@@ -103,12 +104,10 @@ def _NO_WAITS() -> frozenset[int]:
     return frozenset()
 
 
-def _read(rules: Ruleset, line: str, request: Request) -> tuple[dict[str, Any], Hand, Context]:
+def _read(rules: Ruleset, line: str, request: Request) -> tuple[Mapping[str, Any], Hand, Context]:
     """The first half of score_line: the line read into options, a hand and a context."""
-    parsed = parse_line(line)
-    values, _ = collect_flags(parsed.flags, rules.flags)
-    options = rules.option_values(request.options)
-    return options, build_hand(parsed, rules.tile_rules), build_context(values, rules.flags)
+    read = read_line(parse_line(line), rules, request)
+    return read.options, read.hand, read.ctx
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import tiles as T
 from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags, read_plain_flags
@@ -112,7 +112,19 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     return request.rules or DEFAULT_RULESET
 
 
-def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
+class ReadLine(NamedTuple):
+    """A line read under a ruleset: its flags typed (``values``, by name, with their columns), those the ruleset
+    does not read, the options, the hand and the context."""
+
+    values: dict[str, tuple[object, int | None]]
+    ignored: list[str]
+    options: Mapping[str, Any]
+    hand: Hand
+    ctx: Context
+
+
+def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
+    """The first half of scoring a line: flags, options, hand and context, checked."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
     plain = None if request.flags else read_plain_flags(parsed.flags, rules.flags)
     values: dict[str, tuple[object, int | None]] = {}
@@ -131,6 +143,11 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
+    return ReadLine(values, ignored, options, hand, ctx)
+
+
+def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
+    values, ignored, options, hand, ctx = read_line(parsed, rules, request)
     wild = wildcards(rules, hand, ctx, values)
     waits_of = _WaitsBeforeWin(rules, hand, wild)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)

@@ -382,16 +382,12 @@ def open_tsumo_without_pinfu_fu(s: Situation) -> bool:
 
 def from_line(text: str, options: dict[str, Any]) -> Situation:
     """The Situation of a line of notation (the hand-written cases), read with mjcalc's own parser."""
-    from mjcalc.context import build_context, collect_flags
-    from mjcalc.hand import build_hand
+    from mjcalc.engine import Request, read_line
     from mjcalc.notation import parse_line
     from mjcalc.ruleset import load_ruleset
 
-    rules = load_ruleset("riichi")
     parsed = parse_line(text)
-    values, _ = collect_flags(parsed.flags, rules.flags)
-    ctx = build_context(values, rules.flags)
-    hand = build_hand(parsed, rules.tile_rules)
+    _, _, _, hand, ctx = read_line(parsed, load_ruleset("riichi"), Request(rules="riichi"))
     kinds = {"chi": "chi", "pon": "pon", "kong": "kan", "concealed_kong": "ankan"}
     red: dict[int, Any] = {}
     for i, t in enumerate(parsed.concealed):
