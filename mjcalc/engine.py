@@ -23,7 +23,7 @@ from .settlement import Award, Settlement, settler
 DEFAULT_RULESET = "changchun"
 
 
-@dataclass
+@dataclass(slots=True)
 class Scored:
     """One reading that passes every win condition, with its items and settlement."""
 
@@ -39,7 +39,7 @@ class WaitScore:
     result: Result | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # slotted: one per line of a batch
 class Result:
     input: str
     result: str  # win | not_a_win | waiting | error
@@ -101,11 +101,16 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
 
 
 _RULES_WORDS = frozenset(word for word, name in ALIASES.items() if name == "rules")
+# Whether a word as written names the ruleset (+rules, +RULES …): the same few words come back on every line.
+_NAMES_RULES: dict[str, bool] = {}
 
 
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     for w in parsed.flags:
-        if w.word.lower() in _RULES_WORDS:
+        names = _NAMES_RULES.get(w.word)
+        if names is None:
+            names = remember(_NAMES_RULES, w.word, w.word.lower() in _RULES_WORDS)
+        if names:
             if not w.value:
                 raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
             return w.value

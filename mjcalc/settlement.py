@@ -29,7 +29,7 @@ class Award(NamedTuple):  # a tuple: made for every item that fires on every rea
         return self.value * self.count
 
 
-@dataclass
+@dataclass(slots=True)  # slotted: made for every payer of every reading scored
 class Payment:
     payer: str
     payee: str
@@ -60,7 +60,7 @@ class KongPayment:
                 "tiles": self.tiles, "amount": self.amount}
 
 
-@dataclass
+@dataclass(slots=True)  # slotted: made for every reading scored
 class Settlement:
     fan: int  # the winner-side total in the ruleset's unit (fan, tai, han)
     payments: list[Payment]

@@ -60,10 +60,15 @@ MULTIPLE_NAMES = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuma
 
 
 def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
-    tiles = c.hand.all_tiles()  # counted per indicator: there are few, and the hand's counts are not needed else
+    # Counted per indicator, in the concealed tiles and in each meld: there are few, and neither the hand's
+    # counts nor a list of all its tiles is needed else.
+    hand = c.hand
     found = 0
     for i in indicators:
-        found += tiles.count(DORA_AFTER[i])
+        dora = DORA_AFTER[i]
+        found += hand.concealed.count(dora)
+        for m in hand.melds:
+            found += m.tiles.count(dora)
     return found
 
 
