@@ -219,7 +219,7 @@ class Summary:
                 f"({self.seconds:.1f} s, {rate:,.0f} records/s)")
 
 
-def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], None],
+def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
         jobs: int = 1, progress: Callable[[int], None] | None = None) -> Summary:
     """Score every record in input order; ``jobs`` > 1 spreads chunks over processes, a bounded number in
     flight, so memory does not grow with the file."""

@@ -86,14 +86,14 @@ def score(
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     config = _config()
     words: list[FlagWord] = []
-    for name, value in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
-                        ("last", last)):
-        if value:
+    for name, on in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
+                     ("last", last)):
+        if on:
             words.append(FlagWord(name, None, None))
-    for name, value in (("seat", seat), ("from", from_), ("round", round_), ("closed", closed), ("bao", bao),
+    for name, given in (("seat", seat), ("from", from_), ("round", round_), ("closed", closed), ("bao", bao),
                         ("hui", hui), ("flip", flip)):
-        if value is not None:
-            words.append(FlagWord(name, value, None))
+        if given is not None:
+            words.append(FlagWord(name, given, None))
     for f in flag or []:
         word, eq, value = f.lstrip("+").partition("=")
         words.append(FlagWord(word, value if eq else None, None))

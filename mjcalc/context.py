@@ -306,8 +306,8 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
         first = discard_by[0]
         why = f"+{self_draw_by[0]}" if self_draw_by else "+zimo"
         raise _refused(values, f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
-    seat = used.get("seat", "S")
-    discarder = used.pop("from", None)
+    seat: str = used.get("seat", "S")  # type: ignore[assignment]  # typed by its FlagDef
+    discarder: str | None = used.pop("from", None)  # type: ignore[assignment]
     if zimo and discarder is not None:
         raise _refused(values, "+from names the discarder, but a self-drawn win has none", "from")
     if discarder is None and not zimo:

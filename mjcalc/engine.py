@@ -280,9 +280,9 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                     nearest = failed
                 continue
             settlement = play.settle(c, awards)
-            key = (settlement.uncapped_total, *settlement.rank, -len(awards))
-            if best_key is None or key > best_key:
-                best, best_key = Scored(c, awards, settlement), key
+            rank = (settlement.uncapped_total, *settlement.rank, -len(awards))
+            if best_key is None or rank > best_key:
+                best, best_key = Scored(c, awards, settlement), rank
     if best is not None:
         return best, [], tried
     if nearest is None:

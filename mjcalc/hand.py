@@ -194,14 +194,15 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     kinds = line.kinds
     reds = line.red_kinds
     concealed = tuple(sorted(kinds))
-    every = concealed  # the kinds of every tile written, sorted
+    every: Sequence[int] = concealed  # the kinds of every tile written, sorted
     if line.melds:
+        written = list(concealed)
         for m in line.melds:
             meld_kinds, meld_reds = _written(m)
-            every += meld_kinds
+            written += meld_kinds
             if meld_reds:
                 reds = [*reds, *meld_reds]
-        every = sorted(every)
+        every = sorted(written)
     if reds and (not rules.red_fives or len(set(reds)) < len(reds)):
         _refuse_reds(line, rules)
     flowers = _flowers(line, rules) if line.flowers else ()

@@ -102,6 +102,8 @@ class _PlainLine(ParsedLine):
     TileAt of each (with its column) made only when asked for, as an error message needs: most lines have
     none, and a batch reads millions of lines."""
 
+    _chunks: list[tuple[str, int]]  # each bare group with its column
+
     def __init__(self, text: str, chunks: list[tuple[str, int]], kinds: bytes, red_kinds: list[int],
                  melds: list[MeldText], flags: list[FlagWord]) -> None:
         self.__dict__.update(text=text, melds=melds, flowers=[], flags=flags, kinds=kinds, red_kinds=red_kinds,
@@ -220,7 +222,7 @@ def _parse_any(text: str) -> ParsedLine:
     while i < n:
         ch = text[i]
         if ch.isspace():
-            i = _SPACES.match(text, i).end()  # type: ignore[union-attr]  (matches at least this space)
+            i = _end(_SPACES.match(text, i))  # matches at least this space
         elif ch == "+":
             i = _read_flag(text, i, line)
         elif ch in OPENERS:
@@ -237,7 +239,7 @@ def _parse_any(text: str) -> ParsedLine:
         elif ch in CLOSERS:
             raise MjcalcError("notation", f"'{ch}' closes a meld that was never opened", i + 1)
         else:
-            end = _BARE.match(text, i).end()  # type: ignore[union-attr]  (matches at least this character)
+            end = _end(_BARE.match(text, i))  # matches at least this character
             found, flowers = _read_tiles(text[i:end], i + 1, allow_flowers=True)
             line.concealed.extend(found)
             line.flowers.extend(flowers)
@@ -245,8 +247,14 @@ def _parse_any(text: str) -> ParsedLine:
     return line
 
 
+def _end(found: re.Match[str] | None) -> int:
+    """Where a match that cannot fail ends (the patterns above match at the character that chose them)."""
+    assert found is not None
+    return found.end()
+
+
 def _read_flag(text: str, start: int, line: ParsedLine) -> int:
-    end = _FLAG_BODY.match(text, start + 1).end()  # type: ignore[union-attr]  (may match nothing)
+    end = _end(_FLAG_BODY.match(text, start + 1))  # may match nothing, never fails
     body = text[start + 1 : end]
     if not body or body.startswith("="):
         raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)

@@ -282,7 +282,8 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 
 _SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
 WAITS = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
-WAIT_FACTS = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}  # facts.py: the reading's wait
+# facts.py: the reading's wait
+WAIT_FACTS: dict[str | None, int] = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}
 
 
 @cache  # groups are values: one object per (kind, tile) serves every reading

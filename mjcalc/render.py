@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabulate import tabulate
@@ -132,8 +133,8 @@ def to_text(r: Result, lang: str = "en") -> str:
         return "\n".join(lines)
     if r.result == "not_a_win":
         lines.append(f"{w['not_a_win']}:")
-        for c in r.failed:
-            lines.append(f"  ✗ {c.id}: {_name(c.message, lang)}")
+        for cond in r.failed:
+            lines.append(f"  ✗ {cond.id}: {_name(cond.message, lang)}")
         return "\n".join(lines)
     assert r.best is not None
     c, s = r.best.candidate, r.best.settlement
@@ -142,8 +143,9 @@ def to_text(r: Result, lang: str = "en") -> str:
     marked = []
     for i, text in enumerate(c.reading.text()):
         marked.append(f"{text}*" if i == c.reading.win_index else text)
+    assert c.hand.win_tile is not None  # a win has its winning tile
     lines.append(f"{w['reading']:<10}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
-                 f"{', ' + wait_text if wait_text else ''})")  # type: ignore[arg-type]
+                 f"{', ' + wait_text if wait_text else ''})")
     if c.subs:
         lines.append(f"{w['substitutions']:<10}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
     lines.append("")
@@ -214,7 +216,7 @@ def _context_line(r: Result, lang: str) -> str:
     return " · ".join(parts) + f"   ({WORDS[lang]['defaults']})"
 
 
-def _options_line(rules: Ruleset, options: dict[str, Any]) -> str:
+def _options_line(rules: Ruleset, options: Mapping[str, Any]) -> str:
     parts = []
     for k, o in rules.options.items():
         v = options.get(k)

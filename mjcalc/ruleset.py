@@ -250,7 +250,7 @@ class Ruleset:
     def binding_options(self) -> tuple[str, ...]:
         """The options that decide which items and conditions are in play and what the items are worth: what
         the engine binds once per set of their values (the others, such as the formula's, are read later)."""
-        names = {x.enabled for x in (*self.items, *self.conditions) if x.enabled}
+        names = {x.enabled for x in self.items if x.enabled} | {x.enabled for x in self.conditions if x.enabled}
         names.update(name for item in self.items for name in option_refs(item.value))
         return tuple(sorted(names))
 

@@ -22,7 +22,7 @@ from .ruleset import ItemDef, Ruleset
 class Award(NamedTuple):  # a tuple: made for every item that fires on every reading
     item: ItemDef
     value: int
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # a field named as tuple.count, which it hides
 
     @property
     def total(self) -> int:
@@ -79,7 +79,8 @@ class Settlement:
     @property
     def net(self) -> dict[str, int]:
         net = dict.fromkeys(T.SEATS, 0)
-        for p in [*self.payments, *self.kong_payments]:
+        paid: list[Payment | KongPayment] = [*self.payments, *self.kong_payments]
+        for p in paid:
             if p.payer in net:  # a payer that is no seat (riichi sticks: "table") was paid in before the hand
                 net[p.payer] -= p.amount
             net[p.payee] += p.amount
@@ -250,10 +251,11 @@ def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner:
 
 def _kong_value(rules: Ruleset, m: Meld, wild_kind: int | None) -> tuple[str, dict[str, str], str, int]:
     if m.kind == "special":
+        assert m.special is not None  # a special kong always names its kind
         sk = rules.special_kong_points[m.special]
         names = next(d.names for d in rules.tile_rules.special_kongs if d.id == m.special)
         points = sk.per_tile * len(m.tiles) if sk.per_tile else sk.points + sk.extra_points * m.extra
-        return m.special, names, m.text(), points  # type: ignore[return-value]
+        return m.special, names, m.text(), points
     concealed = m.kind == "concealed_kong"
     for rule in rules.kongs.values():
         if rule.wildcard and concealed and m.tiles[0] == wild_kind:
