@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
+from mypy_extensions import mypyc_attr
+
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .facts import new as new_fact
@@ -77,6 +79,7 @@ _SELF_DRAW, _DISCARD = frozenset(SELF_DRAW_FLAGS), frozenset(DISCARD_FLAGS)
 _NOT_FIELDS = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read that are no field of the Context
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 @dataclass(frozen=True)
 class Context:
     """Everything about the win besides the tiles. Seats are named by wind; East is the dealer."""

@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from . import tiles as T
 from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags, read_plain_flags
 from .errors import MjcalcError
@@ -73,6 +75,7 @@ class Result:
         return 1 if self.result == "not_a_win" else 0
 
 
+@mypyc_attr(native_class=False)  # pickled to the processes of a batch (--jobs), which a compiled class is not
 @dataclass(frozen=True)
 class Request:
     """What the caller adds to a line: a ruleset, options (``--set``) and flags given as CLI options."""

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import eq, itemgetter
 
+from mypy_extensions import mypyc_attr
+
 from . import tiles as T
 from .errors import MjcalcError
 from .facts import CLOSED, KONG, MELDED, RED, tile_facts
@@ -70,6 +72,7 @@ KONG_KINDS = frozenset(("kong", "concealed_kong", "special"))
 
 # Melds and hands are frozen, but their __init__ writes the fields at once: the generated one sets each field
 # through object.__setattr__, and a hand is made for every line and every wildcard substitution.
+@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 @dataclass(frozen=True, init=False)
 class Meld:
     kind: str  # chi | pon | kong | concealed_kong | special
@@ -101,6 +104,7 @@ class Meld:
         return f"[{body}]"
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 @dataclass(frozen=True, init=False)
 class Hand:
     concealed: tuple[int, ...]  # sorted; includes the winning tile

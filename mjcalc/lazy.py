@@ -16,7 +16,7 @@ T = TypeVar("T")
 class lazy(Generic[T]):
     def __init__(self, fn: Callable[[Any], T]) -> None:
         self.fn = fn
-        self.name = fn.__name__
+        self.name = getattr(fn, "__name__", "")  # set again by __set_name__: a compiled method may have none
         self.__doc__ = fn.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from operator import getitem
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from . import tiles as T
 from .errors import MjcalcError
 from .lazy import lazy
@@ -77,6 +79,7 @@ class MeldText(NamedTuple):  # a tuple, as TileAt: made for every meld of every 
     added: bool = False  # GB strings mark an added kong (加杠)
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 @dataclass
 class ParsedLine:
     text: str
@@ -97,6 +100,7 @@ class ParsedLine:
         return [t.tile for t in self.concealed if t.red]
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 class _PlainLine(ParsedLine):
     """A line read by ``_parse_common``: its concealed tiles kept as kinds (``kinds``, ``red_kinds``), the
     TileAt of each (with its column) made only when asked for, as an error message needs: most lines have

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from . import tiles as T
 from .context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
 from .facts import (
@@ -43,6 +45,7 @@ from .lazy import lazy
 from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
 
 
+@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 class Candidate:
     """One way to read the win: the hand (wildcards substituted), its context, one reading; ``raw`` is the
     hand as written, for what counts real tiles (kong points, 穷胡).
@@ -138,12 +141,15 @@ class Candidate:
 
 Predicate = Callable[..., "bool | int"]
 PREDICATES: dict[str, Predicate] = {}
+# Each predicate's declared gate (``needs``) and whether it is exact, by the function itself: kept here, not as
+# attributes of the function, which a compiled function cannot carry.
+DECLARED: dict[Predicate, tuple[Gate | Callable[..., Gate], bool]] = {}
 ZIMO, REGULAR = FLAG_FACTS["zimo"], FORM_FACTS["regular"]
 
 
 def predicate(fn: Predicate) -> Predicate:
-    """Register a predicate under its function name (hooks use ``ruleset.name``)."""
-    PREDICATES[getattr(fn, "predicate_name", fn.__name__)] = fn
+    """Register a predicate under its function name (hooks use ``ruleset.name``: ``namespaced``)."""
+    PREDICATES[fn.__name__] = fn
     return fn
 
 
@@ -155,8 +161,7 @@ def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *,
     ``exact``: the predicate is true exactly when its gate is met (it reads that one fact), so its negation
     has a gate too (``Gate.inverse``), for a win condition's ``not``."""
     def declare(fn: Predicate) -> Predicate:
-        fn.gate = need if callable(need) else Gate(need, forbid)  # type: ignore[attr-defined]
-        fn.exact = exact  # type: ignore[attr-defined]
+        DECLARED[fn] = (need if callable(need) else Gate(need, forbid), exact)
         return fn
 
     return declare
@@ -166,20 +171,21 @@ def gate_of(name: str, params: Mapping[str, object]) -> tuple[Gate, Gate, bool]:
     """The gates of a predicate with its YAML parameters being true and being false (open where it declares
     none, or when a parameter it depends on is an option's value, known only when scoring), and whether it is
     true exactly when its gate is met."""
-    fn = PREDICATES[name]
-    gate = getattr(fn, "gate", OPEN_GATE)
-    if not isinstance(gate, Gate):
+    declared, exact = DECLARED.get(PREDICATES[name], (OPEN_GATE, False))
+    if isinstance(declared, Gate):
+        gate = declared
+    else:
         if any(isinstance(v, dict) for v in params.values()):
             return OPEN_GATE, OPEN_GATE, False
-        gate = gate(**params)
-    exact = getattr(fn, "exact", False) and gate != OPEN_GATE
+        gate = declared(**params)
+    exact = exact and gate != OPEN_GATE
     return gate, gate.inverse() if exact else OPEN_GATE, exact
 
 
 def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
     def register(fn: Predicate) -> Predicate:
-        fn.predicate_name = f"{namespace}.{fn.__name__}"  # type: ignore[attr-defined]
-        return predicate(fn)
+        PREDICATES[f"{namespace}.{fn.__name__}"] = fn
+        return fn
 
     return register
 
@@ -391,8 +397,8 @@ def one_tile_wait(c: Candidate) -> bool:
 # Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
 # first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
 
-TERMINALS_AND_HONORS = TERMINAL_KINDS | HONOR_KINDS
-GREEN_MASK = T.mask(T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z"))
+TERMINALS_AND_HONORS: int = TERMINAL_KINDS | HONOR_KINDS
+GREEN_MASK: int = T.mask([T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z")])
 
 
 @predicate

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 SUITS = "mpsz"
 NUM_KINDS = 34
 HONOR_START = 27
-WINDS = (27, 28, 29, 30)
-DRAGONS = (31, 32, 33)  # white, green, red
+WINDS: tuple[int, ...] = (27, 28, 29, 30)
+DRAGONS: tuple[int, ...] = (31, 32, 33)  # white, green, red
 SEATS = ("E", "S", "W", "N")  # turn order; East is the dealer
 HONOR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32}

@@ -1,0 +1,85 @@
+"""The installed package scores exactly as this checkout's source does.
+
+``pip install .`` compiles the hot modules with mypyc (setup.py), while the rest of the suite imports the
+checkout's source (``python -m pytest`` puts it first on the path). Here the installed package, run from outside
+the checkout, scores every case line and a few thousand generated lines under every ruleset, and its JSON and
+text must equal the source's, character for character. Skipped only when the installed package is this checkout
+(an editable install: nothing is compiled then).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from riichi_situations import generate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Scores (line, ruleset, options) triples read from the file named by argv[1]; one JSON line and the text of each.
+SCORE = """
+import json, sys
+from mjcalc.engine import Request, score_line
+from mjcalc.render import to_json, to_text
+for line, rules, options in json.load(open(sys.argv[1], encoding="utf-8")):
+    result = score_line(line, Request(rules=rules, options=options))
+    print(json.dumps(to_json(result), ensure_ascii=False, sort_keys=True))
+    print(to_text(result))
+"""
+
+
+def _installed(tmp: Path) -> Path:
+    """Where the package that this interpreter imports from outside the checkout lives."""
+    found = subprocess.run([sys.executable, "-c", "import mjcalc; print(mjcalc.__file__)"], cwd=tmp,
+                           env=_env(), capture_output=True, text=True, check=True)
+    return Path(found.stdout.strip()).parent
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["MJCALC_CONFIG"] = "/nonexistent/mjcalc.yaml"  # no user configuration
+    return {**env, **extra}
+
+
+def _situations() -> list[tuple[str, str, dict[str, str]]]:
+    out = []
+    for path in sorted((ROOT / "tests" / "cases").glob("*.yaml")):
+        cases = yaml.safe_load(path.read_text(encoding="utf-8"))
+        out += [(case["hand"], cases["ruleset"], case.get("set", {})) for case in cases["cases"]]
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from gen_hands import lines
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    for k, rules in enumerate(("changchun", "jilin", "meihe", "changchun-mil")):
+        out += [(line, rules, {}) for line in lines(600, seed=k)]
+    out += [(s.line(), "riichi", s.set_options()) for s in generate(1500, seed=31)]
+    for path in sorted((ROOT / "examples").glob("*.txt")):
+        if "homework" not in path.name:
+            out += [(line, path.stem, {}) for line in path.read_text(encoding="utf-8").splitlines()
+                    if line.strip() and not line.startswith("#")]
+    return out
+
+
+def test_the_installed_package_scores_as_the_source(tmp_path: Path) -> None:
+    installed = _installed(tmp_path)
+    if installed == ROOT / "mjcalc":
+        pytest.skip("the installed package is this checkout (an editable install): nothing is compiled")
+    todo = tmp_path / "situations.json"
+    todo.write_text(json.dumps(_situations(), ensure_ascii=False), encoding="utf-8")
+
+    def score(cwd: Path, **env: str) -> str:
+        run = subprocess.run([sys.executable, "-c", SCORE, str(todo)], cwd=cwd, env=_env(**env),
+                             capture_output=True, text=True, encoding="utf-8")
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    compiled = sorted(p.name for p in installed.rglob("*.so"))
+    theirs, ours = score(tmp_path), score(ROOT, PYTHONPATH=str(ROOT))
+    for k, (a, b) in enumerate(zip(theirs.splitlines(), ours.splitlines(), strict=True)):
+        assert a == b, f"output line {k}: installed ({len(compiled)} compiled modules) and source differ"
