@@ -20,6 +20,25 @@ app = typer.Typer(
     no_args_is_help=True,
     help="mjcalc — a mahjong hand-scoring calculator. `mjcalc score \"123m456p789s111z22z +zimo +seat=E\"`.",
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        from . import engine
+        core = "pure Python" if engine.__file__.endswith(".py") else "compiled with mypyc"
+        typer.echo(f"mjcalc {version('mjcalc')} (core: {core}; Python {sys.version.split()[0]})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                   help="Print the version and whether the core is compiled.")] = False,
+             ) -> None:
+    """mjcalc — a mahjong hand-scoring calculator. `mjcalc score "123m456p789s111z22z +zimo +seat=E"`."""
+
+
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
 

@@ -149,3 +149,13 @@ def test_a_bug_is_one_line_not_a_traceback(monkeypatch, capsys) -> None:
     assert info.value.code == cli.EXIT_INTERNAL
     err = capsys.readouterr().err
     assert "internal error: ZeroDivisionError: boom" in err and "Traceback" not in err
+
+
+def test_version_says_whether_the_core_is_compiled() -> None:
+    import mjcalc.engine
+
+    r = run("--version")
+    assert r.exit_code == 0, r.output
+    compiled = not mjcalc.engine.__file__.endswith(".py")
+    assert r.output.startswith("mjcalc 0.1.0 (core: ")
+    assert ("compiled with mypyc" if compiled else "pure Python") in r.output
