@@ -33,7 +33,7 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+def _app_options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                    help="Print the version and whether the core is compiled.")] = False,
              ) -> None:
     """mjcalc — a mahjong hand-scoring calculator. `mjcalc score "123m456p789s111z22z +zimo +seat=E"`."""
