@@ -13,8 +13,6 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 from . import tiles as T
 from .context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
 from .facts import (
@@ -41,18 +39,17 @@ from .facts import (
     Gate,
 )
 from .hand import Hand, Meld
-from .lazy import lazy
 from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
 
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 class Candidate:
     """One way to read the win: the hand (wildcards substituted), its context, one reading; ``raw`` is the
     hand as written, for what counts real tiles (kong points, 穷胡).
 
     The shape of the reading (its sets, pair, chows, triplets) and the whole-hand facts are read in one pass
     when the candidate is made, as plain attributes: every reading is asked for its facts, and predicates read
-    them again and again (an attribute computed on first use costs more on every later read)."""
+    them again and again (an attribute computed on first use costs more on every later read). The few that
+    only some predicates read (waits, tiles, counts) are computed on first use and kept."""
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
                  waits: Callable[[], frozenset[int]], wild_kind: int | None = None, wild_count: int = 0,
@@ -66,9 +63,14 @@ class Candidate:
         self.wild_kind = wild_kind
         self.wild_count = wild_count
         self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
+        self._waits: frozenset[int] | None = None
+        self._tiles: list[int] | None = None
+        self._counts: list[int] | None = None
         # A concealed kong of four wildcards (黄金杠) is left unsubstituted and so stands for no tile (no suit,
         # no 1 or 9, no dragon): the whole-hand facts then come from ``tiles``, not from the hand's own.
         self.has_wildcard_kong = wild_kind is not None and any(self.is_wildcard_kong(m) for m in hand.melds)
+        self.kinds: int
+        self.suits: frozenset[int]
         if self.has_wildcard_kong:
             self.kinds = T.mask(self.tiles)
             self.suits = T.suits_of(self.kinds)
@@ -111,27 +113,33 @@ class Candidate:
             hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait] | CHI.of[len(chis)]
             | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed] | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
 
-    @lazy
+    @property
     def waits(self) -> frozenset[int]:
         """The shape waits of the hand before the win."""
-        return self.waits_of()
+        if self._waits is None:
+            self._waits = self.waits_of()
+        return self._waits
 
-    @lazy
+    @property
     def tiles(self) -> list[int]:
         """Every tile as it counts: wildcards as what they stand for, while a concealed kong of four wildcards
         (黄金杠) is left unsubstituted and so stands for no tile (no suit, no 1 or 9, no dragon)."""
-        out = list(self.hand.concealed)
-        for m in self.hand.melds:
-            if not self.is_wildcard_kong(m):
-                out.extend(m.tiles)
-        return out
+        if self._tiles is None:
+            out = list(self.hand.concealed)
+            for m in self.hand.melds:
+                if not self.is_wildcard_kong(m):
+                    out.extend(m.tiles)
+            self._tiles = out
+        return self._tiles
 
     def is_wildcard_kong(self, m: Meld) -> bool:
         return m.kind == "concealed_kong" and m.tiles[0] == self.wild_kind
 
-    @lazy
+    @property
     def counts(self) -> list[int]:
-        return T.counts_of(self.tiles) if self.has_wildcard_kong else self.hand.counts
+        if self._counts is None:
+            self._counts = T.counts_of(self.tiles) if self.has_wildcard_kong else self.hand.counts
+        return self._counts
 
     @property
     def win_group(self) -> Group | None:
