@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import eq, itemgetter
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError
 from .facts import CLOSED, KONG, MELDED, RED, tile_facts
-from .lazy import lazy
 from .memo import remember
 from .notation import MeldText, ParsedLine, TileAt
 
@@ -104,23 +104,18 @@ class Meld:
         return f"[{body}]"
 
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-@dataclass(frozen=True, init=False)
 class Hand:
-    concealed: tuple[int, ...]  # sorted; includes the winning tile
-    melds: tuple[Meld, ...]
-    win_tile: int | None  # None for a waiting hand (one tile short)
-    flowers: tuple[int, ...] = ()  # 0-7 = 春夏秋冬梅兰竹菊
-    reds: int = 0  # red fives anywhere in the hand
-    sets: int = 4
-    red_kinds: tuple[int, ...] = field(default=(), compare=False)  # which fives are red: to write the hand back
+    """A hand: its concealed tiles (sorted, the winning tile among them), melds, the winning tile (None for a
+    waiting hand, one tile short), flowers, red fives (how many, and of which kinds: to write the hand back) and
+    how many sets it needs. A value: equal to a hand of the same tiles, and never changed once made (its fields
+    are Final; slotted, and a native class when compiled, for the predicates that read it on every reading).
 
-    # Facts about the tiles, the same for every reading of the hand, asked by many predicates: set when the hand
-    # is made, as plain attributes (an attribute computed on first use costs more on every later read).
-    closed: bool = field(init=False, compare=False, repr=False)  # no chi, pon or exposed kong
-    kinds: int = field(init=False, compare=False, repr=False)  # the kinds present, bit t for kind t
-    suits: frozenset[int] = field(init=False, compare=False, repr=False)  # of the suited tiles: 0 m, 1 p, 2 s
-    facts: int = field(init=False, compare=False, repr=False)  # whole-hand facts (facts.py)
+    Facts about the tiles, the same for every reading of the hand, are set when the hand is made: ``closed`` (no
+    chi, pon or exposed kong), ``kinds`` (bit t for each kind t present), ``suits`` (of the suited tiles: 0 m,
+    1 p, 2 s) and ``facts`` (facts.py)."""
+
+    __slots__ = ("_counts", "closed", "concealed", "facts", "flowers", "kinds", "melds", "red_kinds", "reds", "sets",
+                 "suits", "win_tile")
 
     def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
                  flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4, red_kinds: tuple[int, ...] = ()) -> None:
@@ -142,9 +137,31 @@ class Hand:
             facts |= CLOSED
         if reds:
             facts |= RED
-        self.__dict__.update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, reds=reds,
-                             sets=sets, red_kinds=red_kinds, closed=closed, kinds=kinds, suits=T.suits_of(kinds),
-                             facts=facts)
+        self.concealed: Final = concealed
+        self.melds: Final = melds
+        self.win_tile: Final = win_tile
+        self.flowers: Final = flowers
+        self.reds: Final = reds
+        self.sets: Final = sets
+        self.red_kinds: Final = red_kinds
+        self.closed: Final = closed
+        self.kinds: Final = kinds
+        self.suits: Final = T.suits_of(kinds)
+        self.facts: Final = facts
+        self._counts: list[int] | None = None
+
+    def _key(self) -> tuple[object, ...]:
+        return self.concealed, self.melds, self.win_tile, self.flowers, self.reds, self.sets
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Hand(concealed={self.concealed!r}, melds={self.melds!r}, win_tile={self.win_tile!r}, "
+                f"flowers={self.flowers!r}, reds={self.reds!r}, sets={self.sets!r}, red_kinds={self.red_kinds!r})")
 
     @property
     def waiting(self) -> bool:
@@ -156,10 +173,12 @@ class Hand:
             out.extend(m.tiles)
         return out
 
-    @lazy
+    @property
     def counts(self) -> list[int]:
         """How many of each kind, melds included (34 slots)."""
-        return T.counts_of(self.all_tiles())
+        if self._counts is None:
+            self._counts = T.counts_of(self.all_tiles())
+        return self._counts
 
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""
