@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -29,7 +30,7 @@ class FlagDef:
     default_doc: str = "off"
 
 
-FLAGS: tuple[FlagDef, ...] = (
+FLAGS: Final[tuple[FlagDef, ...]] = (
     FlagDef("zimo", "bool", "self-drawn", ("tsumo", "自摸"), "won on a discard"),
     FlagDef("seat", "seat", "winner's seat wind; East is the dealer", ("座", "门风"), "S"),
     FlagDef("from", "seat", "discarder's seat, on a discard win", ("点炮", "放炮"), "the seat opposite the winner"),
@@ -62,21 +63,21 @@ FLAGS: tuple[FlagDef, ...] = (
     FlagDef("rules", "name", "ruleset for this line", ("规则",), "CLI --rules, then the configured default"),
     FlagDef("win", "tile", "the winning tile (instead of the last bare tile)", ("和", "胡"), "the last bare tile"),
 )
-FLAG_BY_NAME = {f.name: f for f in FLAGS}
+FLAG_BY_NAME: Final = {f.name: f for f in FLAGS}
 # Words that set a flag to a fixed value: ``+dealer`` is ``+seat=E``.
-SHORTHANDS = {"dealer": ("seat", "E"), "庄": ("seat", "E"), "庄家": ("seat", "E")}
-ALIASES = {a.lower(): f.name for f in FLAGS for a in (f.name, *f.aliases)}
+SHORTHANDS: Final = {"dealer": ("seat", "E"), "庄": ("seat", "E"), "庄家": ("seat", "E")}
+ALIASES: Final = {a.lower(): f.name for f in FLAGS for a in (f.name, *f.aliases)}
 # Flags that are about the hand's options, not the situation: they feed ruleset options.
-OPTION_FLAGS = ("base", "cap")
+OPTION_FLAGS: Final = ("base", "cap")
 # Flags that only happen on a self-draw, and those that only happen on a discard.
-SELF_DRAW_FLAGS = ("mobao", "duibao", "gang", "tian", "di")
-DISCARD_FLAGS = ("qiang", "ren", "gangpao", "baozhuang")
+SELF_DRAW_FLAGS: Final = ("mobao", "duibao", "gang", "tian", "di")
+DISCARD_FLAGS: Final = ("qiang", "ren", "gangpao", "baozhuang")
 
 
-LOSERS = {seat: tuple(T.next_seat(seat, k) for k in (1, 2, 3)) for seat in T.SEATS}
-OPPOSITE = {seat: T.next_seat(seat, 2) for seat in T.SEATS}
+LOSERS: Final = {seat: tuple(T.next_seat(seat, k) for k in (1, 2, 3)) for seat in T.SEATS}
+OPPOSITE: Final = {seat: T.next_seat(seat, 2) for seat in T.SEATS}
 _SELF_DRAW, _DISCARD = frozenset(SELF_DRAW_FLAGS), frozenset(DISCARD_FLAGS)
-_NOT_FIELDS = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read that are no field of the Context
+_NOT_FIELDS: Final = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read that are no field of the Context
 
 
 @mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
@@ -165,18 +166,18 @@ def _json_value(name: str, value: object) -> object:
     return value
 
 
-_CONTEXT_FIELDS = tuple(f.name for f in fields(Context) if f.name not in ("given", "facts"))
-_CONTEXT_FIELDS_SET = frozenset(_CONTEXT_FIELDS)
-_DEFAULT_JSON = {"from" if f.name == "discarder" else f.name: _json_value(f.name, f.default)
+_CONTEXT_FIELDS: Final = tuple(f.name for f in fields(Context) if f.name not in ("given", "facts"))
+_CONTEXT_FIELDS_SET: Final = frozenset(_CONTEXT_FIELDS)
+_DEFAULT_JSON: Final = {"from" if f.name == "discarder" else f.name: _json_value(f.name, f.default)
                  for f in fields(Context) if f.name in _CONTEXT_FIELDS_SET}
-_LIST_DEFAULTS = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
+_LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
 # (``+dora=…``); the flag predicate and those reading one flag need it.
-FLAG_FACTS = {f.name: new_fact(f"+{f.name}") for f in FLAGS
+FLAG_FACTS: Final = {f.name: new_fact(f"+{f.name}") for f in FLAGS
               if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
-DEALER = new_fact("the dealer wins")
-CONTEXT_FACTS = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
-_ZIMO = FLAG_FACTS["zimo"]
+DEALER: Final = new_fact("the dealer wins")
+CONTEXT_FACTS: Final = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
+_ZIMO: Final = FLAG_FACTS["zimo"]
 
 
 def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
@@ -345,11 +346,11 @@ def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: 
 
 # Flags whose value is a field of the Context and nothing more: none implies or contradicts another, and the
 # engine reads none from the flag values (as it reads +win, +base, +cap and the wildcard flags).
-_PLAIN_FLAGS = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - _SELF_DRAW - _DISCARD - {
+_PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - _SELF_DRAW - _DISCARD - {
     "closed", "tian", "di", "win", "bao", "hui", "flip"}
 # By ruleset (the flags it reads): each (word, value) written on a plain flag the ruleset reads, typed, with the
 # fact it turns on; False for any other. Bounded: a batch's memory must not grow with the file.
-_PLAIN_TYPED: dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int] | bool]] = {}
+_PLAIN_TYPED: Final[dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int] | bool]]] = {}
 
 
 def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -22,7 +22,7 @@ from .readings import Wildcards, reading_class, readings, set_call_hands, shape_
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
 from .settlement import Award, Settlement, settler
 
-DEFAULT_RULESET = "changchun"
+DEFAULT_RULESET: Final = "changchun"
 
 
 @dataclass(slots=True)
@@ -103,9 +103,9 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
         return Result(text, "error", rules, error=exc)
 
 
-_RULES_WORDS = frozenset(word for word, name in ALIASES.items() if name == "rules")
+_RULES_WORDS: Final = frozenset(word for word, name in ALIASES.items() if name == "rules")
 # Whether a word as written names the ruleset (+rules, +RULES …): the same few words come back on every line.
-_NAMES_RULES: dict[str, bool] = {}
+_NAMES_RULES: Final[dict[str, bool]] = {}
 
 
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
@@ -221,7 +221,7 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
     return NO_WILDCARDS
 
 
-NO_WILDCARDS = Wildcards()
+NO_WILDCARDS: Final = Wildcards()
 
 
 class _WaitsBeforeWin:
@@ -320,7 +320,7 @@ class Play:
     settle: Callable[[Candidate, list[Award]], Settlement]
 
 
-_IN_PLAY: dict[tuple[int, tuple[tuple[str, Any], ...]], Play] = {}
+_IN_PLAY: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Play]] = {}
 # Items and conditions bound by the values of the options that decide them (Ruleset.binding_options) alone:
 # option sets that differ only in, say, the formula's options share one binding, the costly part of a Play.
 _BOUND: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, BoundItems, tuple[tuple[int, Condition], ...],
@@ -329,7 +329,7 @@ _BOUND: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, BoundItems, tuple[tuple
 
 # The Play of each options mapping itself (option_values gives the same one for the same overrides), kept with
 # it so that its id stays its own: most lines find theirs here without building a key of the option values.
-_PLAY_OF: dict[int, tuple[Mapping[str, Any], Play]] = {}
+_PLAY_OF: Final[dict[int, tuple[Mapping[str, Any], Play]]] = {}
 
 
 def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:

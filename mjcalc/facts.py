@@ -26,14 +26,14 @@ zero exactly when the gate is met.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from . import tiles as T
 
-WIDTH = 128  # bits kept for facts: the kinds and every named fact
-ALL = (1 << WIDTH) - 1
-KIND_BITS = (1 << T.NUM_KINDS) - 1
-_NAMES: dict[int, str] = {}
+WIDTH: Final = 128  # bits kept for facts: the kinds and every named fact
+ALL: Final = (1 << WIDTH) - 1
+KIND_BITS: Final = (1 << T.NUM_KINDS) - 1
+_NAMES: Final[dict[int, str]] = {}
 
 
 def new(name: str) -> int:
@@ -79,23 +79,23 @@ def unmet(facts: int | None) -> int:
     return (ALL ^ facts) | facts << WIDTH
 
 
-OPEN_GATE = Gate()
+OPEN_GATE: Final = Gate()
 
-HONOR_KINDS = T.mask(range(T.HONOR_START, T.NUM_KINDS))
-WIND_KINDS = T.mask(T.WINDS)
-DRAGON_KINDS = T.mask(T.DRAGONS)
-TERMINAL_KINDS = T.mask(t for t in range(T.HONOR_START) if T.is_terminal(t))
+HONOR_KINDS: Final = T.mask(range(T.HONOR_START, T.NUM_KINDS))
+WIND_KINDS: Final = T.mask(T.WINDS)
+DRAGON_KINDS: Final = T.mask(T.DRAGONS)
+TERMINAL_KINDS: Final = T.mask(t for t in range(T.HONOR_START) if T.is_terminal(t))
 
 # --- the tiles and melds of a hand (Hand.facts) ----------------------------------------------------------
-HONOR = new("an honor")
-WIND = new("a wind")
-DRAGON = new("a dragon")
-TERMINAL = new("a terminal")
-ONE_SUIT = new("one suit")  # the suited tiles are all of one suit (honors aside)
-THREE_SUITS = new("three suits")
-RED = new("a red five")
-CLOSED = new("a closed hand")
-MELDED = new("a meld")  # any declared meld, concealed and special kongs included
+HONOR: Final = new("an honor")
+WIND: Final = new("a wind")
+DRAGON: Final = new("a dragon")
+TERMINAL: Final = new("a terminal")
+ONE_SUIT: Final = new("one suit")  # the suited tiles are all of one suit (honors aside)
+THREE_SUITS: Final = new("three suits")
+RED: Final = new("a red five")
+CLOSED: Final = new("a closed hand")
+MELDED: Final = new("a meld")  # any declared meld, concealed and special kongs included
 
 
 class Count:
@@ -111,16 +111,16 @@ class Count:
         return self.at_least[max(0, min(n, len(self.at_least) - 1))]
 
 
-MAX_GROUPS = 32  # more groups than any reading has (thirteen orphans has 13)
+MAX_GROUPS: Final = 32  # more groups than any reading has (thirteen orphans has 13)
 
 
-KONG = Count("kongs")  # declared kongs, special kongs included
+KONG: Final = Count("kongs")  # declared kongs, special kongs included
 # --- the reading (Candidate.facts) ------------------------------------------------------------------------
-CHI = Count("chows")
-PUNG = Count("triplets")  # triplets and ordinary kongs, melds included
-CONCEALED_PUNG = Count("concealed triplets")  # as groups (one a discard completed still counts here)
-DRAGON_PUNG = Count("dragon triplets", 3)
-WIND_PUNG = Count("wind triplets")
+CHI: Final = Count("chows")
+PUNG: Final = Count("triplets")  # triplets and ordinary kongs, melds included
+CONCEALED_PUNG: Final = Count("concealed triplets")  # as groups (one a discard completed still counts here)
+DRAGON_PUNG: Final = Count("dragon triplets", 3)
+WIND_PUNG: Final = Count("wind triplets")
 
 
 def tile_facts(kinds: int) -> int:

@@ -66,8 +66,8 @@ class TileRules:
         return 3 * self.sets + 2
 
 
-EXPOSED_KINDS = frozenset(("chi", "pon", "kong"))  # melds that open a hand
-KONG_KINDS = frozenset(("kong", "concealed_kong", "special"))
+EXPOSED_KINDS: Final = frozenset(("chi", "pon", "kong"))  # melds that open a hand
+KONG_KINDS: Final = frozenset(("kong", "concealed_kong", "special"))
 
 
 # Melds and hands are frozen, but their __init__ writes the fields at once: the generated one sets each field
@@ -289,7 +289,7 @@ def _flowers(line: ParsedLine, rules: TileRules) -> tuple[int, ...]:
 
 
 _KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it is a red five
-CHOWS = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
+CHOWS: Final = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
 
 def _check_copies(line: ParsedLine, kinds: Sequence[int]) -> None:
@@ -305,8 +305,8 @@ def _check_copies(line: ParsedLine, kinds: Sequence[int]) -> None:
 
 # Melds as written (their text, kind and whether added: a meld's tiles follow from these), read once: the same
 # few come back line after line. Bounded: a batch's memory must not grow with the file.
-_WRITTEN: dict[tuple[str, str, bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
-_MELDS: dict[tuple[str, str, bool, int], tuple[TileRules, Meld]] = {}
+_WRITTEN: Final[dict[tuple[str, str, bool], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+_MELDS: Final[dict[tuple[str, str, bool, int], tuple[TileRules, Meld]]] = {}
 
 
 def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:

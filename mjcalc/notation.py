@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import getitem
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -44,16 +44,16 @@ class FlagWord(NamedTuple):
     column: int | None
 
 
-OPENERS = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
-SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
+OPENERS: Final = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
+SUIT_BASE: Final = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
 # Scanning by regular expressions: a batch reads millions of lines.
-_SPACES = re.compile(r"\s+")
-_BARE = re.compile(r"[^\s+\[({\])}]+")  # a bare group ends at a space, a flag or any bracket
-_FLAG_BODY = re.compile(r"[^\s+]*")
-_PLAIN = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
-_RUN = re.compile(r"([0-9]+)([mpsz])")
+_SPACES: Final = re.compile(r"\s+")
+_BARE: Final = re.compile(r"[^\s+\[({\])}]+")  # a bare group ends at a space, a flag or any bracket
+_FLAG_BODY: Final = re.compile(r"[^\s+]*")
+_PLAIN: Final = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
+_RUN: Final = re.compile(r"([0-9]+)([mpsz])")
 _new = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
-CLOSERS = {"]", ")", "}"}
+CLOSERS: Final = {"]", ")", "}"}
 
 
 class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per tile, and tuples are made fast
@@ -64,8 +64,8 @@ class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per til
 
 # Every plain tile (a digit of a suit; 0m 0p 0s the red fives) at every column of a line up to _COLUMNS, made
 # once: a TileAt is a value, so a line's tiles are looked up here rather than built one by one.
-_COLUMNS = 160
-_TILES_AT = {suit: {str(d): tuple(_new(TileAt, (base + 4 if d == 0 else base + d - 1, column, d == 0))
+_COLUMNS: Final = 160
+_TILES_AT: Final = {suit: {str(d): tuple(_new(TileAt, (base + 4 if d == 0 else base + d - 1, column, d == 0))
                                   for column in range(_COLUMNS))
                     for d in (range(1, 8) if suit == "z" else range(10))}
              for suit, base in SUIT_BASE.items()}
@@ -163,7 +163,7 @@ def _parse_common(text: str) -> ParsedLine | None:
 
 
 # What a flag group or a meld at a column reads as (``_flags_or_meld``): values, so kept and shared.
-_PARTS_AT: dict[tuple[str, int], tuple[FlagWord, ...] | MeldText] = {}
+_PARTS_AT: Final[dict[tuple[str, int], tuple[FlagWord, ...] | MeldText]] = {}
 
 
 def _flags_or_meld(part: str, column: int) -> tuple[FlagWord, ...] | MeldText | None:
@@ -195,7 +195,7 @@ def _digit_kinds(base: int) -> bytes:
     return bytes(table)
 
 
-_KIND_OF_DIGIT = {suit: _digit_kinds(base) for suit, base in SUIT_BASE.items()}
+_KIND_OF_DIGIT: Final = {suit: _digit_kinds(base) for suit, base in SUIT_BASE.items()}
 
 
 def _plain_kinds(chunk: str, reds: list[int] | None = None) -> bytes:
@@ -211,7 +211,7 @@ def _plain_kinds(chunk: str, reds: list[int] | None = None) -> bytes:
 
 # Flag bodies read before ("seat=E" → ("seat", "E")): the same few come back on every line of a batch, and the
 # flag's typed value is then found (context._typed) by the very same strings.
-_FLAG_BODIES: dict[str, tuple[str, str | None]] = {}
+_FLAG_BODIES: Final[dict[str, tuple[str, str | None]]] = {}
 
 
 def _flag_body(body: str) -> tuple[str, str | None]:
@@ -339,8 +339,8 @@ def parse_tile_list(text: str) -> list[int]:
 # --- the GB-Mahjong / 雀渣 string -----------------------------------------------------------------------
 
 # In this format 5z 6z 7z are 中 发 白 (its own order), the reverse of the tenhou order used elsewhere.
-GB_DRAGON_ORDER = {5: 33, 6: 32, 7: 31}
-GB_FLAG_NAMES = ("zimo", "fourth", "last", "qiang")
+GB_DRAGON_ORDER: Final = {5: 33, 6: 32, 7: 31}
+GB_FLAG_NAMES: Final = ("zimo", "fourth", "last", "qiang")
 
 
 def parse_gb(text: str) -> ParsedLine:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from . import tiles as T
 from .context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
@@ -148,10 +148,10 @@ class Candidate:
 
 
 Predicate = Callable[..., "bool | int"]
-PREDICATES: dict[str, Predicate] = {}
+PREDICATES: Final[dict[str, Predicate]] = {}
 # Each predicate's declared gate (``needs``) and whether it is exact, by the function itself: kept here, not as
 # attributes of the function, which a compiled function cannot carry.
-DECLARED: dict[Predicate, tuple[Gate | Callable[..., Gate], bool]] = {}
+DECLARED: Final[dict[Predicate, tuple[Gate | Callable[..., Gate], bool]]] = {}
 ZIMO, REGULAR = FLAG_FACTS["zimo"], FORM_FACTS["regular"]
 
 
@@ -200,7 +200,8 @@ def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
 
 # Predicates that only read one attribute, bound as a C-level attrgetter (the same answer, a fraction of the
 # cost: they run on every reading). ``flag`` is one too, for flags that are on / off.
-ATTRIBUTE_PREDICATES = {"self_drawn": "ctx.zimo", "closed_hand": "hand.closed", "dealer_wins": "ctx.winner_is_dealer"}
+ATTRIBUTE_PREDICATES: Final = {"self_drawn": "ctx.zimo", "closed_hand": "hand.closed",
+                               "dealer_wins": "ctx.winner_is_dealer"}
 
 
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
@@ -348,7 +349,7 @@ def has_declared_kong(c: Candidate) -> bool:
     return any(m.is_kong for m in c.hand.melds)
 
 
-_PAIR_KIND_FACTS = {"dragon": DRAGON, "wind": WIND, "honor": HONOR, "terminal": TERMINAL}
+_PAIR_KIND_FACTS: Final = {"dragon": DRAGON, "wind": WIND, "honor": HONOR, "terminal": TERMINAL}
 
 
 @predicate
@@ -405,8 +406,8 @@ def one_tile_wait(c: Candidate) -> bool:
 # Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
 # first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
 
-TERMINALS_AND_HONORS: int = TERMINAL_KINDS | HONOR_KINDS
-GREEN_MASK: int = T.mask([T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z")])
+TERMINALS_AND_HONORS: Final[int] = TERMINAL_KINDS | HONOR_KINDS
+GREEN_MASK: Final[int] = T.mask([T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z")])
 
 
 @predicate
@@ -512,10 +513,10 @@ def outside_hand(c: Candidate, honors: bool) -> bool:
     return True
 
 
-_OUTSIDE = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))  # a 1, a 9 or an honor
+_OUTSIDE: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))  # a 1, a 9 or an honor
 
 
-_KIND_BY_NAME = {T.name(t): t for t in range(T.NUM_KINDS)}
+_KIND_BY_NAME: Final = {T.name(t): t for t in range(T.NUM_KINDS)}
 
 
 def _pung_of_fact(t: int) -> int:
@@ -545,7 +546,7 @@ def round_wind_pung(c: Candidate) -> bool:
     return _WIND_OF[c.ctx.round] in c.pung_kinds
 
 
-_WIND_OF = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
+_WIND_OF: Final = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
 
 
 def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:

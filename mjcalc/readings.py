@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, product
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from . import tiles as T
 from .facts import new as new_fact
@@ -229,7 +229,7 @@ def _seven_pairs(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> lis
     return [tuple(groups)]
 
 
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+ORPHANS: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _orphan_counts = itemgetter(*ORPHANS)
 
 
@@ -241,14 +241,14 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
     return [tuple(("pair", t) if counts[t] == 2 else ("single", t) for t in ORPHANS)]
 
 
-SPECIAL_FORMS = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
+SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
 # A necessary condition of a special form on the concealed tiles sorted (a form without one is always tried),
 # tested before any count vector is built: most hands are of no special form, and a batch reads millions.
-_ORPHAN_SET = frozenset(ORPHANS)
-MAY_BE = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
+_ORPHAN_SET: Final = frozenset(ORPHANS)
+MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
           "thirteen_orphans": _ORPHAN_SET.issuperset}
-FORM_NAMES = ("regular", *SPECIAL_FORMS)
-FORM_FACTS = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
+FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
+FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
 
 def decompositions(concealed: tuple[int, ...], free_sets: int,
@@ -280,10 +280,10 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 
 # --- readings with the winning tile placed -------------------------------------------------------------
 
-_SIZES = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
-WAITS = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
+_SIZES: Final = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
+WAITS: Final = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
 # facts.py: the reading's wait
-WAIT_FACTS: dict[str | None, int] = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}
+WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}
 
 
 @cache  # groups are values: one object per (kind, tile) serves every reading
@@ -370,7 +370,7 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
 
 
 # The kinds a tile can join in a set: itself, and within two of it in its suit (an honor: itself only).
-_NEAR = tuple((t,) if T.is_honor(t) else tuple(u for u in range(t - 2, t + 3) if T.suit_of(u) == T.suit_of(t)
+_NEAR: Final = tuple((t,) if T.is_honor(t) else tuple(u for u in range(t - 2, t + 3) if T.suit_of(u) == T.suit_of(t)
                                                and 0 <= u < T.HONOR_START) for t in range(T.NUM_KINDS))
 
 
@@ -556,7 +556,7 @@ def _regular_fills(counts: tuple[int, ...], jokers: int, sets: int, pairs: int) 
 # Jokers that make whole sets or the pair by themselves stand for any pon, chi or pair: the fill keeps a
 # placeholder for each such group until the rest of the fill is known (``_expand``). Codes sort after tiles.
 JOKER_PON, JOKER_CHI, JOKER_PAIR = 100, 101, 102
-_PLACEHOLDER_SHAPES = {
+_PLACEHOLDER_SHAPES: Final = {
     JOKER_PON: tuple((k, k, k) for k in range(T.NUM_KINDS)),
     JOKER_CHI: tuple((k, k + 1, k + 2) for k in range(T.HONOR_START) if k % 9 <= 6),
     JOKER_PAIR: tuple((k, k) for k in range(T.NUM_KINDS)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from . import tiles as T
 from .context import Context
@@ -125,8 +125,8 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     return base * 2**power, f"{shown} × {base} = {base * 2**power}"
 
 
-FORMULAS: dict[str, Formula] = {"exponential": exponential}
-SETTLERS: dict[str, Settler] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
+FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential}
+SETTLERS: Final[dict[str, Settler]] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
 
 
 def _largest_remainder(amounts: list[int], limit: int, order: list[int]) -> list[int]:
@@ -214,7 +214,7 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
 
 
 KongFinder = Callable[["Candidate"], list[tuple[int, ...]]]
-KONG_FINDERS: dict[str, KongFinder] = {}  # kongs no meld declares, by name (``kongs: {…: {found_by: NAME}}``)
+KONG_FINDERS: Final[dict[str, KongFinder]] = {}  # kongs no meld declares, by name (``kongs: {…: {found_by: NAME}}``)
 
 
 def kong_finder(namespace: str) -> Callable[[KongFinder], KongFinder]:

@@ -21,15 +21,16 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-SUITS = "mpsz"
-NUM_KINDS = 34
-HONOR_START = 27
-WINDS: tuple[int, ...] = (27, 28, 29, 30)
-DRAGONS: tuple[int, ...] = (31, 32, 33)  # white, green, red
-SEATS = ("E", "S", "W", "N")  # turn order; East is the dealer
-HONOR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
-HONOR_CHARS = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32}
+SUITS: Final = "mpsz"
+NUM_KINDS: Final = 34
+HONOR_START: Final = 27
+WINDS: Final[tuple[int, ...]] = (27, 28, 29, 30)
+DRAGONS: Final[tuple[int, ...]] = (31, 32, 33)  # white, green, red
+SEATS: Final = ("E", "S", "W", "N")  # turn order; East is the dealer
+HONOR_LETTERS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
+HONOR_CHARS: Final = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32}
 
 
 def suit_of(t: int) -> int:
@@ -111,8 +112,8 @@ def previous_kind(t: int) -> int:
     raise AssertionError(t)  # every kind has a predecessor
 
 
-_DIGIT = tuple(str(rank_of(t)) for t in range(NUM_KINDS))  # of each kind in mpsz form, looked up
-_SUIT_LETTER = tuple(SUITS[suit_of(t)] for t in range(NUM_KINDS))
+_DIGIT: Final = tuple(str(rank_of(t)) for t in range(NUM_KINDS))  # of each kind in mpsz form, looked up
+_SUIT_LETTER: Final = tuple(SUITS[suit_of(t)] for t in range(NUM_KINDS))
 
 
 def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] = ()) -> str:
@@ -145,7 +146,7 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     return counts
 
 
-BITS = tuple(1 << t for t in range(NUM_KINDS))  # the bit of each kind in a mask
+BITS: Final = tuple(1 << t for t in range(NUM_KINDS))  # the bit of each kind in a mask
 
 
 def mask(kinds: Iterable[int]) -> int:
@@ -160,7 +161,7 @@ def mask(kinds: Iterable[int]) -> int:
     return out
 
 
-_SUIT_SETS = tuple(frozenset(s for s in range(3) if present >> s & 1) for present in range(8))
+_SUIT_SETS: Final = tuple(frozenset(s for s in range(3) if present >> s & 1) for present in range(8))
 
 
 def suits_of(kinds: int) -> frozenset[int]:

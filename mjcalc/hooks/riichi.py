@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .. import tiles as T
 from ..context import FLAG_FACTS, LOSERS
@@ -40,19 +40,19 @@ from ..settlement import SETTLERS, Award, Payment, Settlement
 riichi = namespaced("riichi")
 
 # The dora is the tile after the indicator: 9 → 1 within a suit, E → S → W → N → E, 白 → 发 → 中 → 白.
-DORA_AFTER = tuple(
+DORA_AFTER: Final = tuple(
     t - 8 if t < T.HONOR_START and t % 9 == 8
     else t + 1 if t < T.HONOR_START
     else T.WINDS[(T.WINDS.index(t) + 1) % 4] if T.is_wind(t)
     else T.DRAGONS[(T.DRAGONS.index(t) + 1) % 3]
     for t in range(T.NUM_KINDS)
 )
-YAKUMAN_BASE = 8000
-MAX_YAKUMAN = 6  # the reference counts at most six yakuman (78 han)
+YAKUMAN_BASE: Final = 8000
+MAX_YAKUMAN: Final = 6  # the reference counts at most six yakuman (78 han)
 # (lowest han, base points, name) from 5 to 12 han
-LIMITS = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"),
+LIMITS: Final = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"),
           (5, 2000, "mangan"))
-MULTIPLE_NAMES = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuman", 5: "quintuple yakuman",
+MULTIPLE_NAMES: Final = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuman", 5: "quintuple yakuman",
                   6: "sextuple yakuman"}
 
 
@@ -107,7 +107,7 @@ def _valued_pairs(seat: str, round_: str) -> dict[int, tuple[tuple[str, int], ..
     return out
 
 
-VALUED_PAIRS = {seat: {round_: _valued_pairs(seat, round_) for round_ in T.SEATS} for seat in T.SEATS}
+VALUED_PAIRS: Final = {seat: {round_: _valued_pairs(seat, round_) for round_ in T.SEATS} for seat in T.SEATS}
 
 
 def _pair_value_lines(c: Candidate, pair: Group) -> tuple[tuple[str, int], ...]:
@@ -143,10 +143,10 @@ def _set_line(big: bool, kong: bool, open_: bool) -> tuple[str, int]:
     return what, fu
 
 
-SET_LINES = {(big, kong, open_): _set_line(big, kong, open_)
+SET_LINES: Final = {(big, kong, open_): _set_line(big, kong, open_)
              for big in (False, True) for kong in (False, True) for open_ in (False, True)}
-BIG = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
-WAIT_LINES = {"edge": ("edge wait", 2), "closed": ("closed wait", 2), "pair": ("pair wait", 2)}
+BIG: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
+WAIT_LINES: Final = {"edge": ("edge wait", 2), "closed": ("closed wait", 2), "pair": ("pair wait", 2)}
 
 
 def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -218,7 +218,7 @@ def _limit_note(han: int, fu: int, base: int, limit: str | None) -> str:
 
 
 # Who pays how many times the base on a tsumo, by the winner's seat: the dealer twice, or each twice from him.
-TSUMO_SHARES = {winner: tuple((payer, 2 if winner == "E" or payer == "E" else 1) for payer in LOSERS[winner])
+TSUMO_SHARES: Final = {winner: tuple((payer, 2 if winner == "E" or payer == "E" else 1) for payer in LOSERS[winner])
                 for winner in T.SEATS}
 
 
