@@ -51,7 +51,6 @@ _SPACES: Final = re.compile(r"\s+")
 _BARE: Final = re.compile(r"[^\s+\[({\])}]+")  # a bare group ends at a space, a flag or any bracket
 _FLAG_BODY: Final = re.compile(r"[^\s+]*")
 _PLAIN: Final = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
-_RUN: Final = re.compile(r"([0-9]+)([mpsz])")
 _new = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
 CLOSERS: Final = {"]", ")", "}"}
 
@@ -198,11 +197,23 @@ def _digit_kinds(base: int) -> bytes:
 _KIND_OF_DIGIT: Final = {suit: _digit_kinds(base) for suit, base in SUIT_BASE.items()}
 
 
+def _runs(chunk: str) -> list[tuple[str, str]]:
+    """The runs of a plain chunk (``_PLAIN``) as (digits, suit letter), in order: they follow one another, each
+    ending with its suit letter (what ``re.findall(r"([0-9]+)([mpsz])")`` gives, without the regex engine)."""
+    out = []
+    start = 0
+    for i, ch in enumerate(chunk):
+        if ch in _KIND_OF_DIGIT:
+            out.append((chunk[start:i], ch))
+            start = i + 1
+    return out
+
+
 def _plain_kinds(chunk: str, reds: list[int] | None = None) -> bytes:
     """The kinds of a plain chunk (``_PLAIN``) as bytes, a run of digits at a time; the kind of each red five
     is added to ``reds`` when given (0 is a five)."""
     kinds = b""
-    for digits, suit in _RUN.findall(chunk):
+    for digits, suit in _runs(chunk):
         kinds += digits.encode().translate(_KIND_OF_DIGIT[suit])
         if reds is not None and "0" in digits:  # only m p s: _PLAIN allows 1-7 before z
             reds += [SUIT_BASE[suit] + 4] * digits.count("0")
@@ -271,7 +282,7 @@ def _plain_tiles(chunk: str, column: int) -> list[TileAt]:
     if column + len(chunk) > _COLUMNS:  # far along an unusually long line: made as the general scan makes them
         return _read_tiles(chunk, column, allow_flowers=False)[0]
     plain: list[TileAt] = []
-    for digits, suit in _RUN.findall(chunk):  # runs follow one another: each ends with its suit letter
+    for digits, suit in _runs(chunk):
         plain += map(getitem, map(_TILES_AT[suit].__getitem__, digits), range(column, column + len(digits)))
         column += len(digits) + 1
     return plain

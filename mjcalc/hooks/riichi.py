@@ -201,7 +201,8 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
 
 
 def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int) -> Payment:
-    return Payment(payer, winner, han, *_paid(base, times, honba))
+    amount, formula = _paid(base, times, honba)
+    return Payment(payer, winner, han, amount, formula)
 
 
 @lru_cache(maxsize=4096)  # the same few base points, multiples and honba come back hand after hand
