@@ -36,13 +36,15 @@ COMPILED = [
 ]
 
 
-def _pure_python() -> bool:
+def _compiling() -> bool:
+    """Whether this run of setup.py builds the package (not only its metadata), and compiled."""
+    building = any(step in sys.argv for step in ("bdist_wheel", "build", "build_ext", "install"))
     editable = any(step in sys.argv for step in ("editable_wheel", "develop"))
-    return editable or os.environ.get("MJCALC_PURE_PYTHON", "") not in ("", "0")
+    return building and not editable and os.environ.get("MJCALC_PURE_PYTHON", "") in ("", "0")
 
 
 def _ext_modules() -> list:
-    if _pure_python():
+    if not _compiling():  # mypyc type-checks the modules first: not worth it for metadata alone
         return []
     from mypyc.build import mypycify  # a build requirement (pyproject.toml)
 
