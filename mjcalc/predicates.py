@@ -233,6 +233,42 @@ def _positional(fn: Predicate, args: tuple[object, ...]) -> Callable[[Candidate]
     return lambda c: fn(c, *args)
 
 
+# How a ruleset's ``when`` combines predicates (ruleset.py compiles it once; these run on every reading).
+
+
+def combined(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool]:
+    """``any`` / ``all`` of bound predicates, as plain loops (any() over a generator costs more)."""
+    if key == "any":
+        def any_of(c: Candidate) -> bool:
+            for fn in fns:  # noqa: SIM110
+                if fn(c):
+                    return True
+            return False
+        return any_of
+
+    def all_of(c: Candidate) -> bool:
+        for fn in fns:  # noqa: SIM110
+            if not fn(c):
+                return False
+        return True
+    return all_of
+
+
+def negated(fn: Callable[[Candidate], bool | int]) -> Callable[[Candidate], bool]:
+    def not_(c: Candidate) -> bool:
+        return not fn(c)
+    return not_
+
+
+def with_options(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> Callable[[Candidate], bool | int]:
+    """``fn`` with ``fixed`` parameters, and those in ``refs`` read from the options scored with (a YAML parameter
+    written ``{option: NAME}``)."""
+    if len(refs) == 1 and not fixed:  # the usual case: no dictionary to build
+        (key, option), = refs.items()
+        return lambda c: fn(c, **{key: c.options[option]})
+    return lambda c: fn(c, **fixed, **{k: c.options[o] for k, o in refs.items()})
+
+
 # --- situation -----------------------------------------------------------------------------------------
 
 

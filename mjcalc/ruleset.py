@@ -23,7 +23,7 @@ from .errors import MjcalcError, did_you_mean
 from .facts import OPEN_GATE, Gate
 from .hand import SpecialKongDef, TileRules
 from .memo import remember
-from .predicates import PREDICATES, Candidate, bind, gate_of
+from .predicates import PREDICATES, Candidate, bind, combined, gate_of, negated, with_options
 from .readings import FORM_NAMES, FormSpec
 
 SCOPES = {
@@ -387,24 +387,6 @@ class Compiled(NamedTuple):
     exact: bool = False
 
 
-def _combine(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool]:
-    """``any`` / ``all`` of compiled predicates, as plain loops: they run for every item on every reading."""
-    if key == "any":
-        def any_of(c: Candidate) -> bool:
-            for fn in fns:  # noqa: SIM110  (a loop: any() over a generator costs more, on every reading)
-                if fn(c):
-                    return True
-            return False
-        return any_of
-
-    def all_of(c: Candidate) -> bool:
-        for fn in fns:  # noqa: SIM110  (as any_of)
-            if not fn(c):
-                return False
-        return True
-    return all_of
-
-
 class _Validator:
     def __init__(self, data: dict[str, Any], path: Path) -> None:
         self.data = data
@@ -673,11 +655,10 @@ class _Validator:
                     true = true.any(part.gate) if key == "any" else true.all(part.gate)
                     false = false.all(part.fail_gate) if key == "any" else false.any(part.fail_gate)
                 exact = all(p.exact for p in parts) and (key == "all" or len(parts) == 1)
-                return Compiled(_combine(key, tuple(p.fn for p in parts)), text, true, false, exact)
+                return Compiled(combined(key, tuple(p.fn for p in parts)), text, true, false, exact)
             if key == "not":
                 inner = self.when(arg, entry)
-                fn = inner.fn
-                return Compiled((lambda c: not fn(c)), f"not {inner.text}", inner.fail_gate, inner.gate,
+                return Compiled(negated(inner.fn), f"not {inner.text}", inner.fail_gate, inner.gate,
                                 inner.exact and inner.fail_gate != OPEN_GATE)
             params = arg if isinstance(arg, dict) else None
             if params is None:
@@ -701,9 +682,4 @@ class _Validator:
             if ref not in self.options_def:
                 raise self.fail(f"{entry}: field 'when': unknown option '{ref}'"
                                 f"{did_you_mean(str(ref), self.options_def)}")
-        raw = PREDICATES[name]
-        if len(params) == 1:  # the usual case, called on every reading: no dictionary to build
-            (key, option), = refs.items()
-            return lambda c: raw(c, **{key: c.options[option]})
-        fixed = {k: v for k, v in params.items() if k not in refs}
-        return lambda c: raw(c, **fixed, **{k: c.options[o] for k, o in refs.items()})
+        return with_options(PREDICATES[name], {k: v for k, v in params.items() if k not in refs}, refs)
