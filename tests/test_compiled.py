@@ -2,8 +2,9 @@
 
 ``pip install .`` compiles the hot modules with mypyc (setup.py), while the rest of the suite imports the
 checkout's source (``python -m pytest`` puts it first on the path). Here the installed package, run from outside
-the checkout, scores every case line and a few thousand generated lines under every ruleset, and its JSON and
-text must equal the source's, character for character. Skipped only when the installed package is this checkout
+the checkout, scores every case line, a few thousand generated lines under every ruleset, and as many broken
+ones (mutated characters, flags with odd values: the error paths), and its JSON and text must equal the
+source's, character for character. Skipped only when the installed package is this checkout
 (an editable install: nothing is compiled then).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -59,11 +61,35 @@ def _situations() -> list[tuple[str, str, dict[str, str]]]:
     for k, rules in enumerate(("changchun", "jilin", "meihe", "changchun-mil")):
         out += [(line, rules, {}) for line in lines(600, seed=k)]
     out += [(s.line(), "riichi", s.set_options()) for s in generate(1500, seed=31)]
+    rng = random.Random(5)
+    valid = [line for line, _, _ in out]
+    for k in range(2500):
+        out.append((_broken(rng, rng.choice(valid)), RULESETS[k % len(RULESETS)], {}))
     for path in sorted((ROOT / "examples").glob("*.txt")):
         if "homework" not in path.name:
             out += [(line, path.stem, {}) for line in path.read_text(encoding="utf-8").splitlines()
                     if line.strip() and not line.startswith("#")]
     return out
+
+
+RULESETS = ("changchun", "jilin", "meihe", "changchun-mil", "riichi")
+ODD_FLAGS = ("+seat=X", "+seat=", "+from=S", "+dora=", "+dora=9z", "+honba=-1", "+honba=x", "+hui=5m", "+flip=9p",
+             "+bao=1z", "+mobao", "+duibao", "+closed=E,S", "+win=1m", "+base=0", "+cap=none", "+rules=jilin",
+             "+rules=nosuch", "+tian", "+di", "+zimo=off", "+gang", "+qiang +zimo", "+riichi +wriichi", "+ippatsu",
+             "+ura=1m", "+sticks=3", "+lian=2", "+zimoo", "+=", "+", "+last +gang")
+
+
+def _broken(rng: random.Random, line: str) -> str:
+    """A valid line made odd: a character dropped, doubled or swapped, or a flag with an odd value added."""
+    roll = rng.random()
+    at = rng.randrange(len(line))
+    if roll < 0.25:
+        return line[:at] + line[at + 1 :]
+    if roll < 0.45:
+        return line[:at] + line[at] + line[at:]
+    if roll < 0.6:
+        return line[:at] + rng.choice("0123456789mpszf+[](){}=| ") + line[at + 1 :]
+    return f"{line} {rng.choice(ODD_FLAGS)}"
 
 
 def test_the_installed_package_scores_as_the_source(tmp_path: Path) -> None:
