@@ -70,8 +70,8 @@ EXPOSED_KINDS: Final = frozenset(("chi", "pon", "kong"))  # melds that open a ha
 KONG_KINDS: Final = frozenset(("kong", "concealed_kong", "special"))
 
 
-# Melds and hands are frozen, but their __init__ writes the fields at once: the generated one sets each field
-# through object.__setattr__, and a hand is made for every line and every wildcard substitution.
+# A meld is frozen, but its __init__ writes the fields at once: the generated one sets each field through
+# object.__setattr__, and melds are made for every line.
 @mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
 @dataclass(frozen=True, init=False)
 class Meld:
