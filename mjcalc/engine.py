@@ -24,14 +24,23 @@ from .settlement import Award, Settlement, settler
 
 DEFAULT_RULESET: Final = "changchun"
 
+_new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
-@dataclass(slots=True)
+
+# Scored and Result are made for every line: slotted, and an __init__ of their own, which mypyc compiles (the one
+# a dataclass generates is Python code, even in a compiled module).
+@dataclass(slots=True, init=False)
 class Scored:
     """One reading that passes every win condition, with its items and settlement."""
 
     candidate: Candidate
     awards: list[Award]
     settlement: Settlement
+
+    def __init__(self, candidate: Candidate, awards: list[Award], settlement: Settlement) -> None:
+        self.candidate = candidate
+        self.awards = awards
+        self.settlement = settlement
 
 
 @dataclass
@@ -41,24 +50,47 @@ class WaitScore:
     result: Result | None = None
 
 
-@dataclass(slots=True)  # slotted: one per line of a batch
+@dataclass(slots=True, init=False)
 class Result:
     input: str
     result: str  # win | not_a_win | waiting | error
-    ruleset: Ruleset | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
-    hand: Hand | None = None
-    ctx: Context | None = None
-    error: MjcalcError | None = None
-    failed: list[Condition] = field(default_factory=list)
-    waits_of: Callable[[], frozenset[int]] | None = field(default=None, repr=False)  # computes `waits` when asked
-    wait_scores: list[WaitScore] = field(default_factory=list)
-    best: Scored | None = None
-    readings_tried: int = 0
-    ignored_flags: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    line: int | None = None
-    _waits: list[int] | None = field(default=None, repr=False)
+    ruleset: Ruleset | None
+    options: Mapping[str, Any]
+    hand: Hand | None
+    ctx: Context | None
+    error: MjcalcError | None
+    failed: list[Condition]
+    waits_of: Callable[[], frozenset[int]] | None = field(repr=False)  # computes `waits` when asked
+    wait_scores: list[WaitScore]
+    best: Scored | None
+    readings_tried: int
+    ignored_flags: list[str]
+    warnings: list[str]
+    line: int | None
+    _waits: list[int] | None = field(repr=False)
+
+    def __init__(self, input: str, result: str, ruleset: Ruleset | None = None,
+                 options: Mapping[str, Any] | None = None, hand: Hand | None = None, ctx: Context | None = None,
+                 error: MjcalcError | None = None, failed: list[Condition] | None = None,
+                 waits_of: Callable[[], frozenset[int]] | None = None, wait_scores: list[WaitScore] | None = None,
+                 best: Scored | None = None, readings_tried: int = 0, ignored_flags: list[str] | None = None,
+                 warnings: list[str] | None = None, line: int | None = None) -> None:
+        self.input = input
+        self.result = result
+        self.ruleset = ruleset
+        self.options = {} if options is None else options
+        self.hand = hand
+        self.ctx = ctx
+        self.error = error
+        self.failed = [] if failed is None else failed
+        self.waits_of = waits_of
+        self.wait_scores = [] if wait_scores is None else wait_scores
+        self.best = best
+        self.readings_tried = readings_tried
+        self.ignored_flags = [] if ignored_flags is None else ignored_flags
+        self.warnings = [] if warnings is None else warnings
+        self.line = line
+        self._waits = None
 
     @property
     def waits(self) -> list[int]:
@@ -151,7 +183,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
-    return ReadLine(values, ignored, options, hand, ctx)
+    return _new(ReadLine, (values, ignored, options, hand, ctx))
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
@@ -378,9 +410,6 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
                            and not (b.item.gate.need | b.item.gate.forbid) & ~CONTEXT_FACTS)
         out.append(Tier({}, on_context, tuple(b for b in tiers[t] if b not in on_context)))
     return tuple(out)
-
-
-_new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 @dataclass(frozen=True, slots=True, eq=False)

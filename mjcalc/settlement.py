@@ -8,7 +8,7 @@ parameters and returns one amount per payer with the arithmetic written out, so 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, NamedTuple
 
@@ -29,16 +29,29 @@ class Award(NamedTuple):  # a tuple: made for every item that fires on every rea
         return self.value * self.count
 
 
-@dataclass(slots=True)  # slotted: made for every payer of every reading scored
+# Made for every payer of every reading scored: slotted, and an __init__ of their own, which mypyc compiles (the
+# one a dataclass generates is Python code, even in a compiled module).
+@dataclass(slots=True, init=False)
 class Payment:
     payer: str
     payee: str
     fan: int  # the payer's total in the ruleset's unit
     amount: int
     formula: str
-    capped_from: int | None = None
-    on_behalf_of: str | None = None  # a share the payer covers for another seat (点炮全包, 包庄)
-    extras: tuple[Award, ...] = ()  # items counted for this payer alone (放炮, 闭门 …), beside every payer's
+    capped_from: int | None
+    on_behalf_of: str | None  # a share the payer covers for another seat (点炮全包, 包庄)
+    extras: tuple[Award, ...]  # items counted for this payer alone (放炮, 闭门 …), beside every payer's
+
+    def __init__(self, payer: str, payee: str, fan: int, amount: int, formula: str, capped_from: int | None = None,
+                 on_behalf_of: str | None = None, extras: tuple[Award, ...] = ()) -> None:
+        self.payer = payer
+        self.payee = payee
+        self.fan = fan
+        self.amount = amount
+        self.formula = formula
+        self.capped_from = capped_from
+        self.on_behalf_of = on_behalf_of
+        self.extras = extras
 
     def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
@@ -60,17 +73,30 @@ class KongPayment:
                 "tiles": self.tiles, "amount": self.amount}
 
 
-@dataclass(slots=True)  # slotted: made for every reading scored
+@dataclass(slots=True, init=False)  # as Payment: made for every reading scored
 class Settlement:
     fan: int  # the winner-side total in the ruleset's unit (fan, tai, han)
     payments: list[Payment]
     kong_payments: list[KongPayment]
     uncapped_total: int  # hand payments before any cap plus kong points: what the reading choice maximises
-    notes: list[str] = field(default_factory=list)
-    rank: tuple[int, ...] = ()  # tie-breaks after uncapped_total, before "fewer items" (riichi: han, fu)
-    fu: int | None = None  # formulas with fu (riichi)
-    fu_lines: list[tuple[str, int]] = field(default_factory=list)  # the reason for each part of the fu
-    limit: str | None = None  # a named limit that applied (mangan …)
+    notes: list[str]
+    rank: tuple[int, ...]  # tie-breaks after uncapped_total, before "fewer items" (riichi: han, fu)
+    fu: int | None  # formulas with fu (riichi)
+    fu_lines: list[tuple[str, int]]  # the reason for each part of the fu
+    limit: str | None  # a named limit that applied (mangan …)
+
+    def __init__(self, fan: int, payments: list[Payment], kong_payments: list[KongPayment], uncapped_total: int,
+                 notes: list[str] | None = None, rank: tuple[int, ...] = (), fu: int | None = None,
+                 fu_lines: list[tuple[str, int]] | None = None, limit: str | None = None) -> None:
+        self.fan = fan
+        self.payments = payments
+        self.kong_payments = kong_payments
+        self.uncapped_total = uncapped_total
+        self.notes = [] if notes is None else notes
+        self.rank = rank
+        self.fu = fu
+        self.fu_lines = [] if fu_lines is None else fu_lines
+        self.limit = limit
 
     @property
     def points(self) -> int:
