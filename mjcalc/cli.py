@@ -32,11 +32,13 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+VersionOpt = Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and whether the core is compiled.")]
+
+
 @app.callback()
-def _app_options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                   help="Print the version and whether the core is compiled.")] = False,
-             ) -> None:
-    """mjcalc — a mahjong hand-scoring calculator. `mjcalc score "123m456p789s111z22z +zimo +seat=E"`."""
+def _app_options(version: VersionOpt = False) -> None:
+    pass  # the options of mjcalc itself (the app's help is the Typer's)
 
 
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
