@@ -1,14 +1,15 @@
 """Build mjcalc: pure Python, with its hot modules compiled to C by mypyc where a C compiler is at hand.
 
 Everything else is in pyproject.toml. The compiled modules are the very same source, type-checked
-(tests/test_types.py); compiled, a riichi hand scores about 1.2× faster than the reference calculator instead of
-0.9× (benchmarks/bench_riichi.py). tests/test_compiled.py scores the same lines with the installed package and
-with the checkout's source and requires identical output.
+(tests/test_types.py), and score about twice as fast (benchmarks/bench_riichi.py; the README has the figures).
+tests/test_compiled.py scores the same lines with the installed package and with the checkout's source and
+requires identical output.
 
 Pure Python is built instead:
 - with ``MJCALC_PURE_PYTHON=1`` in the environment;
 - for an editable install (``pip install -e``), so that an edit to a module takes effect without a rebuild;
-- module by module where compiling fails (no C compiler): the extensions are optional, and pip says so.
+- module by module where compiling fails (no C compiler): the extensions are optional. pip does not say so
+  unless asked (-v); ``mjcalc --version`` does.
 """
 
 from __future__ import annotations

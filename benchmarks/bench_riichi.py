@@ -88,9 +88,8 @@ def main() -> None:
     reading = _best_of(run_reading, extra[: args.rounds]) / n * 1e6
     scoring = _best_of(run_scoring, [[_read(rules, line, request) for line, request in batch]
                                      for batch in extra[args.rounds:]]) / n * 1e6
-    import mjcalc.engine
-    core = "compiled (mypyc)" if not mjcalc.engine.__file__.endswith(".py") else "pure Python"
-    print(f"{n} hands, best of {args.rounds} rounds; mjcalc's core: {core} ({Path(mjcalc.engine.__file__).parent})")
+    import mjcalc
+    print(f"{n} hands, best of {args.rounds} rounds; mjcalc's core: {mjcalc.core()} ({Path(mjcalc.__file__).parent})")
     print(f"mjcalc     {ours:8.1f} µs per hand  (one-line notation → result with payments)")
     print(f"  reading  {reading:8.1f} µs per hand  (notation, flags, options → hand and context)")
     print(f"  scoring  {scoring:8.1f} µs per hand  (readings, items, fu, limits, payments)")

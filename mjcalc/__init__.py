@@ -6,8 +6,14 @@ who pays whom and each seat's net out.
 48
 """
 
+from . import engine
 from .engine import Request, Result, score_line
 from .ruleset import load_ruleset
 
-__all__ = ["Request", "Result", "load_ruleset", "score_line"]
+__all__ = ["Request", "Result", "core", "load_ruleset", "score_line"]
 __version__ = "0.1.0"
+
+
+def core() -> str:
+    """Which core this installation runs: its hot modules compiled by mypyc (setup.py), or pure Python."""
+    return "pure Python" if engine.__file__.endswith(".py") else "compiled with mypyc"

@@ -26,9 +26,8 @@ def _version(value: bool) -> None:
     if value:
         from importlib.metadata import version
 
-        from . import engine
-        core = "pure Python" if engine.__file__.endswith(".py") else "compiled with mypyc"
-        typer.echo(f"mjcalc {version('mjcalc')} (core: {core}; Python {sys.version.split()[0]})")
+        from . import core
+        typer.echo(f"mjcalc {version('mjcalc')} (core: {core()}; Python {sys.version.split()[0]})")
         raise typer.Exit()
 
 

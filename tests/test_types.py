@@ -1,7 +1,7 @@
 """The package is type-clean under mypy, with the settings in pyproject.toml.
 
-A wrong annotation is a bug that has not happened yet; and the compiled core planned for speed (mypyc, issue 4)
-compiles only modules that type-check, and checks the annotations at run time.
+A wrong annotation is a bug that has not happened yet; and the compiled core (mypyc, setup.py) compiles only
+modules that type-check, and checks the annotations at run time.
 """
 
 from pathlib import Path
