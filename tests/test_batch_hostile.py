@@ -377,3 +377,41 @@ def test_a_signal_stops_every_worker_and_the_run_can_resume(big_file: Path, tmp_
     records, _ = batch(big_file, "--from-line", "299990", "-o", str(out))
     tail = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()[len(written):]]
     assert [r["line"] for r in tail] == list(range(299_990, 300_001))
+
+
+# --- the file's own folder, progress -------------------------------------------------------------------
+
+
+def test_ruleset_paths_in_a_batch_file_are_relative_to_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    (folder / "house.yaml").write_text("id: house\nextends: changchun\noptions:\n  base: {default: 5}\n",
+                                       encoding="utf-8")
+    (folder / "h.txt").write_text(f"{WIN} +rules=house.yaml\n{WIN} +rules=missing.yaml\n", encoding="utf-8")
+    (folder / "h.csv").write_text(f"hand,rules\n{WIN},house.yaml\n", encoding="utf-8")
+    (folder / "h.jsonl").write_text(json.dumps({"hand": WIN, "rules": "house.yaml"}) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # not the file's folder
+    records, _ = batch(Path("hands/h.txt"))
+    assert [r.get("points") for r in records] == [240, None]
+    assert "missing.yaml" in message(records[1])
+    for name in ("h.csv", "h.jsonl"):
+        records, _ = batch(Path("hands") / name, code=0)
+        assert records[0]["ruleset"] == "house" and records[0]["points"] == 240
+
+
+def test_progress_shows_the_total_percent_rate_and_eta(tmp_path: Path) -> None:
+    import io
+
+    path = tmp_path / "h.txt"
+    path.write_text(f"{WIN}\n" * 1000, encoding="utf-8")
+    screen = io.StringIO()
+    progress = batch_module.Progress(True, str(path), stream=screen)
+    assert progress.total == 1000
+    summary = batch_module.Summary({"win": 250}, last_line=250)
+    progress.start -= 10  # 250 lines in 10 s: 30 s to go
+    progress(summary)
+    shown = screen.getvalue()
+    assert "line 250 of 1,000" in shown and "25%" in shown and "25 records/s" in shown and "ETA 0:30" in shown
+    progress.close()
+    assert screen.getvalue().endswith("\r")
