@@ -215,13 +215,21 @@ def detect_format(name: str, requested: str) -> str:
 _JSON_START = re.compile(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
 
 
+_YAML_START = re.compile(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
+
+
 def sniff_format(first: str) -> str:
     """The format of a file or stream that its name does not give, from its first non-blank line: a JSON
-    object, a YAML list entry, a CSV header naming a ``hand`` column, else the one-line notation."""
+    object, a YAML entry with a ``hand`` key, a CSV header naming a ``hand`` column, else the one-line
+    notation. Strict on purpose: a hand line, however mangled, is read as a hand line."""
     text = first.strip()
     if _JSON_START.match(text):
-        return "jsonl"
-    if text.startswith(("- ", "---")) or text in ("-", "hands:"):
+        try:
+            if isinstance(json.loads(text), dict):
+                return "jsonl"
+        except (ValueError, RecursionError):
+            pass
+    if _YAML_START.match(text):
         return "yaml"
     if "hand" in text.lower():
         try:
@@ -497,7 +505,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
     for line in lines:
         ahead.append(line)
         stripped = line.text.strip()
-        if line.problem is not None:
+        if not stripped and line.problem is not None:  # an over-long first line
             break
         if not stripped or stripped.startswith("#") or stripped == "---" or _YAML_HEAD.match(line.text):
             continue
@@ -510,7 +518,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         return
     entry: list[Line] = []
     for line in _chain(ahead, lines):
-        found = _ENTRY.match(line.text) if line.problem is None else None
+        found = _ENTRY.match(line.text)  # a line that is not text still shows where it starts
         if found and len(found.group(1)) == indent:
             if entry:
                 yield from _yaml_entry(entry, indent, from_line)
