@@ -265,6 +265,10 @@ def check_case(case: Case, folder: Path, jobs: list[str], timeout: float = 300.0
             problems.append(f"--jobs {j}: {len(got):,} records for {len(case.lines):,} input records; the first "
                             f"difference at record {first + 1} (got line {got[first] if first < len(got) else '-'}, "
                             f"expected {case.lines[first] if first < len(case.lines) else '-'})")
+        bugs = [r for r in map(json.loads, filter(None, out.read_text(encoding="utf-8").split("\n")))
+                if (r.get("error") or {}).get("kind") == "internal"]
+        for r in bugs[:3]:
+            problems.append(f"--jobs {j}: line {r['line']}: {r['error']['message'][:200]} | {r['input'][:120]!r}")
         outputs.append(out.read_bytes())
     if len(outputs) == 2 and outputs[0] != outputs[1]:
         problems.append("--jobs 1 and --jobs 2 wrote different records")

@@ -124,6 +124,12 @@ class LineSource:
         self._codec = "utf-8"
 
     def _blocks(self) -> Iterator[str]:
+        try:
+            yield from self._read_blocks()
+        except OSError as exc:  # a disk or a device failing under us: say so, keep what was read
+            self.stopped = f"cannot read the input after {self.position:,} bytes: {exc.strerror or exc}"
+
+    def _read_blocks(self) -> Iterator[str]:
         if isinstance(self.stream, io.TextIOBase):  # already text (a test's StringIO)
             while block := self.stream.read(_BLOCK):
                 self.position += len(block)

@@ -282,6 +282,7 @@ def batch(
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed pipe is an error we handle (workers included)
     summary = Summary()
+    source = LineSource(stream)
     code = 0
     # on a terminal, unless the records themselves go there
     progress = Progress(size is not None and (output is not None or not sys.stdout.isatty()),
@@ -291,7 +292,6 @@ def batch(
         try:
             if output_format == "csv" and out.empty:
                 out.write(csv_header())
-            source = LineSource(stream)
             interactive = file == "-" and sys.stdin.isatty()
             with Stop.handling():
                 run(read_records(source, fmt, from_line), request, RENDERERS[output_format], out.write,
@@ -311,6 +311,8 @@ def batch(
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if source.stopped and not code:
+        code = EXIT_BAD_INPUT  # the input could not be read to its end (the reason is on stderr)
     if summary.stopped and not code:
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:

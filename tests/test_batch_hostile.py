@@ -281,6 +281,28 @@ def test_reading_stays_streaming() -> None:
     assert [next(records).line for _ in range(5)] == [1, 2, 3, 4, 5]
 
 
+def test_a_read_error_keeps_what_was_read_and_says_why() -> None:
+    import io
+
+    class Failing(io.RawIOBase):
+        sent = False
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, b: bytearray) -> int:  # type: ignore[override]
+            if self.sent:
+                raise OSError(5, "Input/output error")
+            self.sent = True
+            data = (WIN + "\n").encode() * 3
+            b[: len(data)] = data
+            return len(data)
+
+    source = batch_module.LineSource(io.BufferedReader(Failing()))
+    assert [r.line for r in read_records(source, "lines")] == [1, 2, 3]
+    assert source.stopped is not None and "Input/output error" in source.stopped
+
+
 # --- output --------------------------------------------------------------------------------------------
 
 
@@ -415,3 +437,23 @@ def test_progress_shows_the_total_percent_rate_and_eta(tmp_path: Path) -> None:
     assert "line 250 of 1,000" in shown and "25%" in shown and "25 records/s" in shown and "ETA 0:30" in shown
     progress.close()
     assert screen.getvalue().endswith("\r")
+
+
+# --- a few rounds of the fuzz script ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["lines", "csv", "jsonl", "yaml"])
+def test_fuzz_rounds(tmp_path: Path, kind: str) -> None:
+    """Seeded, small rounds of benchmarks/fuzz_batch.py: exit 0-3, no traceback, one record per record in
+    order, --jobs 1 and 2 alike."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import fuzz_batch
+    finally:
+        sys.path.pop(0)
+    maker = {"lines": fuzz_batch.lines_case, "csv": fuzz_batch.csv_case, "jsonl": fuzz_batch.jsonl_case,
+             "yaml": fuzz_batch.yaml_case}[kind]
+    case = maker(random.Random(f"{kind}-7"), 150)
+    assert fuzz_batch.check_case(case, tmp_path, ["1", "2"], timeout=120) == []
