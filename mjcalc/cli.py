@@ -320,6 +320,10 @@ def main(argv: list[str] | None = None) -> Any:
     (set MJCALC_DEBUG=1 for the traceback)."""
     import os
 
+    for stream in (sys.stdout, sys.stderr):  # an undecodable byte of an argument (a lone surrogate) prints as \udce9
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         return app(args=argv, standalone_mode=True)
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result

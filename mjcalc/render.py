@@ -149,8 +149,10 @@ def to_text(r: Result, lang: str = "en") -> str:
     if c.subs:
         lines.append(f"{w['substitutions']:<10}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
     lines.append("")
+    own = {id(a) for p in s.payments for a in p.extras}  # the items not on every payment of this hand
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
-             f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}", _scope(a.item.applies_to, lang)]
+             f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}",
+             _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
     lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
     lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
