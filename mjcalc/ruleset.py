@@ -32,6 +32,7 @@ from .schema import (
     OPTION_TYPES,
     PAYMENT_PARAMS,
     PREDICATE_PARAMS,
+    RANGES,
     RULESET_ID_PATTERN,
     SCOPES,
     WILDCARD_PROVIDERS,
@@ -112,8 +113,11 @@ class OptionDef:
             if self.type == "int_or_none" and (raw is None or text in ("none", "null", "off", "")):
                 return None
             if self.type in ("int", "int_or_none"):
+                if isinstance(text, str) and len(text) > 12:
+                    raise ValueError
                 value = int(text)
-                if value < 0:
+                low, high, _ = RANGES["option_int"]
+                if not low <= value <= high:
                     raise ValueError
                 return value
             if self.type == "choice":
@@ -122,13 +126,14 @@ class OptionDef:
                 raise ValueError
         except (ValueError, TypeError):
             pass
+        low, high, _ = RANGES["option_int"]
         expected = {
             "bool": "on or off",
-            "int": "a whole number",
-            "int_or_none": "a whole number or none",
+            "int": f"a whole number from {low} to {high:,}",
+            "int_or_none": f"a whole number from {low} to {high:,} or none",
             "choice": " | ".join(self.choices),
         }[self.type]
-        raise MjcalcError("ruleset", f"{where}: option '{self.name}' takes {expected}, not '{raw}'")
+        raise MjcalcError("ruleset", f"{where}: option '{self.name}' takes {expected}, not {_shown(raw)}")
 
 
 @dataclass(frozen=True)
@@ -423,6 +428,23 @@ def load_ruleset(ref: str) -> Ruleset:
                           f"{did_you_mean(str(kind), known)}; "
                           f"known: {', '.join(known)}")
     return rules
+
+
+@lru_cache(maxsize=1)
+def builtin_option_names() -> frozenset[str]:
+    """Every option some built-in ruleset has: what a config file's ``set:`` may name."""
+    return frozenset(name for ruleset in builtin_names() for name in load_ruleset(ruleset).options)
+
+
+@lru_cache(maxsize=64)
+def check_config_options(names: tuple[str, ...], rules_id: str, source: str) -> None:
+    """A config file's ``set:`` names options of some ruleset: ``names`` are those the ruleset in use lacks,
+    which a built-in one must have; else it is a typo, named with the file and the nearest option."""
+    known = builtin_option_names()
+    for name in names:
+        if name not in known:
+            raise MjcalcError("ruleset", f"{source}: set: '{name[:64]}' is not an option of {rules_id} or of any "
+                              f"built-in ruleset{did_you_mean(name, sorted(known))}")
 
 
 class Compiled(NamedTuple):

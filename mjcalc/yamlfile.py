@@ -50,7 +50,7 @@ def check_path(path: str, what: str) -> None:
         raise MjcalcError("ruleset", f"{what}: a file name of over {MAX_PATH_BYTES} bytes")
 
 
-def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "ruleset") -> bytes:
     """The file's bytes, once it is known to be a regular file of at most ``limit`` bytes. ``what`` names
     the file in messages (its path, or "config file PATH")."""
     check_path(path, what)
@@ -61,7 +61,7 @@ def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
     except (OSError, ValueError) as exc:
         raise MjcalcError("ruleset", f"{what}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise MjcalcError("ruleset", f"{what}: not a ruleset: {_kind_of(info.st_mode)}, not a regular file")
+        raise MjcalcError("ruleset", f"{what}: not a {kind}: {_kind_of(info.st_mode)}, not a regular file")
     if info.st_size > limit:
         raise MjcalcError("ruleset", f"{what}: too large ({info.st_size:,} bytes; at most {limit:,})")
     try:
@@ -70,7 +70,7 @@ def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
         raise MjcalcError("ruleset", f"{what}: cannot read: {exc.strerror}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
-            raise MjcalcError("ruleset", f"{what}: not a ruleset: not a regular file")
+            raise MjcalcError("ruleset", f"{what}: not a {kind}: not a regular file")
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, limit + 1 - size)
@@ -87,7 +87,7 @@ def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES) -> bytes:
     return b"".join(chunks)
 
 
-def decode(data: bytes, what: str) -> str:
+def decode(data: bytes, what: str, kind: str = "ruleset") -> str:
     """UTF-8 text; a byte-order mark selects UTF-8 or UTF-16. No content is quoted on failure."""
     if data.startswith(codecs.BOM_UTF8):
         encoding, data = "utf-8", data[len(codecs.BOM_UTF8):]
@@ -98,10 +98,10 @@ def decode(data: bytes, what: str) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise MjcalcError("ruleset", f"{what}: not a ruleset: not {encoding.upper()} text "
+        raise MjcalcError("ruleset", f"{what}: not a {kind}: not {encoding.upper()} text "
                           f"(a byte that is not, at offset {exc.start})") from None
     if "\x00" in text:
-        raise MjcalcError("ruleset", f"{what}: not a ruleset: binary data (a NUL character)")
+        raise MjcalcError("ruleset", f"{what}: not a {kind}: binary data (a NUL character)")
     return text
 
 
@@ -182,9 +182,9 @@ def _fail(message: str) -> Any:
     raise MjcalcError("ruleset", message)
 
 
-def load(path: str, what: str, limit: int = MAX_FILE_BYTES) -> Any:
-    """``read_bytes``, ``decode`` and ``parse`` in one."""
-    return parse(decode(read_bytes(path, what, limit), what), what)
+def load(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "ruleset") -> Any:
+    """``read_bytes``, ``decode`` and ``parse`` in one; ``kind`` is what the file should be, for messages."""
+    return parse(decode(read_bytes(path, what, limit, kind), what, kind), what)
 
 
 def load_trusted(path: str) -> Any:

@@ -466,3 +466,73 @@ def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
 
         ruleset_text(rules)
     assert outcomes["refused"] > 80 and outcomes["loaded"] > 10, outcomes
+
+
+# --- the config file ------------------------------------------------------------------------------------
+
+
+def _score_with_config(path: Path | str, *args: str) -> Any:
+    return runner.invoke(app, ["score", QUICK, *args], env={"MJCALC_CONFIG": str(path)})
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("rules: 5\n", ["'rules' is a ruleset name or a path, not 5"]),
+    ("rules: [jilin]\n", ["'rules'"]),
+    ("lang: fr\n", ["'lang' is en or zh"]),
+    ("set: [base]\n", ["'set' is a mapping"]),
+    ("set: {base: [1, 2]}\n", ["option 'base' takes one value"]),
+    ("set: {bsae: 2}\n", ["set: 'bsae' is not an option", "did you mean 'base'"]),
+    ("set: {base: lots}\n", ["set: option 'base' takes a whole number"]),
+    ("set: {base: 99999999999}\n", ["set: option 'base'"]),
+    ("set: {cap_scope: everyone}\n", ["set: option 'cap_scope'"]),
+    ("rulez: jilin\n", ["unknown key 'rulez'", "did you mean 'rules'"]),
+    ("- rules\n", ["expected a mapping"]),
+    ("a: &x 2\nset: {base: *x}\n", ["aliases"]),
+    ("set: {base: 1" + "0" * 5000 + "}\n", ["digits"]),
+    ("rules: jilin\nrules: meihe\n", ["given twice"]),
+    ("set: {" * 40 + "}" * 40 + "\n", ["nested more than"]),
+    ("x" * 70_000 + "\n", ["too large"]),
+])
+def test_broken_config_file_is_blamed_on_the_file(tmp_path: Path, text: str, words: list[str]) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    load_ruleset.cache_clear()
+    r = _score_with_config(path)
+    assert r.exit_code == 3, r.output
+    assert f"config file {path}" in r.output and "--set" not in r.output, r.output
+    for word in words:
+        assert word in r.output, (word, r.output)
+    assert "Traceback" not in r.output and "internal error" not in r.output
+
+
+def test_config_file_encodings_and_devices(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_bytes("rules: jilin\nset: {base: 2}\n".encode("utf-16"))
+    r = _score_with_config(path, "--json")
+    assert r.exit_code == 0 and '"ruleset": "jilin"' in r.output, r.output
+    for device in ("/dev/zero", "/dev/urandom", str(tmp_path)):
+        r = _score_with_config(device)
+        assert r.exit_code == 3 and "not a config file" in r.output, r.output
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "fifo")
+        p = subprocess.run([sys.executable, "-m", "mjcalc", "score", QUICK], capture_output=True, text=True,
+                           timeout=20, env={**os.environ, "MJCALC_CONFIG": str(tmp_path / "fifo")})
+        assert p.returncode == 3 and "a FIFO" in p.stderr, p.stderr
+
+
+def test_set_wins_over_a_bad_config_value_and_is_blamed_for_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("set: {base: lots, cap: 500}\n", encoding="utf-8")
+    assert _score_with_config(path, "--set", "base=3").exit_code == 0
+    r = _score_with_config(tmp_path / "none.yaml", "--set", "base=lots")
+    assert r.exit_code == 3 and "--set" in r.output
+    path.write_text("rules: riichi\nset: {base: 2, kuitan: off}\n", encoding="utf-8")  # base: riichi has none
+    assert _score_with_config(path).exit_code == 0
+    path.write_text("set: {kuitann: off}\n", encoding="utf-8")
+    r = _score_with_config(path)
+    assert r.exit_code == 3 and "did you mean 'kuitan'" in r.output
+    lines = tmp_path / "lines.txt"
+    lines.write_text(f"{QUICK}\n{QUICK} +rules=jilin\n", encoding="utf-8")
+    path.write_text("set: {cap: lots}\n", encoding="utf-8")
+    r = runner.invoke(app, ["batch", str(lines)], env={"MJCALC_CONFIG": str(path)})
+    assert r.exit_code == 3 and f"config file {path}: set: option 'cap'" in r.output
