@@ -536,3 +536,15 @@ def test_set_wins_over_a_bad_config_value_and_is_blamed_for_its_own(tmp_path: Pa
     path.write_text("set: {cap: lots}\n", encoding="utf-8")
     r = runner.invoke(app, ["batch", str(lines)], env={"MJCALC_CONFIG": str(path)})
     assert r.exit_code == 3 and f"config file {path}: set: option 'cap'" in r.output
+
+
+def test_values_that_add_up_past_the_formula_are_a_ruleset_error(tmp_path: Path) -> None:
+    """Each value is in range, but 40 items of 1000 fan make 2^40003: an error, never a number too long to print."""
+    items = "".join(f"  - id: big{i}\n    names: {{zh: 大, en: Big}}\n    value: 1000\n    when: always\n"
+                    for i in range(40))
+    path = _write(tmp_path, HEAD + "options:\n  cap: {default: none}\nitems:\n" + items)
+    r = _run("score", QUICK, "--rules", path)
+    assert r.exit_code == 3 and "more than the exponential formula pays" in r.output, r.output
+    p = subprocess.run([sys.executable, "-m", "mjcalc", "waits", "123m456p789s111z2z", "--rules", path],
+                       capture_output=True, text=True, timeout=20, env={**os.environ, "MJCALC_CONFIG": "/nonexistent"})
+    assert p.returncode == 3 and "more than the exponential formula pays" in p.stderr, p.stderr
