@@ -678,7 +678,8 @@ class _Validator:
         entry = f"item '{iid}'"
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
-        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus"}
+        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
+                   "remove"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
