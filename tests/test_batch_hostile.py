@@ -438,3 +438,23 @@ def test_progress_shows_the_total_percent_rate_and_eta(tmp_path: Path) -> None:
     progress.close()
     assert screen.getvalue().endswith("\r")
 
+
+
+# --- a few rounds of the fuzz script ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["lines", "csv", "jsonl", "yaml"])
+def test_fuzz_rounds(tmp_path: Path, kind: str) -> None:
+    """Seeded, small rounds of benchmarks/fuzz_batch.py: exit 0-3, no traceback, one record per record in
+    order, --jobs 1 and 2 alike."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import fuzz_batch
+    finally:
+        sys.path.pop(0)
+    maker = {"lines": fuzz_batch.lines_case, "csv": fuzz_batch.csv_case, "jsonl": fuzz_batch.jsonl_case,
+             "yaml": fuzz_batch.yaml_case}[kind]
+    case = maker(random.Random(f"{kind}-7"), 150)
+    assert fuzz_batch.check_case(case, tmp_path, ["1", "2"], timeout=120) == []
