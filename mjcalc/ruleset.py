@@ -26,6 +26,7 @@ from .predicates import PREDICATES, Candidate, bind, combined, gate_of, negated,
 from .readings import FORM_NAMES, FormSpec
 from .schema import (
     FORM_PARAMS,
+    FORMULA_NEEDS,
     FORMULA_PARAMS,
     JOKER_SETS,
     LIMITS,
@@ -454,6 +455,14 @@ def _load_ruleset(ref: str) -> Ruleset:
         raise MjcalcError("ruleset", f"{where}: field 'formula.kind': unknown kind '{str(kind)[:64]}'"
                           f"{did_you_mean(str(kind), known)}; "
                           f"known: {', '.join(known)}")
+    needs = FORMULA_NEEDS.get(str(kind), {})
+    for param in needs.get("params", ()):
+        if param not in rules.formula:
+            raise MjcalcError("ruleset", f"{where}: field 'formula.{param}' is missing: kind '{kind}' needs it")
+    missing = [name for name in needs.get("options", ()) if name not in rules.options]
+    if missing:
+        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option(s) "
+                          f"{', '.join(missing)}, which the ruleset does not declare")
     return rules
 
 
