@@ -5,7 +5,7 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -180,10 +180,31 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
             options = {**options, key: rules.options[key].parse(values[key][0], f"+{key}")}
+    if rules.refused_flags:
+        for name, (value, column) in values.items():
+            if value and name in rules.refused_flags:
+                raise MjcalcError("context", rules.refused_flags[name]["en"], column)
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
+    if ctx.fourth and hand.win_tile is not None:
+        _check_last_copy(parsed, hand)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
+
+
+def _check_last_copy(parsed: ParsedLine, hand: Hand) -> None:
+    """+fourth (和绝张): the winning tile was the last of its kind, the other three on the table (discards and
+    melds, the winner's own included), so none of them is among the winner's concealed tiles."""
+    win: int = hand.win_tile  # type: ignore[assignment]
+    in_hand = hand.concealed.count(win) - 1
+    if in_hand:
+        raise MjcalcError("context", f"+fourth: the winning tile {T.name(win)} is the last of its kind, but the hand "
+                          f"holds {in_hand} more of it (和绝张: the other three were on the table)",
+                          _flag_column(parsed, "fourth"))
+
+
+def _flag_column(parsed: ParsedLine, name: str) -> int | None:
+    return next((w.column for w in parsed.flags if ALIASES.get(w.word.lower()) == name), None)
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
@@ -289,6 +310,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
+    nearest_key: tuple[int, int] = (0, 0)  # fewer conditions failed, then more toward a minimum
     tried = 0
     # A class-blind ruleset (joker_sets: by_class) cannot tell apart readings of one class: score the first.
     seen: set[tuple[object, ...]] | None = set() if rules.joker_sets == "by_class" else None
@@ -303,16 +325,19 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
             not_met = unmet(c.facts)
             failed = None
+            awards_known = False
             for fails, cond in play.checks:
                 if not fails & not_met and not cond.when(c):  # type: ignore[misc]
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
                 awards = evaluate_items(play.items, c, not_met)
+                awards_known = True
                 if play.minimums:
                     failed = below_minimum(play.minimums, awards) or None
             if failed:
-                if nearest is None or len(failed) < len(nearest):
-                    nearest = failed
+                near = (len(failed), -counted_toward_minimum(awards) if awards_known else 0)
+                if nearest is None or near < nearest_key:
+                    nearest, nearest_key = failed, near
                 continue
             settlement = play.settle(c, awards)
             rank = (settlement.uncapped_total, *settlement.rank, -len(awards))
@@ -396,7 +421,7 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
             if v or not isinstance(value, tuple):
                 side.append((tier, BoundItem(item.gate.mask, item.exact, item.when, position, item, v)))
     closed, open_ = (_gated(side) for side in sides)
-    return BoundItems(closed, open_)
+    return BoundItems(closed, open_, any(item.fallback for item in rules.items if item.is_enabled(options)))
 
 
 def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
@@ -446,6 +471,7 @@ class Tier:
 class BoundItems:
     closed: tuple[Tier, ...]  # for a closed hand, highest tier first
     open: tuple[Tier, ...]  # for an open one
+    fallback: bool = False  # some item counts only when no other does (``ItemDef.fallback``)
 
 
 def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
@@ -481,26 +507,87 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
     if len(fired) > 1:
         fired.sort()  # the ruleset's order (positions are unique)
     awards = []
-    excluded: set[str] | None = None
+    excluding = False
     for _, b, n in fired:
         item = b.item
         awards.append(_new(Award, (item, b.value, 1 if n is True else int(n))))
-        if item.excludes:
-            excluded = set() if excluded is None else excluded
+        if item.excludes or item.reduces:
+            excluding = True
+    if excluding:
+        awards = _excluded(awards)
+    if items.fallback and len(awards) > 1:
+        return _without_fallback(awards)
+    return awards
+
+
+def _excluded(awards: list[Award]) -> list[Award]:
+    """The awards left once exclusions apply (``excludes``; ``*`` = all): an item goes when an item that counts
+    excludes it, and an item that does not count excludes nothing (MCR: 四暗刻 drops 不求人, which then does not
+    drop 自摸). Worked out from the top down: each pass drops what the items still counting exclude, until the
+    passes agree (chains of exclusions are short). ``{ID: N}`` entries then take N off that item's count."""
+    dropped: set[str] = set()
+    for _ in range(len(awards) + 1):
+        now: set[str] = set()
+        for a in awards:
+            item = a.item
+            if item.id in dropped or not item.excludes:
+                continue
             if "*" in item.excludes:
-                excluded |= {other.item.id for _, other, _ in fired if other is not b}
+                now.update(other.item.id for other in awards if other.item is not item)
             else:
-                excluded.update(item.excludes)
-    return [a for a in awards if a.item.id not in excluded] if excluded else awards
+                now.update(item.excludes)
+        if now == dropped:
+            break
+        dropped = now
+    kept = [a for a in awards if a.item.id not in dropped] if dropped else awards
+    cut: dict[str, int] | None = None
+    for a in kept:
+        for rid, n in a.item.reduces:
+            cut = {} if cut is None else cut
+            cut[rid] = cut.get(rid, 0) + n
+    if cut is None:
+        return kept
+    out = []
+    for a in kept:
+        left = a.count - cut.get(a.item.id, 0)
+        if left > 0:
+            out.append(a if left == a.count else _new(Award, (a.item, a.value, left)))
+    return out
 
 
-def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
-    """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach."""
+def _without_fallback(awards: list[Award]) -> list[Award]:
+    """A fallback item (MCR 无番和) counts only when no other item does, bonus items (flowers) aside."""
+    if any(not a.item.fallback and not a.item.bonus for a in awards):
+        return [a for a in awards if not a.item.fallback]
+    return awards
+
+
+def counted_toward_minimum(awards: list[Award]) -> int:
+    """The total of the items that count toward a win condition's ``minimum`` (bonus items such as dora left out)."""
     counted = 0
     for a in awards:
         if not a.item.bonus:
             counted += a.value * a.count
-    return [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
+    return counted
+
+
+def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
+    """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach; a message
+    with ``{items}``, ``{total}``, ``{lacking}`` or ``{minimum}`` is filled in from this reading's items."""
+    counted = counted_toward_minimum(awards)
+    failed = [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
+    return [_filled(cond, awards, counted) if "{" in cond.message.get("en", "") else cond for cond in failed]
+
+
+def _filled(cond: Condition, awards: list[Award], counted: int) -> Condition:
+    minimum: int = cond.minimum  # type: ignore[assignment]
+    message = {}
+    for lang, text in cond.message.items():
+        listed = [f"{a.item.names.get(lang) or a.item.names['en']} {a.value}" + (f"×{a.count}" if a.count > 1 else "")
+                  for a in awards if not a.item.bonus]
+        items = ("、" if lang == "zh" else ", ").join(listed) or ("无番" if lang == "zh" else "no fan")
+        message[lang] = text.format(items=items, total=counted, lacking=minimum - counted, minimum=minimum)
+    return replace(cond, message=message)
 
 
 def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, tile: int) -> WaitScore:

@@ -241,12 +241,59 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
     return [tuple(("pair", t) if counts[t] == 2 else ("single", t) for t in ORPHANS)]
 
 
-SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
+# The six knitted straights (组合龙): 147 258 369 spread over the three suits, one suit each, as the first kind of
+# each 1-4-7 run and all nine kinds.
+KNITTED_STARTS: Final = tuple(tuple(suit * 9 + rank for suit, rank in zip((0, 1, 2), ranks, strict=True))
+                              for ranks in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
+KNITTED_KINDS: Final = tuple(frozenset(s + k for s in starts for k in (0, 3, 6)) for starts in KNITTED_STARTS)
+
+
+def _knitted_straight(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
+    """组合龙 in a regular hand: the nine tiles of a knitted straight (147 258 369, one suit each) as three sets,
+    the rest of the concealed tiles the other set(s) and the pair (a declared meld may be the fourth set)."""
+    if free_sets < 3:
+        return []
+    out: list[tuple[tuple[str, int], ...]] = []
+    for starts, kinds in zip(KNITTED_STARTS, KNITTED_KINDS, strict=True):
+        if any(not counts[k] for k in kinds):
+            continue
+        rest = list(counts)
+        for k in kinds:
+            rest[k] -= 1
+        knitted = tuple(("knitted", s) for s in sorted(starts))
+        tiles = tuple(t for t, n in enumerate(rest) for _ in range(n))
+        if len(tiles) != 3 * (free_sets - 3) + 2:
+            continue
+        for groups in _regular(tiles):
+            out.append(knitted + tuple((g[0], g[1][0]) for g in groups))
+    return out
+
+
+def _honors_and_knitted(counts: tuple[int, ...], free_sets: int,
+                        spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
+    """全不靠 / 七星不靠: fourteen different tiles, honors and tiles of one knitted straight (147 258 369, one suit
+    each); no meld. A full knitted straight among them is read as one (组合龙), the other tiles as singles."""
+    if free_sets != 4 or sum(counts) != 14 or max(counts) != 1:
+        return []
+    held = frozenset(t for t, n in enumerate(counts) if n and t < T.HONOR_START)
+    for starts, kinds in zip(KNITTED_STARTS, KNITTED_KINDS, strict=True):
+        if held <= kinds:
+            if held == kinds:
+                return [tuple(("knitted", s) for s in sorted(starts))
+                        + tuple(("single", t) for t in range(T.HONOR_START, T.NUM_KINDS) if counts[t])]
+            return [tuple(("single", t) for t, n in enumerate(counts) if n)]
+    return []
+
+
+SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans,
+                        "knitted_straight": _knitted_straight, "honors_and_knitted": _honors_and_knitted}
 # A necessary condition of a special form on the concealed tiles sorted (a form without one is always tried),
 # tested before any count vector is built: most hands are of no special form, and a batch reads millions.
 _ORPHAN_SET: Final = frozenset(ORPHANS)
 MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
-          "thirteen_orphans": _ORPHAN_SET.issuperset}
+          "thirteen_orphans": _ORPHAN_SET.issuperset,
+          "knitted_straight": lambda tiles: len(tiles) >= 11,
+          "honors_and_knitted": lambda tiles: len(tiles) == 14 and len(set(tiles)) == 14}
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
 FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
@@ -278,10 +325,14 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
     return False
 
 
+# Forms a tile far from every held one may complete (a knitted tile, an honor of 全不靠): waits try every kind.
+_ANY_TILE_FORMS: Final = frozenset(("knitted_straight", "honors_and_knitted"))
+
+
 # --- readings with the winning tile placed -------------------------------------------------------------
 
 _SIZES: Final = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
-WAITS: Final = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
+WAITS: Final = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "knitted", "called")  # Reading.wait, when not None
 # facts.py: the reading's wait
 WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}
 
@@ -290,6 +341,8 @@ WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(f"{w} wait")
 def _group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))
+    if kind == "knitted":  # a third of a knitted straight: 147, 258 or 369 of a suit
+        return Group("knitted", (t, t + 3, t + 6))
     return Group(kind, (t,) * _SIZES[kind])
 
 
@@ -308,6 +361,8 @@ def _wait_of(group: Group, win: int) -> str:
         return "dual_pung"
     if kind == "single":
         return "single"
+    if kind == "knitted":
+        return "knitted"
     first = group[1][0]
     if win == first + 1:
         return "closed"
@@ -394,6 +449,8 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     if specials:
         held = sorted(t for t, n in enumerate(counts) for _ in range(n))
         near: set[int] = set(ORPHANS) if any(spec.name == "thirteen_orphans" for spec in specials) else set()
+        if any(spec.name in _ANY_TILE_FORMS for spec in specials):
+            near.update(range(T.NUM_KINDS))
         for t in set(held):
             near.update(_NEAR[t])
         for k in sorted(near - out):

@@ -151,7 +151,17 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     return base * 2**power, f"{shown} × {base} = {base * 2**power}"
 
 
-FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential}
+def additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
+    """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone)."""
+    base, per_fan = int(params["base"]), int(params.get("per_fan", 1))
+    amount = base + per_fan * fan
+    if not fan:
+        return amount, f"{base}"
+    shown = f"{fan}" if per_fan == 1 else f"{fan} × {per_fan}"
+    return amount, f"{base} + {shown} = {amount}"
+
+
+FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential, "additive": additive}
 SETTLERS: Final[dict[str, Settler]] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
 
 
@@ -194,7 +204,13 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
+    # fan_on_discard: discarder — on a discard win the other payers pay the formula on no fan (MCR: 8 each)
+    fan_payer = ctx.discarder if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
     for payer in payers(ctx, pay_cfg):
+        if fan_payer is not None and payer != fan_payer:
+            amount, text = formula(0, params)
+            payments.append(Payment(payer, winner, 0, amount, text))
+            continue
         payer_fan = sum(a.total for a in awards if applies(a.item.applies_to, payer, ctx))
         counted = payer_fan
         if fan_cap is not None and payer_fan > fan_cap:
