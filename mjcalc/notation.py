@@ -430,8 +430,8 @@ def parse_gb(text: str) -> ParsedLine:
             for k, ch in enumerate(count.lower()):
                 line.flowers.append(TileAt(ord(ch) - ord("a"), column + k))
         else:
-            raise MjcalcError("notation", "after the second '|' write the flowers as a count (0-8) or as letters a-h "
-                              "(春夏秋冬梅兰竹菊)", column)
+            raise MjcalcError("notation", "the flower count after the second '|' must be 0-8, or the flowers written "
+                              "as letters a-h (春夏秋冬梅兰竹菊)", column)
     if len(tails) > 2:
         raise MjcalcError("notation", "a GB string has at most two '|' parts", len(text))
     return line

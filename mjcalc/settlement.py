@@ -221,14 +221,16 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
-    # fan_on_discard: discarder — on a discard win the other payers pay the formula on no fan (MCR: 8 each)
+    # fan_on_discard: discarder — on a discard win the other payers owe the fan too, but pay the formula on none of
+    # it (MCR: the discarder 8 + fan, the others 8 each)
     fan_payer = ctx.discarder if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
     for payer, payer_awards, extras in zip(seats, owed, own, strict=True):
+        payer_fan = sum(a.total for a in payer_awards)
         if fan_payer is not None and payer != fan_payer:
             amount, text = formula(0, params)
-            payments.append(Payment(payer, winner, 0, amount, text))
+            payments.append(Payment(payer, winner, payer_fan, amount, f"{text} (only the discarder pays the fan)",
+                                    extras=extras))
             continue
-        payer_fan = sum(a.total for a in payer_awards)
         counted = payer_fan
         if fan_cap is not None and payer_fan > fan_cap:
             counted = fan_cap
