@@ -389,6 +389,12 @@ def _plan(name: str, rng: random.Random) -> Plan:  # noqa: C901 - one branch per
         s0 = r(9)
         a, b, _ = _suit_perm(rng)
         return Plan(sets=[("pon", a + s0), ("pon", b + s0)], chi=0.4)
+    if name == "tangle":  # kk k+1k+1 k+2k+2 three times: three chows or three pungs, readings that tie
+        b = r(3) * 9 + r(7)
+        plan = Plan(sets=[("chi", b)] * 3, open=0.0 if rng.random() < 0.6 else None)
+        if rng.random() < 0.4:  # the same rank in the other suits: 三同刻 against 一色三同顺
+            plan.sets.append(("pon", rng.choice([k for k in (b % 9, b % 9 + 9, b % 9 + 18) if k != b])))
+        return plan
     if name == "pungs":
         return Plan(chi=0.05, open=0.6)
     if name == "concealed_pungs":
@@ -489,9 +495,18 @@ def _seven_pairs(name: str, rng: random.Random) -> Situation | None:
              "upper_four": _ranks({6, 7, 8, 9}), "lower_four": _ranks({1, 2, 3, 4}), "reversible": REVERSIBLE,
              "simples": _ranks({2, 3, 4, 5, 6, 7, 8}), "evens": _ranks({2, 4, 6, 8}) + HONORS,
              "terminals": TERMINALS + [rng.choice(HONORS)], "honors_only": HONORS}
-    which = rng.choice(sorted(pools))
-    pool = pools[which]
-    if which == "honors_only":
+    which = rng.choice([*sorted(pools), "chows", "chows"])
+    pool = pools.get(which, [])
+    if which == "chows":  # pairs that are also two or three chows: seven pairs against a regular reading
+        b = rng.randrange(3) * 9 + rng.randrange(7)
+        kinds = [b, b + 1, b + 2]
+        if rng.random() < 0.5 and b % 9 <= 3:
+            kinds += [b + 3, b + 4, b + 5]
+        else:
+            c = rng.choice([k for k in range(27) if k % 9 <= 6 and k // 9 != b // 9])
+            kinds += [c, c + 1, c + 2]
+        kinds.append(rng.choice([k for k in range(34) if k not in kinds]))
+    elif which == "honors_only":
         kinds = list(HONORS)
     elif len(pool) >= 7 and rng.random() < 0.85:
         kinds = rng.sample(pool, 7)
@@ -641,7 +656,7 @@ REGULAR = (("random", 60), ("chows", 25), ("one_suit", 18), ("two_suits", 10), (
            ("pure_terminal_chows", 2), ("quadruple_chow", 2), ("pure_triple_chow", 3), ("pure_double_chow", 5),
            ("four_shifted_chows", 3), ("shifted_chows", 4), ("mixed_shifted_chows", 4), ("mixed_triple_chow", 4),
            ("mixed_double_chow", 5), ("short_straight", 4), ("two_terminal_chows", 4), ("shifted_pungs", 4),
-           ("mixed_shifted_pungs", 3), ("triple_pung", 3), ("double_pung", 4), ("pungs", 8),
+           ("mixed_shifted_pungs", 3), ("triple_pung", 3), ("double_pung", 4), ("tangle", 6), ("pungs", 8),
            ("concealed_pungs", 8), ("kongs", 16), ("tile_hog", 4), ("all_types", 5), ("melded", 6),
            ("chicken", 14), ("big_three_winds", 3))
 SPECIAL = (("seven_pairs", 14, _seven_pairs), ("seven_shifted_pairs", 2, _seven_shifted_pairs),
