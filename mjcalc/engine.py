@@ -18,7 +18,15 @@ from .hand import Hand, build_hand
 from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
-from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
+from .readings import (
+    Wildcards,
+    reading_class,
+    readings,
+    set_call_hands,
+    shape_completions,
+    shape_waits,
+    substituted_hands,
+)
 from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
 from .settlement import Award, Settlement, settler
 
@@ -281,16 +289,27 @@ class _WaitsBeforeWin:
     """``_waits_before_win`` of one hand, computed on the first call only: the result and every reading share
     it, and most lines never ask (an object with slots costs less to make than a closure, made once a line)."""
 
-    __slots__ = ("found", "hand", "rules", "wild")
+    __slots__ = ("found", "hand", "rules", "shapes", "wild")
 
     def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards) -> None:
         self.rules, self.hand, self.wild = rules, hand, wild
         self.found: frozenset[int] | None = None
+        self.shapes: frozenset[int] | None = None
 
     def __call__(self) -> frozenset[int]:
         if self.found is None:
             self.found = _waits_before_win(self.rules, self.hand, self.wild)
         return self.found
+
+    def completions(self) -> frozenset[int]:
+        """The kinds that complete the shape, kinds the hand holds four of included (no wildcards: the waits)."""
+        if self.shapes is None:
+            if self.wild.count:
+                self.shapes = self()
+            else:
+                hand = self.hand
+                self.shapes = shape_completions(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
+        return self.shapes
 
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
@@ -303,7 +322,7 @@ def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[
 
 
 def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
-                 waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
+                 waits: _WaitsBeforeWin) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
     play = _in_play(rules, options)
@@ -322,7 +341,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 if key in seen:
                     continue
                 seen.add(key)
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, waits.completions)
             not_met = unmet(c.facts)
             failed = None
             awards_known = False
@@ -340,7 +359,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                     nearest, nearest_key = failed, near
                 continue
             settlement = play.settle(c, awards)
-            rank = (settlement.uncapped_total, *settlement.rank, -len(awards))
+            rank = (settlement.uncapped_total, *settlement.rank, *play.tie(c, awards))
             if best_key is None or rank > best_key:
                 best, best_key = Scored(c, awards, settlement), rank
     if best is not None:
@@ -375,6 +394,7 @@ class Play:
     checks: tuple[tuple[int, Condition], ...]  # enabled conditions with a `when`, after the mask of its fail gate
     minimums: tuple[Condition, ...]  # enabled conditions with a `minimum`
     settle: Callable[[Candidate, list[Award]], Settlement]
+    tie: Callable[[Candidate, list[Award]], tuple[int, ...]]  # orders readings that pay the same (``ties``)
 
 
 _IN_PLAY: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Play]] = {}
@@ -403,9 +423,33 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
             checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
             minimums = tuple(c for c in conditions if c.minimum is not None)
             bound = remember(_BOUND, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
-        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options)), 1024)
+        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options), tie_key(rules)), 1024)
     remember(_PLAY_OF, id(options), (options, found), 1024)
     return found
+
+
+def _fewer_items(c: Candidate, awards: list[Award]) -> tuple[int, ...]:
+    return (-len(awards),)
+
+
+def tie_key(rules: Ruleset) -> Callable[[Candidate, list[Award]], tuple[int, ...]]:
+    """How readings that pay the same are ordered, higher first (``ties:``); a reading that ties on every key
+    keeps its place, so the first found wins."""
+    ties = rules.ties
+    if ties == (("fewer_items", ()),):
+        return _fewer_items
+
+    def key(c: Candidate, awards: list[Award]) -> tuple[int, ...]:
+        out: list[int] = []
+        for kind, names in ties:
+            if kind == "fewer_items":
+                out.append(-len(awards))
+            elif kind == "items":
+                out.append(int(any(a.item.id in names for a in awards)))
+            elif kind == "forms":
+                out.append(int(c.reading.form in names))
+        return tuple(out)
+    return key
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:

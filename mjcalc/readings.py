@@ -110,10 +110,6 @@ def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[t
             c[i] -= 3
             walk(c, i, [*acc, ("pon", i)], pair)
             c[i] += 3
-        if c[i] >= 2 and not pair:
-            c[i] -= 2
-            walk(c, i, [*acc, ("pair", i)], True)
-            c[i] += 2
         if not honors and i + 2 < len(c) and c[i + 1] and c[i + 2]:
             c[i] -= 1
             c[i + 1] -= 1
@@ -122,6 +118,10 @@ def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[t
             c[i] += 1
             c[i + 1] += 1
             c[i + 2] += 1
+        if c[i] >= 2 and not pair:
+            c[i] -= 2
+            walk(c, i, [*acc, ("pair", i)], True)
+            c[i] += 2
 
     walk(list(counts), 0, [], False)
     return tuple(out)
@@ -422,6 +422,13 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
         return frozenset(k for fill in fills for k in fill)
     found = _completing_kinds(tuple(base), sets - len(melds), forms)
     return frozenset(k for k in found if held[k] < 4)
+
+
+def shape_completions(concealed: Iterable[int], melds: Iterable[Meld], sets: int,
+                      forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Tile kinds whose addition completes the shape of the hand (one tile short), kinds it already holds four
+    of included: what a rule that counts waits by the shape alone sees (MCR's reference, for 边张 嵌张 单钓将)."""
+    return _completing_kinds(tuple(T.counts_of(concealed)), sets - len(tuple(melds)), forms)
 
 
 # The kinds a tile can join in a set: itself, and within two of it in its suit (an honor: itself only).

@@ -210,6 +210,10 @@ class Ruleset:
     # Flags of the notation that make no sense under these rules and are refused (MCR: 天和 / 地和 / 人和), with the
     # message: not ignored as a flag another ruleset reads would be.
     refused_flags: dict[str, dict[str, str]] = field(default_factory=dict)
+    # How readings that pay the same are told apart, in order (``ties:``): ("items", ids) a reading with one of
+    # these items first, ("forms", names) a reading of one of these forms first, ("fewer_items", ()), ("first", ())
+    # the first reading found.
+    ties: tuple[tuple[str, tuple[str, ...]], ...] = (("fewer_items", ()),)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en") or self.id
@@ -425,7 +429,7 @@ class _Validator:
         d = self.data
         known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
                  "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets", "tiers",
-                 "refused_flags"}
+                 "refused_flags", "ties"}
         for key in d:
             if key not in known:
                 raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
@@ -464,13 +468,35 @@ class _Validator:
         self.option_refs(payments, options, "payments")
         kongs = self.kongs(d.get("kongs") or {})
         refused = self.refused_flags(d.get("refused_flags") or {}, flags)
+        ties = self.ties(d.get("ties") or ["fewer_items"], {i.id for i in items}, forms)
         return Ruleset(
             id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
             payments=payments, kongs=kongs, special_kong_points=special_points, joker_sets=joker_sets, raw=d,
-            tiers=tiers, refused_flags=refused,
+            tiers=tiers, refused_flags=refused, ties=ties,
         )
+
+    def ties(self, raw: Any, items: set[str], forms: tuple[FormSpec, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """``ties: [{items: [ID, …]}, {forms: [NAME, …]}, fewer_items | first]``: how equal readings are ordered."""
+        doc = "field 'ties' is a list of {items: [ID, …]}, {forms: [NAME, …]}, fewer_items or first"
+        if not isinstance(raw, list):
+            raise self.fail(doc)
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for entry in raw:
+            if entry in ("fewer_items", "first"):
+                out.append((str(entry), ()))
+                continue
+            if not isinstance(entry, dict) or len(entry) != 1 or next(iter(entry)) not in ("items", "forms"):
+                raise self.fail(doc)
+            (key, names), = entry.items()
+            known = items if key == "items" else {f.name for f in forms}
+            for name in names if isinstance(names, list) else [names]:
+                if name not in known:
+                    raise self.fail(f"field 'ties': {key}: '{name}' is not one of the ruleset's {key}"
+                                    f"{did_you_mean(str(name), known)}")
+            out.append((str(key), tuple(str(n) for n in (names if isinstance(names, list) else [names]))))
+        return tuple(out)
 
     def refused_flags(self, raw: Any, reads: frozenset[str]) -> dict[str, dict[str, str]]:
         """``refused_flags: {FLAG: {zh: …, en: …}}``: flags of the notation a line may not give, with why."""

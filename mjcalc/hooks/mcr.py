@@ -507,11 +507,33 @@ def kong_fan(c: Candidate, name: str, mingangang: bool) -> bool:
 
 @mcr
 def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
-    """The winning tile completes an edge (12→3, 89→7), closed (13→2) or pair wait in this reading; in mode
-    ``only_wait`` (the option wait_fans), only when no other tile kind would have completed the hand."""
-    if c.reading.wait != kind:
+    """边张 / 嵌张 / 单钓将 (``kind`` edge, closed, pair). Mode ``only_wait`` (the option wait_fans, the reference):
+    only when one tile kind completed the shape of the hand (kinds it holds four of count too), then 边张 when the
+    winning tile is an end of a concealed chow of the reading, else 嵌张 when it is the middle of one, else 单钓将
+    when it is the pair; none when it is only a tile of a knitted straight. Mode ``by_reading``: where this reading
+    places the winning tile (12→3 or 89→7, 13→2, the pair)."""
+    if mode != "only_wait":
+        return c.reading.wait == kind
+    if len(c.completions) != 1:
         return False
-    return mode != "only_wait" or len(c.waits) == 1
+    return _unique_wait(c) == kind
+
+
+def _unique_wait(c: Candidate) -> str | None:
+    win = c.hand.win_tile
+    end = middle = pair = False
+    for g in c.reading.groups:
+        kind, tiles = g[0], g[1]
+        if g[3] or win not in tiles:  # a declared meld, or a group without the winning tile
+            continue
+        if kind == "chi":
+            if win == tiles[1]:
+                middle = True
+            else:
+                end = True
+        elif kind == "pair":
+            pair = True
+    return "edge" if end else "closed" if middle else "pair" if pair else None
 
 
 # --- nine gates ----------------------------------------------------------------------------------------
