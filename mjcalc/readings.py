@@ -292,7 +292,7 @@ SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirte
 _ORPHAN_SET: Final = frozenset(ORPHANS)
 MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
           "thirteen_orphans": _ORPHAN_SET.issuperset,
-          "knitted_straight": lambda tiles: len(tiles) >= 11,
+          "knitted_straight": lambda tiles: _knitted_in(frozenset(tiles)) >= 9,
           "honors_and_knitted": lambda tiles: len(tiles) == 14 and len(set(tiles)) == 14}
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
 FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
@@ -325,8 +325,19 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
     return False
 
 
-# Forms a tile far from every held one may complete (a knitted tile, an honor of 全不靠): waits try every kind.
-_ANY_TILE_FORMS: Final = frozenset(("knitted_straight", "honors_and_knitted"))
+def _knitted_in(kinds: frozenset[int]) -> int:
+    """How many kinds of the knitted straight that shares most with ``kinds`` they hold."""
+    return max(len(kinds & pattern) for pattern in KNITTED_KINDS)
+
+
+def _far_tiles_may_complete(spec: FormSpec, held: list[int]) -> bool:
+    """Whether a tile far from every held one may complete this form: a missing knitted tile (eight of a
+    knitted straight held), any tile of 全不靠 (thirteen different tiles held). Waits then try every kind."""
+    if spec.name == "knitted_straight":
+        return _knitted_in(frozenset(held)) >= 8
+    if spec.name == "honors_and_knitted":
+        return len(held) == 13 and len(set(held)) == 13
+    return False
 
 
 # --- readings with the winning tile placed -------------------------------------------------------------
@@ -456,7 +467,7 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     if specials:
         held = sorted(t for t, n in enumerate(counts) for _ in range(n))
         near: set[int] = set(ORPHANS) if any(spec.name == "thirteen_orphans" for spec in specials) else set()
-        if any(spec.name in _ANY_TILE_FORMS for spec in specials):
+        if any(_far_tiles_may_complete(spec, held) for spec in specials):
             near.update(range(T.NUM_KINDS))
         for t in set(held):
             near.update(_NEAR[t])

@@ -215,8 +215,13 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
     winner = ctx.seat
     seats = payers(ctx, pay_cfg)
-    owed = [[a for a in awards if applies(a.item.applies_to, payer, ctx)] for payer in seats]
-    common, own = split_awards(awards, owed)
+    if all(a.item.applies_to == "all" for a in awards):  # the usual hand: every item is on every payment
+        owed: list[list[Award]] = [awards] * len(seats)
+        common = awards
+        own: list[tuple[Award, ...]] = [()] * len(seats)
+    else:
+        owed = [[a for a in awards if applies(a.item.applies_to, payer, ctx)] for payer in seats]
+        common, own = split_awards(awards, owed)
     fan = sum(a.total for a in common)
     notes: list[str] = []
     payments: list[Payment] = []

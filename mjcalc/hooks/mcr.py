@@ -30,7 +30,25 @@ from itertools import combinations
 from typing import Final
 
 from .. import tiles as T
-from ..facts import CHI, DRAGON_PUNG, KONG, PUNG, WIND_PUNG
+from ..context import FLAG_FACTS
+from ..facts import (
+    CHI,
+    CLOSED,
+    DRAGON_PUNG,
+    HONOR,
+    HONOR_KINDS,
+    KIND_BITS,
+    KONG,
+    MELDED,
+    ONE_SUIT,
+    PUNG,
+    TERMINAL,
+    THREE_SUITS,
+    WIND,
+    WIND_PUNG,
+    Gate,
+)
+from ..facts import DRAGON as DRAGON_FACT
 from ..predicates import REGULAR, Candidate, namespaced, needs
 from ..readings import FORM_FACTS
 
@@ -319,7 +337,13 @@ def all_even_pungs(c: Candidate) -> bool:
     return c.reading.form == "regular" and not c.chi_starts and not c.kinds & ~EVEN
 
 
+def _outside(low: int, high: int) -> int:
+    """The kinds that are not suited tiles numbered ``low`` to ``high``."""
+    return KIND_BITS & ~T.mask(t for t in range(T.HONOR_START) if low <= _rank(t) + 1 <= high)
+
+
 @mcr
+@needs(lambda low, high: Gate(0, _outside(low, high)), exact=True)
 def tiles_within(c: Candidate, low: int, high: int) -> bool:
     """Every tile a suited tile numbered ``low`` to ``high`` (全大 7-9, 全中 4-6, 全小 1-3, 大于五, 小于五)."""
     kinds = c.kinds
@@ -362,12 +386,14 @@ REVERSIBLE: Final = T.mask([T.parse_tile(t) for t in ("1p", "2p", "3p", "4p", "5
 
 
 @mcr
+@needs(forbid=KIND_BITS & ~REVERSIBLE, exact=True)
 def reversible_tiles(c: Candidate) -> bool:
     """Every tile looks the same upside down: 1234589 of dots, 245689 of bamboo, 白 (推不倒)."""
     return not c.kinds & ~REVERSIBLE
 
 
 @mcr
+@needs(THREE_SUITS | WIND | DRAGON_FACT, exact=True)
 def all_types(c: Candidate) -> bool:
     """Tiles of all three suits, a wind and a dragon (五门齐)."""
     return len(c.suits) == 3 and bool(c.kinds & _WIND_MASK) and bool(c.kinds & _DRAGON_MASK)
@@ -379,18 +405,21 @@ _HONOR_MASK: Final = _WIND_MASK | _DRAGON_MASK
 
 
 @mcr
+@needs(forbid=THREE_SUITS | ONE_SUIT)
 def one_voided_suit(c: Candidate) -> bool:
     """Tiles of exactly two of the three suits (缺一门)."""
     return len(c.suits) == 2
 
 
 @mcr
+@needs(forbid=HONOR, exact=True)
 def no_honors(c: Candidate) -> bool:
     """No wind or dragon anywhere (无字)."""
     return not c.kinds & _HONOR_MASK
 
 
 @mcr
+@needs(CHI.need(1), forbid=HONOR | PUNG.need(1))
 def all_chows(c: Candidate) -> bool:
     """Four chows (a knitted straight counts as three) and a pair of a suit: no triplet, no honor (平和)."""
     form = c.reading.form
@@ -418,6 +447,7 @@ def honors_and_knitted(c: Candidate, all_honors: bool) -> bool:
 
 
 @mcr
+@needs(MELDED, forbid=CLOSED | FLAG_FACTS["zimo"])
 def melded_hand(c: Candidate) -> bool:
     """Every set declared as a chi, pon or exposed kong, and the pair completed by a discard (全求人)."""
     if c.ctx.zimo:
@@ -464,6 +494,8 @@ def big_three_winds(c: Candidate) -> bool:
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
     counts = c.counts
+    if 4 not in counts:
+        return 0
     kongs = {m.tiles[0] for m in c.hand.melds if m.is_kong}
     return sum(1 for t, n in enumerate(counts) if n == 4 and t not in kongs)
 
@@ -514,9 +546,7 @@ def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
     places the winning tile (12→3 or 89→7, 13→2, the pair)."""
     if mode != "only_wait":
         return c.reading.wait == kind
-    if len(c.completions) != 1:
-        return False
-    return _unique_wait(c) == kind
+    return _unique_wait(c) == kind and len(c.completions) == 1
 
 
 def _unique_wait(c: Candidate) -> str | None:
@@ -540,6 +570,7 @@ def _unique_wait(c: Candidate) -> str | None:
 
 
 @mcr
+@needs(ONE_SUIT | TERMINAL, forbid=MELDED | HONOR_KINDS)
 def nine_gates(c: Candidate, shape: str) -> bool:
     """九莲宝灯: a closed hand without melds, 1112345678999 of one suit plus one tile of it. ``shape`` (the option
     nine_gates): waiting_on_nine, the hand before the win was exactly 1112345678999 (the winning tile the extra
