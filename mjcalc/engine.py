@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags, read_plain_flags
+from .context import ALIASES, CONTEXT_FACTS, Context, build_context, check_hand, collect_flags, read_plain_flags
 from .errors import MjcalcError
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
@@ -195,24 +195,8 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
-    if ctx.fourth and hand.win_tile is not None:
-        _check_last_copy(parsed, hand)
+    check_hand([*parsed.flags, *request.flags] if request.flags else parsed.flags, hand, ctx, rules.tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
-
-
-def _check_last_copy(parsed: ParsedLine, hand: Hand) -> None:
-    """+fourth (和绝张): the winning tile was the last of its kind, the other three on the table (discards and
-    melds, the winner's own included), so none of them is among the winner's concealed tiles."""
-    win: int = hand.win_tile  # type: ignore[assignment]
-    in_hand = hand.concealed.count(win) - 1
-    if in_hand:
-        raise MjcalcError("context", f"+fourth: the winning tile {T.name(win)} is the last of its kind, but the hand "
-                          f"holds {in_hand} more of it (和绝张: the other three were on the table)",
-                          _flag_column(parsed, "fourth"))
-
-
-def _flag_column(parsed: ParsedLine, name: str) -> int | None:
-    return next((w.column for w in parsed.flags if ALIASES.get(w.word.lower()) == name), None)
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:

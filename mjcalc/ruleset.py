@@ -443,6 +443,7 @@ class _Validator:
             sets=int(tiles.get("sets", 4)),
             red_fives=bool(tiles.get("red_fives", False)),
             flowers=bool(tiles.get("flowers", False)),
+            flower_replacement=bool(tiles.get("flower_replacement", False)),
             special_kongs=specials,
         )
         forms = self.forms(d.get("forms") or ["regular"])
