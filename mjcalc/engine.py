@@ -604,18 +604,20 @@ def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> lis
     with ``{items}``, ``{total}``, ``{lacking}`` or ``{minimum}`` is filled in from this reading's items."""
     counted = counted_toward_minimum(awards)
     failed = [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
-    return [_filled(cond, awards, counted) if "{" in cond.message.get("en", "") else cond for cond in failed]
+    return [_filled(cond, awards, counted) for cond in failed]
 
 
 def _filled(cond: Condition, awards: list[Award], counted: int) -> Condition:
     minimum: int = cond.minimum  # type: ignore[assignment]
+    if "{" not in cond.message.get("en", ""):
+        return replace(cond, reached=counted)
     message = {}
     for lang, text in cond.message.items():
         listed = [f"{a.item.names.get(lang) or a.item.names['en']} {a.value}" + (f"×{a.count}" if a.count > 1 else "")
                   for a in awards if not a.item.bonus]
         items = ("、" if lang == "zh" else ", ").join(listed) or ("无番" if lang == "zh" else "no fan")
         message[lang] = text.format(items=items, total=counted, lacking=minimum - counted, minimum=minimum)
-    return replace(cond, message=message)
+    return replace(cond, message=message, reached=counted)
 
 
 def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, tile: int) -> WaitScore:

@@ -136,6 +136,7 @@ class Condition:
     enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
     enabled_values: tuple[Any, ...] = ()
     fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
+    reached: int | None = None  # a `minimum` that failed: how much the reading reached (its message says so too)
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
