@@ -270,15 +270,26 @@ def _count(fans: Fans, name: str) -> int:
     return 0
 
 
+# What each combination fan needs of the hand's facts (facts.py): how many chows or triplets, all three suits.
+_CHOW_GATES: Final = {"quadruple_chow": Gate(CHI.need(4)), "four_pure_shifted_chows": Gate(CHI.need(4)),
+                      "pure_triple_chow": Gate(CHI.need(3)), "pure_straight": Gate(CHI.need(3)),
+                      "pure_shifted_chows": Gate(CHI.need(3)), "mixed_straight": Gate(CHI.need(3) | THREE_SUITS),
+                      "mixed_triple_chow": Gate(CHI.need(3) | THREE_SUITS),
+                      "mixed_shifted_chows": Gate(CHI.need(3) | THREE_SUITS)}
+_PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shifted_pungs": Gate(PUNG.need(3)),
+                      "triple_pung": Gate(PUNG.need(3) | THREE_SUITS),
+                      "mixed_shifted_pungs": Gate(PUNG.need(3) | THREE_SUITS)}
+
+
 @mcr
-@needs(CHI.need(2))
+@needs(lambda name: _CHOW_GATES.get(name, Gate(CHI.need(2))))
 def chow_fan(c: Candidate, name: str) -> int:
     """How many times the chows make the fan ``name`` together, by the account-once principle (套算一次)."""
     return _count(chow_fans(tuple(c.chi_starts)), name)
 
 
 @mcr
-@needs(PUNG.need(2))
+@needs(lambda name: _PUNG_GATES.get(name, Gate(PUNG.need(2))))
 def pung_fan(c: Candidate, name: str) -> int:
     """How many times the triplets and kongs make the fan ``name`` together (同刻, 节高), account-once."""
     return _count(pung_fans(tuple(sorted(c.pung_kinds))), name)
