@@ -655,7 +655,7 @@ REGULAR = (("random", 60), ("chows", 25), ("one_suit", 18), ("two_suits", 10), (
            ("simples", 6), ("pure_straight", 4), ("mixed_straight", 5), ("three_suited_terminal_chows", 3),
            ("pure_terminal_chows", 2), ("quadruple_chow", 2), ("pure_triple_chow", 3), ("pure_double_chow", 5),
            ("four_shifted_chows", 3), ("shifted_chows", 4), ("mixed_shifted_chows", 4), ("mixed_triple_chow", 4),
-           ("mixed_double_chow", 5), ("short_straight", 4), ("two_terminal_chows", 4), ("shifted_pungs", 4),
+           ("mixed_double_chow", 5), ("short_straight", 4), ("two_terminal_chows", 4), ("shifted_pungs", 6),
            ("mixed_shifted_pungs", 3), ("triple_pung", 3), ("double_pung", 4), ("tangle", 6), ("pungs", 8),
            ("concealed_pungs", 8), ("kongs", 16), ("tile_hog", 4), ("all_types", 5), ("melded", 6),
            ("chicken", 14), ("big_three_winds", 3))
