@@ -12,6 +12,7 @@ writes the disagreements by kind, with the smallest examples of each.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter, defaultdict
 from functools import lru_cache
@@ -85,10 +86,11 @@ def ours(s: Situation) -> dict[str, Any]:
     return to_json(score_line(s.line(), Request(rules="mcr"), with_wait_scores=False))
 
 
-def differences(s: Situation) -> list[tuple[str, str]]:
-    """What differs between the two calculators on this situation, as (kind, detail); empty when they agree."""
+def differences(s: Situation, out: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """What differs between the two calculators on this situation, as (kind, detail); empty when they agree.
+    ``out`` is mjcalc's JSON record of the situation's line (by default: scored here)."""
     fans, total, base = expected(s)
-    out = ours(s)
+    out = ours(s) if out is None else out
     result = out["result"]
     if result == "error":
         message = (out.get("error") or {}).get("message", "?")
@@ -120,6 +122,27 @@ def _show(fans: Any) -> str:
 def test_random_situations_agree_with_the_reference() -> None:
     found = [(s.line(), d) for s in situations() if (d := differences(s))]
     assert not found, f"{len(found)} disagreements of {HANDS}:\n" + "\n".join(f"{line!r}: {d}" for line, d in found[:20])
+
+
+BATCH = 1000
+
+
+def test_batch_jsonl_agrees_with_the_reference(tmp_path: Path) -> None:
+    """The same through ``mjcalc batch --rules mcr --format jsonl`` (how whole files of hands are scored): one
+    record per line, in order, each agreeing with the reference."""
+    from typer.testing import CliRunner
+
+    from mjcalc.cli import app
+
+    sample = situations()[:BATCH]
+    path = tmp_path / "hands.txt"
+    path.write_text("".join(s.line() + "\n" for s in sample), encoding="utf-8")
+    run = CliRunner().invoke(app, ["batch", str(path), "--rules", "mcr", "--format", "jsonl"],
+                             env={"MJCALC_CONFIG": str(tmp_path / "none.yaml")})
+    records = [json.loads(x) for x in run.stdout.splitlines() if x.startswith("{")]
+    assert [(r["line"], r["input"]) for r in records] == [(i + 1, s.line()) for i, s in enumerate(sample)]
+    found = [(s.line(), d) for s, r in zip(sample, records, strict=True) if (d := differences(s, r))]
+    assert not found, f"{len(found)} disagreements of {BATCH}:\n" + "\n".join(f"{x!r}: {d}" for x, d in found[:20])
 
 
 def test_generator_reaches_every_fan_and_form() -> None:
