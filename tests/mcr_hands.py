@@ -12,7 +12,7 @@ random hands stay under 8 fan: those must not be wins in mjcalc.
 Only consistent situations are made: at most four of a kind; ``+fourth`` (和绝张) only when the winning tile is
 the winner's only tile of its kind; ``+gang`` (杠上开花) only self-drawn with a kong; ``+qiang`` (抢杠和) only on
 a discard and only when the winner holds no other tile of the robbed kind (the other three are the robbed pung);
-``+last`` with neither; no ``+tian`` / ``+di`` / ``+ren``.
+no ``+tian`` / ``+di`` / ``+ren``. ``+last`` goes with either now and then (the reference counts both fans).
 
 Tiles are kinds 0-33 as in mjcalc: 0-8 1m-9m, 9-17 1p-9p, 18-26 1s-9s, 27-30 东南西北, 31 白, 32 发, 33 中.
 """
@@ -684,8 +684,10 @@ def _context(s: Situation, rng: random.Random) -> None:
         pass
     elif s.zimo and has_kong and r < 0.3:
         s.gang = True
+        s.last = rng.random() < 0.1  # the replacement tile the wall's last: the reference counts both
     elif not s.zimo and alone and r < 0.2:
         s.qiang = True
+        s.last = rng.random() < 0.1
     elif r < 0.3:
         s.last = rng.random() < 0.4
     if s.template != "chicken_hand" and alone and rng.random() < (0.5 if s.qiang else 0.3):
