@@ -38,6 +38,7 @@ KNITS = [(a, b, c) for a in range(3) for b in range(3) for c in range(3) if len(
 REF_TILE = ([f"W{r}" for r in range(1, 10)] + [f"B{r}" for r in range(1, 10)] + [f"T{r}" for r in range(1, 10)]
             + ["F1", "F2", "F3", "F4", "J3", "J2", "J1"])
 HONOR_LETTERS = "ESWNPFC"  # mjcalc's letters, in kind order 27-33
+HONOR_CHARS = "东南西北白发中"
 GB_HONOR_LETTERS = {27: "E", 28: "S", 29: "W", 30: "N", 31: "P", 32: "F", 33: "C"}
 GB_HONOR_DIGITS = {27: "1", 28: "2", 29: "3", 30: "4", 33: "5", 32: "6", 31: "7"}  # the GB order: 5z 中 6z 发 7z 白
 
@@ -76,7 +77,7 @@ class Situation:
     discarder: str | None = None  # written as +from= when set (a discard win)
     flowers: list[int] = field(default_factory=list)  # 0-7: 春夏秋冬梅兰竹菊
     gb: bool = False  # written as a GB string
-    style: int = 0  # how the tiles are written: 0 digits, 1 honors as letters; GB: 0 letters, 1 GB digits
+    style: int = 0  # honors written as: 0 digits, 1 letters, 2 Chinese characters; GB: 1 GB digits, else letters
 
     # --- mjcalc -------------------------------------------------------------------------------------------
 
@@ -88,7 +89,7 @@ class Situation:
         """The one-line notation: concealed tiles with the winning tile last, melds, flowers, flags."""
         rest = list(self.concealed)
         rest.remove(self.win)
-        letters = self.style == 1
+        letters = ("", HONOR_LETTERS, HONOR_CHARS)[self.style]
         parts = [_write(sorted(rest), letters) + _write([self.win], letters)]
         for m in self.melds:
             text = _write(m.tiles, letters)
@@ -152,15 +153,16 @@ def reference_fans(s: Situation) -> tuple[tuple[int, int, str, str], ...]:
     return MahjongFanCalculator(*s.reference_args())
 
 
-def _write(kinds: list[int], letters: bool = False) -> str:
-    """mpsz text of kinds in the order given (honors as letters E S W N P F C when ``letters``)."""
+def _write(kinds: list[int], letters: str = "") -> str:
+    """mpsz text of kinds in the order given (honors as the characters of ``letters`` when given: E S W N P F C
+    or 东南西北白发中)."""
     out, run_suit, run = [], "", ""
     for k in kinds:
         if k >= 27 and letters:
             if run:
                 out.append(run + run_suit)
                 run, run_suit = "", ""
-            out.append(HONOR_LETTERS[k - 27])
+            out.append(letters[k - 27])
             continue
         s = "mpsz"[suit(k)]
         digit = str(rank(k) if k < 27 else k - 26)
@@ -238,7 +240,7 @@ def _read_plain(text: str) -> list[int]:
             out += [base + d - 1 for d in digits]
             digits = []
         else:
-            out.append(27 + HONOR_LETTERS.index(ch))
+            out.append(27 + (HONOR_LETTERS.index(ch) if ch in HONOR_LETTERS else HONOR_CHARS.index(ch)))
     return out
 
 
@@ -697,7 +699,7 @@ def _context(s: Situation, rng: random.Random) -> None:
     n = rng.choices(range(9), (40, 18, 12, 8, 6, 5, 4, 3, 4))[0]
     s.flowers = sorted(rng.sample(range(8), n))
     s.gb = rng.random() < 0.25
-    s.style = 1 if rng.random() < 0.25 else 0
+    s.style = rng.choices((0, 1, 2), (70, 18, 12))[0]
 
 
 def _fits(s: Situation) -> bool:

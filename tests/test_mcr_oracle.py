@@ -159,6 +159,7 @@ def test_generator_reaches_every_fan_and_form() -> None:
     for s in situations():
         forms[s.template.split(":")[0]] += 1
         forms["gb" if s.gb else "notation"] += 1
+        forms[f"{'gb' if s.gb else 'notation'} style {s.style}"] += 1
         forms[f"flowers {len(s.flowers)}"] += 1
         for flag in ("zimo", "fourth", "last", "gang", "qiang"):
             forms[flag] += getattr(s, flag)
@@ -174,6 +175,7 @@ def test_generator_reaches_every_fan_and_form() -> None:
     needed = {"seven_pairs", "seven_shifted_pairs", "thirteen_orphans", "greater_honors_knitted",
               "lesser_honors_knitted", "knitted_straight", "nine_gates", "four_kongs", "chicken_hand", "gb",
               "notation", "zimo", "fourth", "last with gang or qiang", "qiang with fourth", "win on a melded pung's kind", "knitted straight with a meld", "last", "gang", "qiang", "ankan"}
+    needed |= {f"notation style {n}" for n in range(3)} | {"gb style 0", "gb style 1"}
     needed |= {f"flowers {n}" for n in range(9)} | {f"seat {w}" for w in SEATS} | {f"round {w}" for w in SEATS}
     needed |= {f"{kind} from {seat}" for kind in ("chi", "pon", "kong", "added kong") for seat in (1, 2, 3)}
     assert {k for k in needed if forms[k] < AT_LEAST} == set(), forms
