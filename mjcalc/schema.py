@@ -611,7 +611,7 @@ def _spec_words(spec: Any) -> str:
 
 def markdown() -> str:
     """The generated part of rules/SCHEMA.md: every number's range, every limit, every parameter."""
-    from .yamlfile import MAX_DEPTH, MAX_FILE_BYTES, MAX_NUMBER_DIGITS
+    from .yamlfile import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS
 
     lines = [BEGIN, "", "### Ranges", "", "| what | least | most |", "| --- | --- | --- |"]
     from .settlement import MAX_POWER
@@ -622,6 +622,8 @@ def markdown() -> str:
     lines += ["", "### Limits", "", "| what | at most |", "| --- | --- |",
               f"| a file's size (a ruleset; a config file: 64,000) | {MAX_FILE_BYTES:,} bytes |",
               f"| mappings and lists inside one another | {MAX_DEPTH} deep |",
+              f"| values (numbers, words, lists, mappings) in one file | {MAX_NODES:,} |",
+              f"| entries of one list, keys of one mapping | {MAX_ENTRIES:,} |",
               f"| digits of a number | {MAX_NUMBER_DIGITS} |",
               "| YAML aliases (`*name`), and so merge keys (`<<: *name`) | none |",
               "| a key given twice in one mapping | never |"]
