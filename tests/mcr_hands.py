@@ -650,6 +650,76 @@ def _chicken(name: str, rng: random.Random) -> Situation | None:
     return Situation(concealed, win, melds, name)
 
 
+def _decomposes(counts: list[int], sets: int) -> bool:
+    """Whether tiles (counts by kind) are ``sets`` sets and a pair."""
+    for k in range(34):
+        if counts[k] >= 2:
+            counts[k] -= 2
+            ok = _all_sets(counts, sets)
+            counts[k] += 2
+            if ok:
+                return True
+    return False
+
+
+def _all_sets(counts: list[int], sets: int) -> bool:
+    """Whether tiles are ``sets`` sets: the lowest tile left starts a pung or a chow."""
+    k = next((i for i, n in enumerate(counts) if n), None)
+    if k is None:
+        return sets == 0
+    if counts[k] >= 3:
+        counts[k] -= 3
+        ok = _all_sets(counts, sets - 1)
+        counts[k] += 3
+        if ok:
+            return True
+    if k < 27 and rank(k) <= 7 and counts[k + 1] and counts[k + 2]:
+        for d in range(3):
+            counts[k + d] -= 1
+        ok = _all_sets(counts, sets - 1)
+        for d in range(3):
+            counts[k + d] += 1
+        return ok
+    return False
+
+
+def _random_tiles(name: str, rng: random.Random) -> Situation | None:
+    """Tiles drawn at random from one or two suits (and a few honors), some melds, kept when the concealed tiles
+    are a winning shape: shapes no template thinks of (many readings, tiles of four, waits that tie)."""
+    b = rng.randrange(3) * 9
+    pool = list(range(b, b + 9))
+    if rng.random() < 0.4:
+        pool += list(range((b + 9) % 27, (b + 9) % 27 + 9))
+    if rng.random() < 0.3:
+        pool += rng.sample(HONORS, 2)
+    counts = [0] * 34
+    melds: list[Meld] = []
+    for _ in range(rng.choice((0, 0, 1, 1, 2, 3))):
+        k = rng.choice(pool)
+        kind = rng.choice(("chi", "pon", "kong", "ankan"))
+        if kind == "chi" and (k >= 27 or rank(k) > 7):
+            continue
+        tiles = _tiles("kong" if kind == "ankan" else kind, k)
+        if any(counts[t] + tiles.count(t) > 4 for t in tiles):
+            continue
+        for t in tiles:
+            counts[t] += 1
+        melds.append(Meld(kind, tiles, 0 if kind == "ankan" else rng.randint(1, 3),
+                          added=kind == "kong" and rng.random() < 0.3))
+    for _ in range(60):
+        hand = [0] * 34
+        concealed: list[int] = []
+        while len(concealed) < 14 - 3 * len(melds):
+            k = rng.choice(pool)
+            if counts[k] + hand[k] < 4:
+                hand[k] += 1
+                concealed.append(k)
+        sevens = not melds and all(n in (0, 2, 4) for n in hand)
+        if sevens or _decomposes(list(hand), 4 - len(melds)):
+            return Situation(sorted(concealed), rng.choice(concealed), melds, name)
+    return None
+
+
 # (template, weight): the regular templates of _plan, then the special builders.
 REGULAR = (("random", 60), ("chows", 25), ("one_suit", 18), ("two_suits", 10), ("honors", 5), ("winds", 5),
            ("dragons", 6), ("terminals", 5), ("outside", 6), ("all_five", 4), ("even_pungs", 4), ("upper", 4),
@@ -665,7 +735,8 @@ SPECIAL = (("seven_pairs", 14, _seven_pairs), ("seven_shifted_pairs", 2, _seven_
            ("thirteen_orphans", 3, _thirteen_orphans), ("nine_gates", 3, _nine_gates),
            ("greater_honors_knitted", 3, _honors_and_knitted), ("lesser_honors_knitted", 5, _honors_and_knitted),
            ("knitted_straight", 6, _knitted_straight), ("four_kongs", 2, _four_kongs),
-           ("big_four_winds", 2, _winds_dragons_full), ("chicken_hand", 3, _chicken), ("big_three_dragons", 2, _winds_dragons_full))
+           ("big_four_winds", 2, _winds_dragons_full), ("chicken_hand", 3, _chicken),
+           ("random_tiles", 20, _random_tiles), ("big_three_dragons", 2, _winds_dragons_full))
 
 
 def _context(s: Situation, rng: random.Random) -> None:

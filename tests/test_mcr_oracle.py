@@ -173,7 +173,7 @@ def test_generator_reaches_every_fan_and_form() -> None:
             kind = "added kong" if m.added else m.kind
             forms[f"{kind} from {m.source}" if m.kind != "ankan" else kind] += 1
     needed = {"seven_pairs", "seven_shifted_pairs", "thirteen_orphans", "greater_honors_knitted",
-              "lesser_honors_knitted", "knitted_straight", "nine_gates", "four_kongs", "chicken_hand", "gb",
+              "lesser_honors_knitted", "knitted_straight", "nine_gates", "four_kongs", "chicken_hand", "random_tiles", "gb",
               "notation", "zimo", "fourth", "last with gang or qiang", "qiang with fourth", "win on a melded pung's kind", "knitted straight with a meld", "last", "gang", "qiang", "ankan"}
     needed |= {f"notation style {n}" for n in range(3)} | {"gb style 0", "gb style 1"}
     needed |= {f"flowers {n}" for n in range(9)} | {f"seat {w}" for w in SEATS} | {f"round {w}" for w in SEATS}
