@@ -21,9 +21,9 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -853,21 +853,41 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
                 if stopping():
                     break
         else:
-            _run_parallel(_chunks(records, size), base, render, jobs, emit, stopping)
+            with closing(_parallel(_chunks(records, size), base, render, jobs)) as scored_chunks:
+                for results in scored_chunks:
+                    emit(results)
+                    if stopping():
+                        break
     finally:
         summary.seconds = time.perf_counter() - start
     return summary
 
 
-def _run_parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, jobs: int,
-                  emit: Callable[[list[tuple[int, str, str]]], None], stopping: Callable[[], bool]) -> None:
+def scored(records: Iterable[Record], base: Request, render: Renderer, jobs: int = 1
+           ) -> Generator[tuple[int, str, str], None, None]:
+    """Each record's line, kind and output text, in input order, as they are scored: the pull-style run that
+    the Python API (``mjcalc.score_many``) iterates. Records are read as they are needed; stopping early (closing
+    the iterator) ends the workers."""
+    if jobs <= 1:
+        for record in records:
+            yield (record.line, *_one(record, base, render))
+        return
+    with closing(_parallel(_chunks(records, CHUNK), base, render, jobs)) as scored_chunks:
+        for results in scored_chunks:
+            yield from results
+
+
+def _parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, jobs: int
+              ) -> Generator[list[tuple[int, str, str]], None, None]:
+    """The chunks scored on ``jobs`` processes, a bounded number in flight, yielded in input order. Closing
+    the generator before its end (a stop, an output error) ends the workers at once (``_stop_pool``)."""
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
     pending: deque[tuple[list[Record], Future[list[tuple[int, str, str]]] | None]] = deque()
     broken = False
 
-    def finish_one() -> None:
+    def finish_one() -> list[tuple[int, str, str]]:
         nonlocal broken
         chunk, future = pending.popleft()
         results = None
@@ -878,20 +898,16 @@ def _run_parallel(chunks: Iterable[list[Record]], base: Request, render: Rendere
                 broken = True  # a worker died (killed from outside?): the rest is scored here
             except Exception:  # noqa: S110  (the chunk is scored here instead, record by record)
                 pass
-        emit(results if results is not None else _work(chunk, base, render))
+        return results if results is not None else _work(chunk, base, render)
 
     clean = False
     try:
         for chunk in chunks:
             pending.append((chunk, None if broken else pool.submit(_work, chunk, base, render)))
             if len(pending) >= 3 * jobs:
-                finish_one()
-                if stopping():
-                    return
+                yield finish_one()
         while pending:
-            finish_one()
-            if stopping():
-                return
+            yield finish_one()
         clean = True
     finally:
         if clean:

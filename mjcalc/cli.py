@@ -349,8 +349,8 @@ def check(
     input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml")] = "auto",
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
-    from .batch import read_records, score_record
-    from .homework import compare, parse_answer
+    from .batch import read_records
+    from .homework import check_record
 
     config = _config()
     chosen = _lang(lang, config)
@@ -366,37 +366,22 @@ def check(
         for record in read_records(stream, fmt):
             if record.skipped:
                 continue
-            res = score_record(record, request)
-            entry: dict[str, Any] = {"line": record.line, "input": record.text}
-            try:
-                if res.error is not None:
-                    raise res.error
-                if record.answer is None:
-                    raise MjcalcError("answer", "no answer: write it after the hand, e.g. => fan 3 points 16")
-                differences = compare(res, parse_answer(record.answer), chosen)
-            except MjcalcError as exc:
-                errors += 1
-                entry.update(correct=None, error=exc.message)
-                if json_out:
-                    typer.echo(json.dumps(entry, ensure_ascii=False))
-                else:
-                    say(f"line {record.line}: ? {exc.message}  | {record.text}", 4)
-                continue
-            correct = not differences
-            right += correct
-            wrong += not correct
-            best = res.best.settlement if res.best else None
-            entry.update(correct=correct, differences=[d.to_json() for d in differences],
-                         expected={"result": res.result, "fan": best.fan if best else None,
-                                   "fu": best.fu if best else None, "points": best.points if best else None,
-                                   "items": [a.item.id for a in res.best.awards] if res.best else []})
+            entry = check_record(record, request, chosen)
             if json_out:
                 typer.echo(json.dumps(entry, ensure_ascii=False))
-            else:
+            correct = entry["correct"]
+            if correct is None:
+                errors += 1
+                if not json_out:
+                    say(f"line {record.line}: ? {entry['error']}  | {record.text}", 4)
+                continue
+            right += correct
+            wrong += not correct
+            if not json_out:
                 mark = "✓" if correct else "✗"
                 say(f"line {record.line}: {mark} {record.text}", 4)
-                for d in differences:
-                    say(f"    - {d.message}", 6)
+                for d in entry["differences"]:
+                    say(f"    - {d['message']}", 6)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .engine import Result
 from .errors import MjcalcError, did_you_mean
 from .ruleset import SCOPES, ItemDef, Ruleset
 from .settlement import FORMULAS
+
+if TYPE_CHECKING:
+    from .batch import Record
+    from .engine import Request
 
 KEYS = {
     "fan": "fan", "番": "fan", "番数": "fan", "han": "fan", "翻": "fan", "tai": "fan", "台": "fan", "台数": "fan",
@@ -224,3 +228,28 @@ def _points_message(res: Result, given: dict[str, Any], lang: str) -> str:
     if s.notes and student in uncapped and student != s.points:
         hints.append("the cap cuts the payments: " + "; ".join(s.notes))
     return head + ("" if not hints else " — " + "; ".join(hints))
+
+
+def check_record(record: Record, request: Request, lang: str = "en") -> dict[str, Any]:
+    """One homework record checked: the object ``check --json`` prints for it (``correct`` is None when the
+    record cannot be checked, with the ``error``); ``request`` is the file's. The one place that builds it:
+    ``check --json`` and ``mjcalc.check``."""
+    from .batch import score_record
+
+    res = score_record(record, request)
+    entry: dict[str, Any] = {"line": record.line, "input": record.text}
+    try:
+        if res.error is not None:
+            raise res.error
+        if record.answer is None:
+            raise MjcalcError("answer", "no answer: write it after the hand, e.g. => fan 3 points 16")
+        differences = compare(res, parse_answer(record.answer), lang)
+    except MjcalcError as exc:
+        entry.update(correct=None, error=exc.message)
+        return entry
+    best = res.best.settlement if res.best else None
+    entry.update(correct=not differences, differences=[d.to_json() for d in differences],
+                 expected={"result": res.result, "fan": best.fan if best else None,
+                           "fu": best.fu if best else None, "points": best.points if best else None,
+                           "items": [a.item.id for a in res.best.awards] if res.best else []})
+    return entry
