@@ -36,6 +36,15 @@ VALUES = {
 VALUES["taiwan-common"] = {**VALUES["taiwan"], "full_flush": 8, "five_concealed_pungs": 8}
 DEFAULT_OPTIONS = {"base": 3, "per_tai": 1, "max_tai": None, "min_tai": 0}
 
+# interpretation switches (LITERAL = the reading this reference takes by default; the comparison may
+# try the other value of a switch to name a known disagreement, see notes/taiwan-disagreements.md)
+LITERAL = {
+    # OUTPUT.md / taiwan.md: when the dealer wins the dealer 台 are on every payment, so in `fan`
+    "dealer_tai_in_fan": True,
+    # a cap can make readings pay the same: keep the one with the most 台 before the cap (Q2)
+    "tie_more_tai": True,
+}
+
 
 def t(s: str) -> int:
     """'5m' -> 4."""
@@ -297,8 +306,9 @@ def settle(s: Situation, tai: int, opts: dict, res: Result) -> None:
     res.net[s.seat] = res.points
 
 
-def score(line: str, options: dict | None = None, rules: str = "taiwan") -> Result:
+def score(line: str, options: dict | None = None, rules: str = "taiwan", switches: dict | None = None) -> Result:
     opts = {**DEFAULT_OPTIONS, **(options or {})}
+    sw = {**LITERAL, **(switches or {})}
     v = VALUES[rules]
     s = parse(line)
     res = Result("win")
@@ -310,7 +320,7 @@ def score(line: str, options: dict | None = None, rules: str = "taiwan") -> Resu
         res.items = {item: v[item]}
         res.features.add(item)
         res.features.add(f"flower_win:{n_tiles}")
-        return finish(s, v[item], opts, res, dealer_tai)
+        return finish(s, v[item], opts, res, dealer_tai if sw["dealer_tai_in_fan"] else 0)
     if n_tiles == 16:
         res.result = "waiting"
         res.waits = waits(s.concealed, s.melds)
@@ -335,7 +345,7 @@ def score(line: str, options: dict | None = None, rules: str = "taiwan") -> Resu
             tai = sum(items.values())
             trial = Result("win", items=items)
             settle(s, tai, opts, trial)
-            key = (trial.points, tai)
+            key = (trial.points, tai if sw["tie_more_tai"] else -tai)
             if best is None or key > best[0]:
                 best = (key, items, reading)
     if best is None:
@@ -347,13 +357,15 @@ def score(line: str, options: dict | None = None, rules: str = "taiwan") -> Resu
     if single:
         res.features.add("single_wait_shape")
     res.features.add(f"melds={len(s.melds)}")
-    return finish(s, sum(res.items.values()), opts, res, dealer_tai)
+    return finish(s, sum(res.items.values()), opts, res, dealer_tai if sw["dealer_tai_in_fan"] else 0)
 
 
-def finish(s: Situation, tai: int, opts: dict, res: Result, dealer_tai: int) -> Result:
+def finish(s: Situation, tai: int, opts: dict, res: Result, fan_dealer_tai: int) -> Result:
     res.tai = tai
-    res.fan = tai + (dealer_tai if s.seat == "E" else 0)
-    if res.fan < (opts["min_tai"] or 0):
+    res.fan = tai + (fan_dealer_tai if s.seat == "E" else 0)
+    # min_tai: the spec is silent on the dealer 台; both sides follow the decision documented for mjcalc
+    # (notes/taiwan-disagreements.md Q1): the winner's own 台, the dealer 台 left out
+    if tai < (opts["min_tai"] or 0):
         res.result = "not_a_win"
         res.failed.add("min_tai")
         return res
