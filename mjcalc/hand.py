@@ -59,6 +59,9 @@ class TileRules:
     sets: int = 4
     red_fives: bool = False
     flowers: bool = False
+    # Flowers are set aside as drawn and replaced from the kong end: a win on that tile is a replacement win
+    # (+gang) even with no kong (Taiwan's 杠上开花 "on a kong or flower replacement tile").
+    flower_replacement: bool = False
     special_kongs: tuple[SpecialKongDef, ...] = ()
 
     @property

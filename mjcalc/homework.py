@@ -185,7 +185,7 @@ def why_not(res: Result, item: ItemDef) -> str:
     c = res.best.candidate
     if item.when(c):
         fired = [i for i in res.ruleset.items if i.is_enabled(res.options) and i.when(c)]
-        by = [i for i in fired if item.id in i.excludes or ("*" in i.excludes and i.id != item.id)]
+        by = [i for i in fired if item.id in i.excludes or ("*" in i.excludes and i.id != item.id and item.id not in i.spares)]
         if by:
             return "it is not counted together with " + ", ".join(f"{i.names.get('zh')} {i.id}" for i in by)
     return item.doc or item.when_text

@@ -248,7 +248,9 @@ _ORPHAN_SET: Final = frozenset(ORPHANS)
 MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
           "thirteen_orphans": _ORPHAN_SET.issuperset}
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
-FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
+IMMEDIATE: Final = "immediate"  # the form of the one reading of an immediate win (no sets: a flower win)
+# facts.py: the reading's form
+FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in (*FORM_NAMES, IMMEDIATE)}
 
 
 def decompositions(concealed: tuple[int, ...], free_sets: int,

@@ -10,6 +10,7 @@ from tabulate import tabulate
 from . import tiles as T
 from .engine import Result
 from .facts import describe
+from .readings import IMMEDIATE
 from .ruleset import SCOPES, Ruleset
 from .settlement import Award
 
@@ -25,14 +26,14 @@ WORDS = {
            "win": "WIN", "error": "ERROR", "ignored": "ignored (not used by this ruleset)", "notes": "notes",
            "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
            "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
-           "own": "payer's own items"},
+           "own": "payer's own items", "immediate": "an immediate win, whatever the tiles"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
            "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
            "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
            "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
            "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
-           "score": "若和", "own": "本家加番"},
+           "score": "若和", "own": "本家加番", "immediate": "不论手牌即可胡牌"},
 }
 
 
@@ -143,14 +144,18 @@ def to_text(r: Result, lang: str = "en") -> str:
     marked = []
     for i, text in enumerate(c.reading.text()):
         marked.append(f"{text}*" if i == c.reading.win_index else text)
-    assert c.hand.win_tile is not None  # a win has its winning tile
-    lines.append(f"{w['reading']:<10}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
-                 f"{', ' + wait_text if wait_text else ''})")
+    if c.reading.form == IMMEDIATE:  # a flower win: the hand wins whatever its tiles
+        names = ", ".join(_name(a.item.names, lang) for a in r.best.awards if a.item.immediate)
+        lines.append(f"{w['reading']:<10}— {w['immediate']}: {names}")
+    else:
+        assert c.hand.win_tile is not None  # a win read in sets has its winning tile
+        lines.append(f"{w['reading']:<10}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
+                     f"{', ' + wait_text if wait_text else ''})")
     if c.subs:
         lines.append(f"{w['substitutions']:<10}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
     lines.append("")
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
-             f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}", _scope(a.item.applies_to, lang)]
+             f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}", _scope(a.item.applies_to, lang)]
             for a in r.best.awards]
     lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
     lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
@@ -158,7 +163,7 @@ def to_text(r: Result, lang: str = "en") -> str:
         lines.append(f"fu {s.fu} = " + " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines))
     lines.append("")
     pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee,
-                 " ".join(f"{_name(a.item.names, lang)} +{a.total}" for a in p.extras), p.fan, p.formula,
+                 " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras), p.fan, p.formula,
                  p.amount if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"] for p in s.payments]
     headers = [w["payer"], w["payee"], w["own"], rules.unit, w["formula"], w["amount"]]
     if not any(p.extras for p in s.payments):  # no item of one payer only: the column would stay empty

@@ -136,6 +136,7 @@ class Condition:
     enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
     enabled_values: tuple[Any, ...] = ()
     fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
+    minimum_option: str | None = None  # ``minimum: {option: NAME}``: the minimum is that option's value
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -157,6 +158,8 @@ class ItemDef:
     bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
     gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py): the engine skips it cheaply
     exact: bool = False  # `when` holds exactly when its gate is met: the engine need not ask it
+    spares: tuple[str, ...] = ()  # ``excludes: {all_but: [...]}``: the items "*" leaves standing
+    immediate: bool = False  # when it holds the hand wins whatever its tiles, read as no sets (flower wins)
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -247,10 +250,16 @@ class Ruleset:
         return value
 
     @cached_property
+    def immediate_items(self) -> tuple[ItemDef, ...]:
+        """Items that make a win whatever the tiles (``immediate: true``): asked before any reading."""
+        return tuple(i for i in self.items if i.immediate)
+
+    @cached_property
     def binding_options(self) -> tuple[str, ...]:
         """The options that decide which items and conditions are in play and what the items are worth: what
         the engine binds once per set of their values (the others, such as the formula's, are read later)."""
         names = {x.enabled for x in self.items if x.enabled} | {x.enabled for x in self.conditions if x.enabled}
+        names.update(x.minimum_option for x in self.conditions if x.minimum_option)
         names.update(name for item in self.items for name in option_refs(item.value))
         return tuple(sorted(names))
 
@@ -433,6 +442,7 @@ class _Validator:
             sets=int(tiles.get("sets", 4)),
             red_fives=bool(tiles.get("red_fives", False)),
             flowers=bool(tiles.get("flowers", False)),
+            flower_replacement=bool(tiles.get("flower_replacement", False)),
             special_kongs=specials,
         )
         forms = self.forms(d.get("forms") or ["regular"])
@@ -449,7 +459,7 @@ class _Validator:
         items = tuple(self.item(e, i, options, tiers) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
         ids = [i.id for i in items]
         for item in items:
-            for ex in item.excludes:
+            for ex in (*item.excludes, *item.spares):
                 if ex != "*" and ex not in ids:
                     raise self.fail(f"item '{item.id}': field 'excludes': unknown item '{ex}'{did_you_mean(ex, ids)}")
         formula = dict(self.need(d, "formula", dict, "ruleset"))
@@ -560,9 +570,17 @@ class _Validator:
         enabled, enabled_values = self.enabled(raw.get("enabled"), self.options_def, entry)
         if "minimum" in raw:
             minimum = raw["minimum"]
+            if isinstance(minimum, dict) and set(minimum) == {"option"}:
+                option = self.options_def.get(str(minimum["option"]))
+                if option is None or option.type != "int":
+                    raise self.fail(f"{entry}: field 'minimum': {{option: NAME}} names a declared int option")
+                return Condition(cid, self.names(raw, entry), message, None,
+                                 f"the items every payer pays, bonus apart, add up to option {option.name}+",
+                                 option.default, enabled, enabled_values, minimum_option=option.name)
             if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
-                raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
-            return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
+                raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more, or {{option: NAME}}")
+            return Condition(cid, self.names(raw, entry), message, None,
+                             f"the items every payer pays, bonus apart, add up to {minimum}+",
                              minimum, enabled, enabled_values)
         when = self.when(self.need(raw, "when", (str, dict), entry), entry)
         return Condition(cid, self.names(raw, entry), message, when.fn, when.text, None, enabled, enabled_values,
@@ -575,7 +593,8 @@ class _Validator:
         entry = f"item '{iid}'"
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
-        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus"}
+        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
+                   "immediate"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
@@ -586,14 +605,27 @@ class _Validator:
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
         excludes = raw.get("excludes") or []
+        spares: tuple[str, ...] = ()
+        if isinstance(excludes, dict):
+            if set(excludes) != {"all_but"} or not isinstance(excludes["all_but"], list):
+                raise self.fail(f"{entry}: field 'excludes' is a list of item ids, \"*\" (every other item), or "
+                                "{all_but: [ids]} (every other item but these)")
+            spares = tuple(str(e) for e in excludes["all_but"])
+            excludes = "*"
+        elif not isinstance(excludes, (list, str)) or (isinstance(excludes, str) and excludes != "*"):
+            raise self.fail(f"{entry}: field 'excludes' is a list of item ids, \"*\" (every other item), or "
+                            "{all_but: [ids]} (every other item but these)")
         excludes = ("*",) if excludes == "*" else tuple(str(e) for e in excludes)
+        immediate = raw.get("immediate", False)
+        if not isinstance(immediate, bool):
+            raise self.fail(f"{entry}: field 'immediate' is true or false")
         enabled, enabled_values = self.enabled(raw.get("enabled"), options, entry)
         tier = str(raw.get("tier", tiers[-1]))
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when.fn, when.text, scope, excludes, enabled,
                        str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)), when.gate,
-                       when.exact)
+                       when.exact, spares, immediate)
 
     def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
         """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""
@@ -664,7 +696,13 @@ class _Validator:
             if params is None:
                 raise self.fail(f"{entry}: field 'when': parameters of '{key}' are a mapping")
             inner_text = ", ".join(f"{k}={v}" for k, v in params.items())
-            return Compiled(self.pred(str(key), params, entry), f"{key}({inner_text})", *gate_of(str(key), params))
+            fn = self.pred(str(key), params, entry)
+            try:
+                gates = gate_of(str(key), params)
+            except (KeyError, TypeError, ValueError):
+                raise self.fail(f"{entry}: field 'when': predicate '{key}': a parameter has a value it does not "
+                                f"take ({inner_text})") from None
+            return Compiled(fn, f"{key}({inner_text})", *gates)
         raise self.fail(f"{entry}: field 'when' is a predicate name, {{name: {{params}}}}, or any / all / not")
 
     def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:

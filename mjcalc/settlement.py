@@ -151,7 +151,14 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     return base * 2**power, f"{shown} × {base} = {base * 2**power}"
 
 
-FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential}
+def additive(tai: int, params: Mapping[str, Any]) -> tuple[int, str]:
+    """base + tai × per_tai (底 + 台 × 台钱), per payer: the 16-tile rules."""
+    base, per = int(params["base"]), int(params.get("per_tai", 1))
+    amount = base + tai * per
+    return amount, f"{base} + {tai} × {per} = {amount}"
+
+
+FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential, "additive": additive}
 SETTLERS: Final[dict[str, Settler]] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
 
 
@@ -194,18 +201,19 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
+    uncapped = 0  # what the payments would be with no cap at all: readings are ranked by it
     for payer in payers(ctx, pay_cfg):
         payer_fan = sum(a.total for a in awards if applies(a.item.applies_to, payer, ctx))
         counted = payer_fan
+        amount, text = formula(payer_fan, params)
+        uncapped += amount
         if fan_cap is not None and payer_fan > fan_cap:
             counted = fan_cap
-            notes.append(f"{payer}: {payer_fan} fan capped at {fan_cap}")
-        amount, text = formula(counted, params)
-        if counted != payer_fan:
-            text = f"{text} (capped from {payer_fan} fan)"
+            notes.append(f"{payer}: {payer_fan} {rules.unit} capped at {fan_cap}")
+            amount, text = formula(counted, params)
+            text = f"{text} (capped from {payer_fan} {rules.unit})"
         extras = tuple(a for a in awards if a.item.applies_to != "all" and applies(a.item.applies_to, payer, ctx))
         payments.append(Payment(payer, winner, payer_fan, amount, text, extras=extras))
-    uncapped = sum(p.amount for p in payments)
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:
         for p in payments:

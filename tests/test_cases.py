@@ -2,11 +2,11 @@
 
 A case file::
 
-    ruleset: changchun            # default ruleset of its cases
+    ruleset: changchun            # default ruleset of its cases; a list runs every case under each of them
     cases:
       - id: worked_example_1
         hand: "456p23s55z777z [123m] 1s +from=W"
-        rules: changchun-mil      # optional, per case
+        rules: changchun-mil      # optional, per case (a list: under each)
         set: {cap: 500}           # optional options (as --set)
         expect:                   # only the keys given are checked
           result: win             # win | not_a_win | waiting | error
@@ -45,7 +45,8 @@ def _load_cases() -> list[tuple[str, str, dict[str, Any]]]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for case in data["cases"]:
             rules = case.get("rules", data["ruleset"])
-            out.append((path.stem, rules, case))
+            for name in rules if isinstance(rules, list) else [rules]:
+                out.append((path.stem, name, case))
     return out
 
 
@@ -64,7 +65,7 @@ def _per_payer(payments: list[dict[str, Any]]) -> dict[str, int]:
     return dict(out)
 
 
-@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" for f, _, c in CASES])
+@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" + ("" if r == f else f"[{r}]") for f, r, c in CASES])
 def test_case(file: str, rules: str, case: dict[str, Any]) -> None:
     out = run_case(rules, case)
     expect = case["expect"]
