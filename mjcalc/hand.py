@@ -84,10 +84,12 @@ class Meld:
     extra: int = 0  # tiles beyond a special kong's core (each a 补 / 毛)
     added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
     called: bool = False  # a special set the winning tile completed in hand (叫胡), not declared before
+    held: tuple[int, ...] = ()  # the tiles as written and held: a special kong's wild 1s is a 1s here
 
     def __init__(self, kind: str, tiles: tuple[int, ...], special: str | None = None, extra: int = 0,
-                 added: bool = False, called: bool = False) -> None:
-        self.__dict__.update(kind=kind, tiles=tiles, special=special, extra=extra, added=added, called=called)
+                 added: bool = False, called: bool = False, held: tuple[int, ...] | None = None) -> None:
+        self.__dict__.update(kind=kind, tiles=tiles, special=special, extra=extra, added=added, called=called,
+                             held=tiles if held is None else held)
 
     @property
     def exposed(self) -> bool:
@@ -99,7 +101,7 @@ class Meld:
         return self.kind in KONG_KINDS
 
     def text(self, red: Sequence[int] = ()) -> str:
-        body = T.format_tiles(self.tiles, sort=self.kind != "special", red=red)
+        body = T.format_tiles(self.held, sort=self.kind != "special", red=red)
         if self.kind == "concealed_kong":
             return f"({body})"
         if self.kind == "special":
@@ -336,7 +338,7 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
         for sk in rules.special_kongs:
             effective = sk.match(kinds)
             if effective is not None:
-                return Meld("special", effective, sk.id, len(kinds) - sk.min_distinct)
+                return Meld("special", effective, sk.id, len(kinds) - sk.min_distinct, held=kinds)
         known = ", ".join(f"{sk.names.get('zh', sk.id)} {{{T.format_tiles(sk.core)}}}" for sk in rules.special_kongs)
         raise MjcalcError(
             "notation",

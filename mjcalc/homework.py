@@ -160,9 +160,10 @@ def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | N
                                   f"'{name}' is not an item of {rules.id}{did_you_mean(name, spellings)}"))
             continue
         named[item.id] = value
+    own = {id(a) for p in res.best.settlement.payments for a in p.extras}  # not on every payment of this hand
     for iid, award in actual.items():
         if iid not in named and award.total:  # an item worth nothing (平和 0 in fan-from-0 rules) is no miss
-            scope = "" if award.item.applies_to == "all" else f", {SCOPES[award.item.applies_to]}"
+            scope = f", {SCOPES[award.item.applies_to]}" if id(award) in own else ""
             out.append(Difference("items", "missed", f"missed {_item_label(award.item, lang)} +{award.total}{scope}: "
                                   f"{award.item.doc or award.item.when_text}"))
     for iid, value in named.items():
@@ -212,8 +213,9 @@ def _points_message(res: Result, given: dict[str, Any], lang: str) -> str:
         hints.append(f"that is one payer's share: the winner collects from all {len(s.payments)} payers")
     if kind in FORMULAS:
         flat = sum(FORMULAS[kind](s.fan, params)[0] for _ in s.payments)
-        if flat == student and flat != s.points:
-            scoped = [a for a in res.best.awards if a.item.applies_to != "all"]
+        if flat == student and flat != s.points and any(p.extras for p in s.payments):
+            own = {id(a) for p in s.payments for a in p.extras}  # items not on every payment of this hand
+            scoped = [a for a in res.best.awards if id(a) in own]
             names = ", ".join(f"{a.item.names.get('zh')} {a.item.id} ({SCOPES[a.item.applies_to]})" for a in scoped)
             hints.append(f"every payer was charged the same {res.ruleset.unit}, but {names} apply only to some payers")
     uncapped = [sum(p.capped_from or p.amount for p in s.payments)]

@@ -622,10 +622,11 @@ def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...],
 
 
 def _held(concealed: Iterable[int], melds: Iterable[Meld]) -> tuple[int, ...]:
-    """Counts of every real tile of the hand, melds included: what a joker may not make a fifth copy of."""
+    """Counts of every real tile of the hand, melds included: what a joker may not make a fifth copy of, and the
+    kinds held four times that are no wait. A special kong's wild 1s counts as the 1s it is (spec/rules)."""
     held = T.counts_of(concealed)
     for m in melds:
-        for t in m.tiles:
+        for t in m.held:
             held[t] += 1
     return tuple(held)
 
@@ -634,10 +635,11 @@ def set_call_hands(hand: Hand, wild: Wildcards,
                    specials: Iterable[SpecialKongDef]) -> list[tuple[Hand, Wildcards, dict[str, str]]]:
     """The won hand read with its winning tile completing a special kong's core among the concealed tiles
     (Meihe's 中发白 叫胡, kinds with ``last_set``). The core's other kinds must be real tiles held before the
-    win, never wildcards; the winning tile is real, or a wildcard standing for the missing kind. The set
-    becomes a called meld, so the rest reads as one set fewer and the kong scores like a declared one."""
+    win, never wildcards, and so is the winning tile (spec/rules/meihe.md: a drawn wildcard is never the winning
+    tile of a 中发白 叫胡; it may still complete the hand another way). The set becomes a called meld, so the rest
+    reads as one set fewer and the kong scores like a declared one."""
     specials = [sk for sk in specials if sk.last_set] if specials else []  # most rulesets have none
-    if hand.win_tile is None or not specials:
+    if hand.win_tile is None or not specials or wild.win_is_wild:
         return []
     before = list(hand.without_win())
     real = list(before)
@@ -647,16 +649,12 @@ def set_call_hands(hand: Hand, wild: Wildcards,
     for sk in specials:
         for kind in sk.core:
             others = [k for k in sk.core if k != kind]
-            if (not wild.win_is_wild and kind != hand.win_tile) or any(k not in real for k in others):
+            if kind != hand.win_tile or any(k not in real for k in others):
                 continue
             rest = list(before)
             for k in others:
                 rest.remove(k)
             meld = Meld("special", tuple(sorted(sk.core)), sk.id, called=True)
             called = Hand(tuple(sorted(rest)), (*hand.melds, meld), kind, hand.flowers, hand.reds, hand.sets)
-            if wild.win_is_wild:
-                out.append((called, Wildcards(wild.kind, wild.count - 1, False, wild.labels[1:]),
-                            {wild.labels[0]: name(kind)}))
-            else:
-                out.append((called, wild, {}))
+            out.append((called, wild, {}))
     return out

@@ -154,8 +154,10 @@ def to_text(r: Result, lang: str = "en") -> str:
     if c.subs:
         lines.append(f"{w['substitutions']:<10}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
     lines.append("")
+    own = {id(a) for p in s.payments for a in p.extras}  # the items not on every payment of this hand
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
-             f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}", _scope(a.item.applies_to, lang)]
+             f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}",
+             _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
     lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
     lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
@@ -276,7 +278,8 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
         "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
                            for c in r.conditions],
         "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,
-                   "predicate": doc(i.when_text), "excludes": list(i.excludes), "enabled_by": i.enabled, "doc": i.doc,
+                   "predicate": doc(i.when_text), "excludes": list(i.excludes), "excludes_all_but": list(i.spares), "immediate": i.immediate,
+                   "enabled_by": i.enabled, "doc": i.doc,
                    "gate": describe(i.gate)}
                   for i in r.items],
         "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
@@ -338,7 +341,11 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
     for i in data["items"]:
         value = i["value"] if not isinstance(i["value"], dict) else f"option {i['value'].get('option')}"
         extra = []
-        if i["excludes"]:
+        if i["immediate"]:
+            extra.append("a win whatever the tiles")
+        if i["excludes_all_but"]:
+            extra.append("excludes every other item but " + ", ".join(i["excludes_all_but"]))
+        elif i["excludes"]:
             extra.append("excludes " + ", ".join(i["excludes"]))
         if i["enabled_by"]:
             extra.append(f"only with option {i['enabled_by']}")
@@ -375,7 +382,8 @@ def waits_text(report: Any, lang: str = "en") -> str:
     if res.result != "waiting":
         if res.error is not None:
             return to_text(res, lang)
-        return (f"{res.hand.text() if res.hand else res.input}: the hand is complete (14 tiles); "
+        size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
+        return (f"{res.hand.text() if res.hand else res.input}: the hand is complete ({size} tiles); "
                 "give it one tile short to list its waits")
     rules = res.ruleset
     lines = [f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})",

@@ -40,7 +40,7 @@ class Payment:
     formula: str
     capped_from: int | None
     on_behalf_of: str | None  # a share the payer covers for another seat (点炮全包, 包庄)
-    extras: tuple[Award, ...]  # items counted for this payer alone (放炮, 闭门 …), beside every payer's
+    extras: tuple[Award, ...]  # items on this payment, not on every payment (放炮, 闭门 …): beside the hand's fan
 
     def __init__(self, payer: str, payee: str, fan: int, amount: int, formula: str, capped_from: int | None = None,
                  on_behalf_of: str | None = None, extras: tuple[Award, ...] = ()) -> None:
@@ -130,6 +130,20 @@ def applies(scope: str, payer: str, ctx: Context) -> bool:
     raise AssertionError(scope)  # the loader admits only the scopes above
 
 
+def split_awards(awards: list[Award], owed: list[list[Award]]) -> tuple[list[Award], list[tuple[Award, ...]]]:
+    """Of a reading's ``awards``, given the ones ``owed`` on each payment: the items of every payment (the hand's
+    ``fan``, spec/OUTPUT.md) and, for each payment, the items of that payment alone. Decided by the payments, not
+    by an item's declared scope: 庄家 on "a payment the dealer is part of" is on every payment when the dealer
+    wins, and 放炮 is when the discarder is the only payer. No payment at all: the items of every payer."""
+    if not owed:
+        return [a for a in awards if a.item.applies_to == "all"], []
+    on_every = {id(a) for a in owed[0]}
+    for mine in owed[1:]:
+        on_every &= {id(a) for a in mine}
+    common = [a for a in awards if id(a) in on_every]
+    return common, [tuple(a for a in mine if id(a) not in on_every) for mine in owed]
+
+
 def payers(ctx: Context, payments: Mapping[str, Any]) -> tuple[str, ...]:
     if ctx.zimo or payments.get("discard", "all_losers") == "all_losers":
         return ctx.losers
@@ -197,13 +211,16 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     formula = FORMULAS[params["kind"]]
     pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
     winner = ctx.seat
-    fan = sum(a.total for a in awards if a.item.applies_to == "all")
+    seats = payers(ctx, pay_cfg)
+    owed = [[a for a in awards if applies(a.item.applies_to, payer, ctx)] for payer in seats]
+    common, own = split_awards(awards, owed)
+    fan = sum(a.total for a in common)
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
     uncapped = 0  # what the payments would be with no cap at all: readings are ranked by it
-    for payer in payers(ctx, pay_cfg):
-        payer_fan = sum(a.total for a in awards if applies(a.item.applies_to, payer, ctx))
+    for payer, payer_awards, extras in zip(seats, owed, own, strict=True):
+        payer_fan = sum(a.total for a in payer_awards)
         counted = payer_fan
         amount, text = formula(payer_fan, params)
         uncapped += amount
@@ -212,7 +229,6 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
             notes.append(f"{payer}: {payer_fan} {rules.unit} capped at {fan_cap}")
             amount, text = formula(counted, params)
             text = f"{text} (capped from {payer_fan} {rules.unit})"
-        extras = tuple(a for a in awards if a.item.applies_to != "all" and applies(a.item.applies_to, payer, ctx))
         payments.append(Payment(payer, winner, payer_fan, amount, text, extras=extras))
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:

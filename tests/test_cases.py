@@ -128,3 +128,46 @@ def test_every_condition_fails_somewhere(rules: str) -> None:
 def test_every_builtin_ruleset_has_cases() -> None:
     covered = {r for _, r, _ in CASES}
     assert set(builtin_names()) - covered == set()
+
+
+# Which payment an item is on, by its declared scope, written from spec/OUTPUT.md and the rules' texts (not from
+# mjcalc's settlement): the hand's fan is then the sum of the items on every payment.
+def _on_payment(scope: str, payment: dict[str, Any], context: dict[str, Any]) -> bool | None:
+    payer, payee, dealer = payment["on_behalf_of"] or payment["payer"], payment["payee"], "E"  # whose share
+    if scope == "all":
+        return True
+    if scope == "discarder":
+        return not context["zimo"] and payer == context["from"]
+    if scope == "dealer_paying":
+        return payer == dealer
+    if scope == "dealer_involved":
+        return dealer in (payer, payee)
+    if scope == "closed_payers":
+        return payer in context.get("closed", [])
+    return None  # a scope this test does not know: held to the payments' own account only
+
+
+@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" for f, _, c in CASES])
+def test_fan_is_what_every_payment_holds(file: str, rules: str, case: dict[str, Any]) -> None:
+    """OUTPUT.md: ``fan`` is the sum of the items on every payment of this hand, and each payment's ``fan`` is
+    the sum of the items on it (the hand's, and its ``payer_items``)."""
+    out = run_case(rules, case)
+    if out["result"] != "win":
+        return
+    pays = [p for p in out["payments"] if p["payer"] in ("E", "S", "W", "N")]
+    items = {i["id"]: i for i in out["items"]}
+    on: dict[str, list[bool]] = {}
+    for p in pays:
+        own = set(p["payer_items"])
+        for iid, item in items.items():
+            by_scope = _on_payment(item["applies_to"], p, out["context"])
+            held = iid in own or all(iid not in q["payer_items"] for q in pays)
+            if by_scope is not None and out["ruleset"] != "riichi":
+                assert held == by_scope, f"{iid} on {p['payer']}'s payment: {case['hand']!r}"
+            on.setdefault(iid, []).append(held)
+        if out["ruleset"] != "riichi":  # riichi's payments carry the han, items being han, fu, dora … alike
+            assert p["fan"] == sum(i["value"] * i["count"] for iid, i in items.items() if on[iid][-1]), case["hand"]
+    if pays and out["ruleset"] != "riichi":
+        every = sum(i["value"] * i["count"] for iid, i in items.items() if all(on[iid]))
+        assert out["fan"] == every, f"fan {out['fan']}, the items on every payment {every}: {case['hand']!r}"
+        assert not any(all(iid in q["payer_items"] for q in pays) for iid in items), case["hand"]

@@ -56,6 +56,22 @@ def test_points_diagnoses() -> None:
     assert "one payer's share" in share
 
 
+def test_dealer_win_puts_the_dealer_item_in_fan_for_check() -> None:
+    """spec/OUTPUT.md: when the dealer wins, 庄家 / 庄 is on every payment, so it is in fan and no hint says it
+    applies only to some payers; when another player wins, it does."""
+    res = score_line("123m456p789s111z22z +zimo +seat=E +rules=meihe")  # 平胡 自摸 庄家 穷胡: 4 fan, 8 each
+    assert res.best is not None and res.best.settlement.fan == 4
+    diffs = compare(res, parse_answer("fan 3 points 12 items 平胡,自摸,穷胡"))
+    text = " ".join(d.message for d in diffs)
+    assert "only to some payers" not in text and "your points follow from your fan of 3" in text
+    missed = next(d.message for d in diffs if d.kind == "missed")
+    assert "庄家" in missed and "dealer" not in missed.split(":")[0]
+    other = score_line("1122m3344p5566s77z +rules=changchun-mil")  # S wins: 庄 on E's payment only
+    assert other.best is not None and other.best.settlement.fan == 5
+    flat = compare(other, parse_answer("points 96"))[0].message  # 2^5 × 3: every payer on the hand's fan
+    assert "庄 dealer" in flat and "only to some payers" in flat
+
+
 def test_excluded_item_says_by_what() -> None:
     res = score_line("999p555s777z22z [111m] +zimo +seat=E")
     diff = compare(res, parse_answer("items 平胡,自摸,飘胡,庄胡,夹胡"))

@@ -401,7 +401,9 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
     feats = features(s, opts, mil, items, reading, raw, others, nsets, all_waits, waits, fans_seen, discarder)
     if wild_decides:
         feats.add("mil:wild_1s_decides_three_suits")
-    return Result("win", fan, items, pay, kong, net, sum(pay.values()), reading=reading, features=feats)
+    # OUTPUT.md: fan is what every payment holds; 庄 (mil) is on every payment when the dealer wins
+    return Result("win", fan + (mil and s.seat == "E"), items, pay, kong, net, sum(pay.values()), reading=reading,
+                  features=feats)
 
 
 def stands_for(m: Meld, x: int) -> int:

@@ -115,4 +115,7 @@ def score(line: str, options: dict | None = None) -> Result:
         net[p] -= a
         net[s.seat] += a
     feats = {i for i, _ in items} | ({"capped"} if pay != raw else set()) | ({"closed_payer"} if s.closed else set())
-    return Result("win", fan, items, pay, kong, net, sum(pay.values()), reading=reading, features=feats)
+    # OUTPUT.md: fan is what every payment holds: 门清 too when every payer's hand is closed
+    every_closed = all(p in s.closed for p in payers)
+    return Result("win", fan + every_closed, items, pay, kong, net, sum(pay.values()), reading=reading,
+                  features=feats)

@@ -22,9 +22,9 @@ DA_GANG = {18, 0, 9, 31, 32, 33}  # 1s 1m 1p 白 发 中
 
 # interpretation switches (LITERAL = the reading of the spec text this reference takes by default)
 LITERAL = {
-    # 中发白 叫胡: "two of them in hand (real tiles, no wildcard), the winning tile the third" -- only the
-    # two in hand must be real, so the winning (third) tile may be a wildcard standing for the missing one
-    "zfb_wild_winning_tile": True,
+    # 中发白 叫胡: "two of them in hand (real tiles, no wildcard), the winning tile the third"; settled in
+    # spec/rules/meihe.md: "a drawn wildcard cannot be the winning tile of a 中发白 叫胡"
+    "zfb_wild_winning_tile": False,
 }
 
 
@@ -403,7 +403,8 @@ def score_situation(s: Situation, interp: dict) -> Result:
         total = sum(pay.values()) + 3 * kpts * base
         rank = (total, -len(items))   # highest total to the winner; on a tie, fewer items
         if best is None or rank > best[0]:
-            fan = sum(v for i, v, scope in items if scope == "all")
+            # OUTPUT.md: fan is what every payment holds; 庄家 is on every payment when the dealer wins
+            fan = sum(v for i, v, scope in items if scope == "all" or (scope == "dealer" and seat == "E"))
             best = (rank, fan, items, pay, kpts, (sets, subs), piao, zfb, fours)
     if best is None:
         return Result("not_a_win", failed=failed_all or {"shape"})

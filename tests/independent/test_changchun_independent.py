@@ -29,11 +29,6 @@ KNOWN = {
         "(as above), 飘和 2 (no extra 单吊)' — only 飘和 is excluded, and 'as above' awards it when the "
         "winning tile completes the pair. Literal text: +1; spec intent unclear (七对 is always a pair wait)."
     ),
-    "mil_wild_1s_is_held_1s": (
-        "changchun-mil: with three 1s plus a wild 1s inside a special kong, mjcalc still counts 1s as a "
-        "wait of the 13-tile hand, so 夹胡 is lost; the spec leaves out 'kinds the player holds all four of' "
-        "and the player physically holds four 1s. Spec silent on what a wild 1s is for that rule."
-    ),
 }
 
 
