@@ -221,15 +221,15 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     uncapped = 0  # what the payments would be with no cap at all: readings are ranked by it
     for payer, payer_awards, extras in zip(seats, owed, own, strict=True):
         payer_fan = sum(a.total for a in payer_awards)
-        counted = payer_fan
         amount, text = formula(payer_fan, params)
         uncapped += amount
+        capped_from = None
         if fan_cap is not None and payer_fan > fan_cap:
-            counted = fan_cap
             notes.append(f"{payer}: {payer_fan} {rules.unit} capped at {fan_cap}")
-            amount, text = formula(counted, params)
+            capped_from = amount
+            amount, text = formula(fan_cap, params)
             text = f"{text} (capped from {payer_fan} {rules.unit})"
-        payments.append(Payment(payer, winner, payer_fan, amount, text, extras=extras))
+        payments.append(Payment(payer, winner, payer_fan, amount, text, capped_from, extras=extras))
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:
         for p in payments:
@@ -249,7 +249,7 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
         for p in payments:
             if p.amount > cap:
                 notes.append(f"cap {cap}: {p.on_behalf_of or p.payer}'s payment cut from {p.amount} to {cap}")
-                p.capped_from, p.amount = p.amount, cap
+                p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, cap
         return
     total = sum(p.amount for p in payments)
     if total <= cap:
@@ -260,7 +260,7 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
     notes.append(f"cap {cap} per player: the winner's {total} scaled down to {cap} (largest remainder)")
     for p, new in zip(payments, scaled, strict=True):
         if new != p.amount:
-            p.capped_from, p.amount = p.amount, new
+            p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, new
 
 
 KongFinder = Callable[["Candidate"], list[tuple[int, ...]]]
