@@ -12,7 +12,7 @@ from .config import Config, load_config
 from .engine import DEFAULT_RULESET, Request, score_line
 from .errors import EXIT_BAD_INPUT, MjcalcError
 from .notation import FlagWord
-from .render import rules_list, ruleset_json, ruleset_text, to_json, to_text
+from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
 from .ruleset import builtin_names, load_ruleset
 
 app = typer.Typer(
@@ -123,7 +123,7 @@ def score(
     if json_out:
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
-        text = to_text(result, chosen)
+        text = to_text(result, chosen, terminal_width())
         typer.echo(text, err=result.error is not None)
     raise typer.Exit(result.exit_code)
 
@@ -211,6 +211,11 @@ def check(
     stream, fmt, _ = _open_input(file, input_format)
     request = _file_request(rules, set_, config)
     right = wrong = errors = 0
+    width = terminal_width()
+
+    def say(text: str, indent: int) -> None:
+        typer.echo("\n".join(wrap(text, width, indent)))
+
     try:
         for record in read_records(stream, fmt):
             if record.skipped:
@@ -226,8 +231,10 @@ def check(
             except MjcalcError as exc:
                 errors += 1
                 entry.update(correct=None, error=exc.message)
-                typer.echo(json.dumps(entry, ensure_ascii=False) if json_out else
-                           f"line {record.line}: ? {exc.message}  | {record.text}")
+                if json_out:
+                    typer.echo(json.dumps(entry, ensure_ascii=False))
+                else:
+                    say(f"line {record.line}: ? {exc.message}  | {record.text}", 4)
                 continue
             correct = not differences
             right += correct
@@ -241,9 +248,9 @@ def check(
                 typer.echo(json.dumps(entry, ensure_ascii=False))
             else:
                 mark = "✓" if correct else "✗"
-                typer.echo(f"line {record.line}: {mark} {record.text}")
+                say(f"line {record.line}: {mark} {record.text}", 4)
                 for d in differences:
-                    typer.echo(f"    - {d.message}")
+                    say(f"    - {d.message}", 6)
     finally:
         if stream is not sys.stdin:
             stream.close()
@@ -272,7 +279,7 @@ def waits(
     if json_out:
         typer.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     else:
-        typer.echo(waits_text(report, _lang(lang, config)))
+        typer.echo(waits_text(report, _lang(lang, config), terminal_width()))
     res = report.result
     if res.error is not None:
         raise typer.Exit(res.error.exit_code)
@@ -320,6 +327,10 @@ def main(argv: list[str] | None = None) -> Any:
     (set MJCALC_DEBUG=1 for the traceback)."""
     import os
 
+    for stream in (sys.stdout, sys.stderr):  # an undecodable byte of an argument (a lone surrogate) prints as \udce9
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     try:
         return app(args=argv, standalone_mode=True)
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result

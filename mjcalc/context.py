@@ -18,6 +18,7 @@ from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .facts import new as new_fact
 from .memo import remember
+from .normalise import normalise
 from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
 
 
@@ -28,6 +29,7 @@ class FlagDef:
     doc: str
     aliases: tuple[str, ...] = ()
     default_doc: str = "off"
+    most: int = 0  # an int flag's largest value (the smallest is 0): a line's numbers have a documented range
 
 
 FLAGS: Final[tuple[FlagDef, ...]] = (
@@ -53,13 +55,13 @@ FLAGS: Final[tuple[FlagDef, ...]] = (
     FlagDef("ippatsu", "bool", "won within one go-round of riichi", ("一发",)),
     FlagDef("dora", "tiles", "dora indicators", ("宝牌指示牌",), "none"),
     FlagDef("ura", "tiles", "ura-dora indicators", ("uradora", "里宝牌"), "none"),
-    FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0"),
-    FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0"),
+    FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0", most=99),
+    FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0", most=99),
     FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张")),
-    FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0"),
+    FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0", most=99),
     FlagDef("baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ("包庄",)),
-    FlagDef("base", "int", "room base", ("底", "底分"), "the ruleset's"),
-    FlagDef("cap", "int", "cap override", ("封顶",), "the ruleset's"),
+    FlagDef("base", "int", "room base", ("底", "底分"), "the ruleset's", most=1_000_000),
+    FlagDef("cap", "int", "cap override", ("封顶",), "the ruleset's", most=1_000_000_000),
     FlagDef("rules", "name", "ruleset for this line", ("规则",), "CLI --rules, then the configured default"),
     FlagDef("win", "tile", "the winning tile (instead of the last bare tile)", ("和", "胡"), "the last bare tile"),
 )
@@ -191,8 +193,14 @@ def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
 
 def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
     def bad(expected: str) -> MjcalcError:
-        return MjcalcError("context", f"+{flag.name}: '{raw}' is not {expected}", column)
+        what = f"'{raw}'" if raw is None or len(raw) <= 40 else f"'{raw[:20]}…' ({len(raw):,} characters)"
+        return MjcalcError("context", f"+{flag.name}: {what} is not {expected}", column)
 
+    if raw is not None and not raw.isascii():  # a value given as a command-line option; a line's is normalised
+        try:
+            raw = normalise(raw)
+        except MjcalcError as exc:
+            raise MjcalcError("context", f"+{flag.name}: {exc.message}", column) from None
     if flag.kind == "bool":
         if raw is None:
             return True
@@ -225,12 +233,13 @@ def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
             return found[0]
         return tuple(found)
     if flag.kind == "int":
-        try:
-            number = int(raw)
-        except ValueError:
-            raise bad("a whole number") from None
-        if number < 0:
-            raise bad("a whole number of 0 or more")
+        # Digits 0-9 only (int() also reads "1_000", " 7", "+3" and other scripts' digits), and no more of them
+        # than the largest value has: int() of thousands of digits is slow, then refused.
+        if not (raw.isascii() and raw.isdigit()) or len(raw.lstrip("0")) > len(str(flag.most)):
+            raise bad(f"a whole number from 0 to {flag.most:,}")
+        number = int(raw)
+        if number > flag.most:
+            raise bad(f"a whole number from 0 to {flag.most:,}")
         return number
     return raw  # name
 

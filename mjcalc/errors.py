@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import ClassVar, Final
 
 # Exit codes, one meaning each (the README lists them).
 EXIT_WIN = 0
@@ -20,6 +21,7 @@ class MjcalcError(Exception):
                                             "ruleset": EXIT_BAD_RULESET}
 
     def __init__(self, kind: str, message: str, column: int | None = None) -> None:
+        message = printable(message, keep_newlines=True)  # it may quote the line: no control character reaches a terminal
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -33,11 +35,51 @@ class MjcalcError(Exception):
         return {"kind": self.kind, "message": self.message, "column": self.column}
 
     def caret(self, line: str) -> str:
-        """The line and a caret under the column (wide Chinese characters take two cells)."""
+        """The line and a caret under the column: control characters escaped (``\\x00`` takes four cells), wide
+        Chinese characters two cells; a long line is cut to the part around the column."""
         if self.column is None:
             return ""
-        pad = sum(2 if ord(ch) > 0x2E7F else 1 for ch in line[: self.column - 1])
-        return f"  {line}\n  {' ' * pad}^"
+        at = self.column - 1
+        start = max(0, min(at - CARET_CONTEXT, len(line) - 2 * CARET_CONTEXT))
+        end = start + 2 * CARET_CONTEXT + 1
+        before = ("…" if start else "") + printable(line[start:at])
+        after = printable(line[at:end]) + ("…" if end < len(line) else "")
+        pad = sum(map(_cells, before))
+        return f"  {before}{after}\n  {' ' * pad}^"
+
+
+CARET_CONTEXT: Final = 60  # characters shown on each side of the caret of a long line
+_ESCAPED_CATEGORIES: Final = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+
+
+def printable(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with each control or format character, lone surrogate (an undecodable byte) and unassigned code
+    point escaped, so that echoing a line can neither move the cursor, reorder the text nor fail to print.
+
+    >>> printable("12\\x00m\\u202e3s\\tx")
+    '12\\\\x00m\\\\u202e3s\\\\tx'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or (ch == "\n" and keep_newlines) else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    if unicodedata.category(ch) not in _ESCAPED_CATEGORIES:
+        return ch  # a space other than " " (U+3000, U+00A0): printable, though isprintable() says no
+    code = ord(ch)
+    if code < 0x100:
+        return {"\t": "\\t", "\n": "\\n", "\r": "\\r"}.get(ch, f"\\x{code:02x}")
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _cells(ch: str) -> int:
+    """How many terminal cells a printable character takes."""
+    if ch < "\u0300":
+        return 1
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:

@@ -15,6 +15,11 @@ Grammar (the contract is ``spec/NOTATION.md``; this is its one implementation):
 ``0m 0p 0s`` are red fives. The last bare tile is the winning tile unless ``+win=`` names it.
 A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
 
+A line is at most ``MAX_LINE`` (1,000) characters. Before it is read it is normalised (``normalise.py``):
+full-width and other compatibility forms become the ASCII they stand for (``１２３ｍ`` is ``123m``), one
+character for one, so columns are those of the line as typed. Digits are the ASCII 0-9 only, wherever one
+is read (tiles, GB strings, flag values): a digit of another script is an error at its column.
+
 >>> p = parse_line("23m456p789s22z [111z] 1m +zimo")
 >>> [t.tile for t in p.concealed][-1], p.melds[0].text, p.flags[0].word
 (0, '[111z]', 'zimo')
@@ -34,6 +39,7 @@ from . import tiles as T
 from .errors import MjcalcError
 from .lazy import lazy
 from .memo import remember
+from .normalise import MAX_LINE, normalise
 
 
 class FlagWord(NamedTuple):
@@ -122,6 +128,11 @@ class _PlainLine(ParsedLine):
 
 def parse_line(text: str) -> ParsedLine:
     """Read one line. Raises MjcalcError(kind="notation") with the 1-based column of the problem."""
+    if len(text) > MAX_LINE:
+        raise MjcalcError("notation", f"the line is {len(text):,} characters long; a line of notation is at most "
+                          f"{MAX_LINE:,} (one hand and its flags)", MAX_LINE + 1)
+    if not text.isascii():
+        text = normalise(text)
     if "|" in text:
         return parse_gb(text)
     return _parse_common(text) or _parse_any(text)
@@ -297,7 +308,7 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
     digits: list[tuple[str, int]] = []
     for k, ch in enumerate(chunk):
         col = column + k
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             digits.append((ch, col))
         elif ch in "mpszf":
             if not digits:
@@ -343,6 +354,11 @@ def parse_tile_list(text: str) -> list[int]:
     """Tiles in a flag value (``+dora=3m7z``); red fives count as fives here."""
     if _PLAIN.fullmatch(text):  # the common case
         return list(_plain_kinds(text))
+    if len(text) > MAX_LINE:  # a value given as a command-line option
+        raise MjcalcError("notation", f"{len(text):,} characters: too long for a list of tiles", 1)
+    text = normalise(text)
+    if _PLAIN.fullmatch(text):
+        return list(_plain_kinds(text))
     found, _flowers = _read_tiles(text, 1, allow_flowers=False)
     return [t.tile for t in found]
 
@@ -378,7 +394,7 @@ def parse_gb(text: str) -> ParsedLine:
                 raise MjcalcError("notation", "'[' opens a meld that is never closed with ']'", i + 1)
             body, _, source = head[i + 1 : end].partition(",")
             found = _read_gb_tiles(body, i + 2)
-            if source and not source.isdigit():
+            if source and not _is_number(source):
                 raise MjcalcError("notation", f"meld source '{source}' must be a digit", i + 2 + len(body) + 1)
             src = int(source) if source else 0
             kind = "concealed_kong" if len(found) == 4 and not source else "exposed"
@@ -407,7 +423,7 @@ def parse_gb(text: str) -> ParsedLine:
         column += len(tails[0]) + 1
     if len(tails) > 1:
         count = tails[1].strip() or "0"
-        if not count.isdigit() or not 0 <= int(count) <= 8:
+        if not _is_number(count) or int(count) > 8:  # a line is short: int() of it is quick
             raise MjcalcError("notation", "the flower count after the second '|' must be 0-8", column)
         line.flowers.extend(TileAt(k, column) for k in range(int(count)))
     if len(tails) > 2:
@@ -415,11 +431,16 @@ def parse_gb(text: str) -> ParsedLine:
     return line
 
 
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is digits 0-9 (``str.isdigit`` is true for other scripts' digits too)."""
+    return text.isascii() and text.isdigit()
+
+
 def _read_gb_tiles(chunk: str, column: int) -> list[TileAt]:
     out: list[TileAt] = []
     for t in _read_tiles(chunk, column, allow_flowers=False)[0]:
         rank = T.rank_of(t.tile)
-        if T.is_honor(t.tile) and rank in GB_DRAGON_ORDER and chunk[t.column - column].isdigit():
+        if T.is_honor(t.tile) and rank in GB_DRAGON_ORDER and "0" <= chunk[t.column - column] <= "9":
             out.append(TileAt(GB_DRAGON_ORDER[rank], t.column))
         else:
             out.append(t)

@@ -26,14 +26,15 @@ WORDS = {
            "win": "WIN", "error": "ERROR", "ignored": "ignored (not used by this ruleset)", "notes": "notes",
            "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
            "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
-           "own": "payer's own items", "immediate": "an immediate win, whatever the tiles"},
+           "own": "payer's own items", "with": "with", "unless": "unless said",
+           "immediate": "an immediate win, whatever the tiles"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
            "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
            "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
            "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
            "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
-           "score": "若和", "own": "本家加番", "immediate": "不论手牌即可胡牌"},
+           "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外", "immediate": "不论手牌即可胡牌"},
 }
 
 
@@ -44,6 +45,102 @@ def _name(names: dict[str, str], lang: str) -> str:
 def _item_json(a: Award, unit: str) -> dict[str, Any]:
     return {"id": a.item.id, "name": {"zh": a.item.names.get("zh"), "en": a.item.names.get("en")},
             "value": a.value, "count": a.count, "unit": unit, "applies_to": a.item.applies_to}
+
+
+# --- fitting the terminal ------------------------------------------------------------------------------
+# The full layout is the default; given a width (the terminal's, or COLUMNS), each line that would pass it is
+# wrapped, and a table that would is written in a narrow layout of the same facts.
+
+LABEL = 10  # the width of a header line's label ("context   ")
+
+
+def terminal_width() -> int | None:
+    """The width to fit: COLUMNS when set, else the terminal's; None (the full layout) when writing to a pipe."""
+    import os
+    import shutil
+    import sys
+
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return int(given)
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def cols(text: str) -> int:
+    """Columns a line takes on a terminal (a Chinese character takes two)."""
+    from wcwidth import wcswidth
+
+    n = wcswidth(text)
+    return len(text) if n < 0 else n
+
+
+def _widest(text: str) -> int:
+    return max((cols(line) for line in text.splitlines()), default=0)
+
+
+def _cut(word: str, room: int) -> tuple[str, str]:
+    """The longest head of ``word`` that fits ``room`` columns (at least one character), and the rest."""
+    used = 0
+    for i, ch in enumerate(word):
+        used += cols(ch)
+        if used > room and i:
+            return word[:i], word[i:]
+    return word, ""
+
+
+def wrap(text: str, width: int | None, indent: int = 0) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken at spaces (a word too long for a line is cut);
+    lines after the first indented by ``indent``. No width, or a line that fits: the line as it is."""
+    if width is None or cols(text) <= width:
+        return [text]
+    import re
+
+    lead = len(text) - len(text.lstrip(" "))
+    tokens = re.split(r"( +)", text[lead:])
+    lines: list[str] = []
+    line, pad, has_word = text[:lead], " " * indent, False
+    for j in range(0, len(tokens), 2):
+        word, sep = tokens[j], tokens[j - 1] if j else ""
+        if has_word and cols(line + sep + word) > width:
+            lines.append(line)
+            line, sep = pad, ""
+        while cols(line + sep + word) > width and cols(line + sep) < width:
+            head, word = _cut(word, width - cols(line + sep))
+            if not word:
+                word = head
+                break
+            lines.append(line + sep + head)
+            line, sep = pad, ""
+        line += sep + word
+        has_word = True
+    lines.append(line)
+    return lines
+
+
+def _fields(label: str, parts: list[str], width: int | None, tail: str = "", sep: str = " · ") -> list[str]:
+    """A header line: the label, the parts joined by ``sep``, then ``tail``; given a width, a part (or the
+    tail) that does not fit starts a line of its own under the first part."""
+    line = label + " " * max(1, LABEL - cols(label)) + (parts[0] if parts else "")  # 手牌 takes 4 columns
+    lines: list[str] = []
+    for part in parts[1:]:
+        if width is not None and cols(line + sep + part) > width:
+            lines.append(line)
+            line = " " * LABEL + part
+        else:
+            line += sep + part
+    if tail and width is not None and cols(line + tail) > width:
+        lines.append(line)
+        line = " " * LABEL + tail.strip()
+    else:
+        line += tail
+    lines.append(line)
+    return _wrapped(lines, width, LABEL)
+
+
+def _wrapped(lines: list[str], width: int | None, indent: int = 0) -> list[str]:
+    return [out for line in lines for out in wrap(line, width, indent)]
 
 
 def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
@@ -105,37 +202,38 @@ def _wait_json(w: Any) -> dict[str, Any]:
 # --- the table -----------------------------------------------------------------------------------------
 
 
-def to_text(r: Result, lang: str = "en") -> str:
+def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
+    """The human table; given a ``width`` (``terminal_width()``), fitted to it (see "fitting the terminal")."""
     w = WORDS[lang]
     lines: list[str] = []
     rules = r.ruleset
     if rules is not None:
-        lines.append(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})")
+        lines.extend(wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2))
     if r.error is not None:
         err = r.error
         where = f" at column {err.column}" if err.column else ""
-        lines.append(f"{w['error']} ({err.kind}){where}: {err.message}")
+        lines.extend(wrap(f"{w['error']} ({err.kind}){where}: {err.message}", width, 2))
         caret = err.caret(r.input)
         if caret:
             lines.append(caret)
         return "\n".join(lines)
     assert rules is not None and r.hand is not None and r.ctx is not None
-    lines.append(f"{w['hand']:<10}{r.hand.text()}")
-    lines.append(f"{w['context']:<10}{_context_line(r, lang)}")
-    lines.append(f"{w['options']:<10}{_options_line(rules, r.options)}")
+    lines.extend(_fields(w["hand"], r.hand.text().split(" "), width, sep=" "))
+    lines.extend(_context_lines(r, lang, width))
+    lines.extend(_fields(w["options"], _options_parts(rules, r.options), width))
     if r.ignored_flags:
-        lines.append(f"{'':<10}{w['ignored']}: {', '.join('+' + f for f in r.ignored_flags)}")
+        lines.extend(wrap(f"{'':<{LABEL}}{w['ignored']}: {', '.join('+' + f for f in r.ignored_flags)}", width, LABEL))
     for warning in r.warnings:
-        lines.append(f"{'':<10}note: {warning}")
+        lines.extend(wrap(f"{'':<{LABEL}}note: {warning}", width, LABEL))
     lines.append("")
     if r.result == "waiting":
         lines.append(w["waiting"])
-        lines.append(_waits_table(r, lang))
+        lines.append(_waits_table(r, lang, width))
         return "\n".join(lines)
     if r.result == "not_a_win":
         lines.append(f"{w['not_a_win']}:")
         for cond in r.failed:
-            lines.append(f"  ✗ {cond.id}: {_name(cond.message, lang)}")
+            lines.extend(wrap(f"  ✗ {cond.id}: {_name(cond.message, lang)}", width, 4))
         return "\n".join(lines)
     assert r.best is not None
     c, s = r.best.candidate, r.best.settlement
@@ -146,49 +244,87 @@ def to_text(r: Result, lang: str = "en") -> str:
         marked.append(f"{text}*" if i == c.reading.win_index else text)
     if c.reading.form == IMMEDIATE:  # a flower win: the hand wins whatever its tiles
         names = ", ".join(_name(a.item.names, lang) for a in r.best.awards if a.item.immediate)
-        lines.append(f"{w['reading']:<10}— {w['immediate']}: {names}")
+        lines.extend(wrap(f"{w['reading']:<10}— {w['immediate']}: {names}", width, 10))
     else:
         assert c.hand.win_tile is not None  # a win read in sets has its winning tile
-        lines.append(f"{w['reading']:<10}{' '.join(marked)}   (* {w['wins_on']} {T.name(c.hand.win_tile)}"
-                     f"{', ' + wait_text if wait_text else ''})")
+        why = f"(* {w['wins_on']} {T.name(c.hand.win_tile)}{', ' + wait_text if wait_text else ''})"
+        lines.extend(_fields(w["reading"], marked, width, "   " + why, sep=" "))
     if c.subs:
-        lines.append(f"{w['substitutions']:<10}" + ", ".join(f"{k} → {v}" for k, v in c.subs.items()))
+        lines.extend(_fields(w["substitutions"], [f"{k} → {v}" for k, v in c.subs.items()], width, sep=", "))
     lines.append("")
     own = {id(a) for p in s.payments for a in p.extras}  # the items not on every payment of this hand
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
              f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}",
              _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
-    lines.append(tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple"))
-    lines.append(f"{rules.unit} {s.fan} ({_scope('all', lang)})")
+    table = tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple")
+    if width is not None and _widest(table) > width:  # narrow: one item a line, its scope after it if not all
+        every = _scope("all", lang)
+        table = "\n".join(_wrapped([f"{w['item']} ({rules.unit}; {w['applies']}: {every}, {w['unless']})",
+                                     *(f"{value:>4}  {zh} {en} ({iid})" + ("" if scope == every else f": {scope}")
+                                       for iid, zh, en, value, scope in rows)], width, 6))
+    lines.append(table)
+    lines.extend(wrap(f"{rules.unit} {s.fan} ({_scope('all', lang)})", width, 2))
     if s.fu_lines:
-        lines.append(f"fu {s.fu} = " + " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines))
+        lines.extend(wrap(f"fu {s.fu} = " + " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines), width, 5))
     lines.append("")
-    pay_rows = [[p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else ""), p.payee,
-                 " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras), p.fan, p.formula,
-                 p.amount if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"] for p in s.payments]
-    headers = [w["payer"], w["payee"], w["own"], rules.unit, w["formula"], w["amount"]]
-    if not any(p.extras for p in s.payments):  # no item of one payer only: the column would stay empty
-        pay_rows = [row[:2] + row[3:] for row in pay_rows]
-        headers = headers[:2] + headers[3:]
-    lines.append(tabulate(pay_rows, headers=headers, tablefmt="simple"))
+    lines.append(_payments_table(s, rules.unit, lang, width))
     lines.append(f"{w['points']}: {s.points}")
     if s.kong_payments:
         lines.append("")
-        by_kong: dict[tuple[str, str], list[Any]] = {}
-        for k in s.kong_payments:
-            by_kong.setdefault((k.tiles, _name(k.names, lang)), []).append(k)
-        kong_rows = [[f"{label} {tiles}", ks[0].payee, ", ".join(f"{k.payer} {k.amount}" for k in ks),
-                      sum(k.amount for k in ks)] for (tiles, label), ks in by_kong.items()]
-        lines.append(tabulate(kong_rows, headers=[w["kongs"], w["payee"], w["payer"], w["total"]], tablefmt="simple"))
+        lines.append(_kongs_table(s, lang, width))
     lines.append("")
     net = s.net
     lines.append(tabulate([[seat + (" (dealer)" if seat == "E" else ""), f"{net[seat]:+d}"] for seat in T.SEATS],
                           headers=[w["seat"], w["net"]], tablefmt="simple"))
     if s.notes:
         lines.append("")
-        lines.extend(f"{w['notes']}: {n}" for n in s.notes)
+        lines.extend(_wrapped([f"{w['notes']}: {n}" for n in s.notes], width, 4))
     return "\n".join(lines)
+
+
+def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
+    """Who pays whom: a table, or (narrow) each payment on a line with its arithmetic under it."""
+    w = WORDS[lang]
+
+    def own(p: Any) -> str:
+        return " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras)
+
+    def amount(p: Any) -> str:
+        return str(p.amount) if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"
+
+    def payer(p: Any) -> str:
+        return p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else "")
+
+    pay_rows = [[payer(p), p.payee, own(p), p.fan, p.formula, p.amount if p.capped_from is None else amount(p)]
+                for p in s.payments]
+    headers = [w["payer"], w["payee"], w["own"], unit, w["formula"], w["amount"]]
+    if not any(p.extras for p in s.payments):  # no item of one payer only: the column would stay empty
+        pay_rows = [row[:2] + row[3:] for row in pay_rows]
+        headers = headers[:2] + headers[3:]
+    table = tabulate(pay_rows, headers=headers, tablefmt="simple")
+    if width is None or _widest(table) <= width:
+        return table
+    lines = []
+    for p in s.payments:  # narrow: who pays whom how much, on how much, then the arithmetic
+        extra = f", {w['with']} {own(p)}" if p.extras else ""
+        lines.extend(wrap(f"{payer(p)} → {p.payee}: {amount(p)} ({p.fan} {unit}{extra})", width, 4))
+        lines.extend(wrap(f"    {p.formula}", width, 6))
+    return "\n".join(lines)
+
+
+def _kongs_table(s: Any, lang: str, width: int | None) -> str:
+    w = WORDS[lang]
+    by_kong: dict[tuple[str, str], list[Any]] = {}
+    for k in s.kong_payments:
+        by_kong.setdefault((k.tiles, _name(k.names, lang)), []).append(k)
+    kong_rows = [[f"{label} {tiles}", ks[0].payee, ", ".join(f"{k.payer} {k.amount}" for k in ks),
+                  sum(k.amount for k in ks)] for (tiles, label), ks in by_kong.items()]
+    table = tabulate(kong_rows, headers=[w["kongs"], w["payee"], w["payer"], w["total"]], tablefmt="simple")
+    if width is None or _widest(table) <= width:
+        return table
+    return "\n".join([f"{w['kongs']}:", *_wrapped([f"  {kong} → {payee}: {paid}, {w['total']} {total}"
+                                                   for kong, payee, paid, total in kong_rows], width, 4)])
 
 
 def _scope(scope: str, lang: str) -> str:
@@ -198,7 +334,7 @@ def _scope(scope: str, lang: str) -> str:
     return SCOPES.get(scope, scope)
 
 
-def _context_line(r: Result, lang: str) -> str:
+def _context_parts(r: Result) -> list[str]:
     ctx = r.ctx
     assert ctx is not None and r.ruleset is not None
     given = ctx.given
@@ -220,18 +356,22 @@ def _context_line(r: Result, lang: str) -> str:
         if value not in (False, None, [], 0):
             shown = ",".join(value) if isinstance(value, list) else value
             parts.append(f"+{name}" if value is True else f"+{name}={shown}")
-    return " · ".join(parts) + f"   ({WORDS[lang]['defaults']})"
+    return parts
 
 
-def _options_line(rules: Ruleset, options: Mapping[str, Any]) -> str:
+def _context_lines(r: Result, lang: str, width: int | None) -> list[str]:
+    return _fields(WORDS[lang]["context"], _context_parts(r), width, f"   ({WORDS[lang]['defaults']})")
+
+
+def _options_parts(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
     parts = []
     for k, o in rules.options.items():
         v = options.get(k)
         parts.append(f"{k} {_option_text(v)}" + ("*" if v == o.default else ""))
-    return " · ".join(parts)
+    return parts
 
 
-def _waits_table(r: Result, lang: str) -> str:
+def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
     w = WORDS[lang]
     if not r.waits:
         return "no tile completes this hand" if lang == "en" else "没有能和的牌"
@@ -250,8 +390,12 @@ def _waits_table(r: Result, lang: str) -> str:
             outcome = ""
         rows.append([T.name(ws.tile), ws.unseen, outcome])
     if not rows:
-        return f"{w['waits']}: " + " ".join(T.name(t) for t in r.waits)
-    return tabulate(rows, headers=[w["waits"], w["unseen"], w["score"]], tablefmt="simple")
+        return "\n".join(wrap(f"{w['waits']}: " + " ".join(T.name(t) for t in r.waits), width, 4))
+    table = tabulate(rows, headers=[w["waits"], w["unseen"], w["score"]], tablefmt="simple")
+    if width is None or _widest(table) <= width:
+        return table
+    return "\n".join(_wrapped([f"{tile} ({w['unseen']} {unseen}): {outcome}" for tile, unseen, outcome in rows],
+                               width, 4))
 
 
 def rules_list(rulesets: list[Ruleset]) -> str:
@@ -376,27 +520,34 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def waits_text(report: Any, lang: str = "en") -> str:
+def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     """The waits table: tile, unseen, self-drawn and discard outcomes; or the shanten of a hand not ready."""
     res = report.result
     if res.result != "waiting":
         if res.error is not None:
-            return to_text(res, lang)
+            return to_text(res, lang, width)
         size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
-        return (f"{res.hand.text() if res.hand else res.input}: the hand is complete ({size} tiles); "
-                "give it one tile short to list its waits")
+        return "\n".join(wrap(f"{res.hand.text() if res.hand else res.input}: the hand is complete ({size} tiles); "
+                              "give it one tile short to list its waits", width, 2))
     rules = res.ruleset
-    lines = [f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})",
-             f"{WORDS[lang]['hand']:<10}{res.hand.text()}",
-             f"{WORDS[lang]['context']:<10}{_context_line(res, lang)}", ""]
+    w = WORDS[lang]
+    lines = [*wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2),
+             *_fields(w["hand"], res.hand.text().split(" "), width, sep=" "), *_context_lines(res, lang, width), ""]
     if not report.waits:
-        lines.append(f"not ready: shanten {report.shanten} (tiles to change before the hand waits)")
+        lines.extend(wrap(f"not ready: shanten {report.shanten} (tiles to change before the hand waits)", width, 2))
         return "\n".join(lines)
     rows = []
     for zimo, ron in report.waits:
         rows.append([T.name(zimo.tile), zimo.unseen, _outcome_text(zimo.result, lang), _outcome_text(ron.result, lang)])
-    lines.append(tabulate(rows, headers=[WORDS[lang]["waits"], WORDS[lang]["unseen"], WORDS[lang]["self"],
-                                         WORDS[lang]["discard"]], tablefmt="simple"))
+    table = tabulate(rows, headers=[w["waits"], w["unseen"], w["self"], w["discard"]], tablefmt="simple")
+    if width is not None and _widest(table) > width:  # narrow: a wait a line, its two outcomes under it
+        narrow = []
+        for tile, unseen, self_drawn, discard in rows:
+            narrow.append(f"{tile} ({w['unseen']} {unseen})")
+            narrow.extend(wrap(f"    {w['self']}: {self_drawn}", width, 6))
+            narrow.extend(wrap(f"    {w['discard']}: {discard}", width, 6))
+        table = "\n".join(narrow)
+    lines.append(table)
     return "\n".join(lines)
 
 
