@@ -245,7 +245,7 @@ def one(rng: random.Random):
     elif r < 0.12 and n_melds == 0:
         special = "ren"
         zimo = False
-        if seat == "E":
+        if seat == "E" and rng.random() < 0.7:
             seat = rng.choice(SEATS[1:])
     held = [0] * 34
     for k in concealed:
@@ -284,8 +284,11 @@ def one(rng: random.Random):
             flowers = rng.sample(range(1, 9), rng.randint(4, 7))
         if "+gang" in flags and not has_kong and not flowers:
             flowers = [rng.randint(1, 8)]
-    if zimo:
+    implied = "+gang" in flags or special in ("tian", "di")   # self-draws by themselves (NOTATION.md)
+    if zimo and not (implied and rng.random() < 0.4):
         flags.append("+zimo")
+    elif zimo:
+        pass
     elif rng.random() < 0.6 or mode == "flowers8":
         flags.append(f"+from={rng.choice([p for p in SEATS if p != seat])}")
     if seat != "S" or rng.random() < 0.3:
@@ -309,11 +312,11 @@ def one(rng: random.Random):
     if rng.random() < 0.12:
         options["min_tai"] = rng.choice([1, 2, 3, 5])
     # -------- broken / waiting variants
-    variant = rng.choices(["win", "waiting", "broken"], [84, 8, 8])[0] if mode != "flowers8" else "win"
+    variant = rng.choices(["win", "waiting", "broken", "noten"], [82, 8, 7, 3])[0] if mode != "flowers8" else "win"
     if variant == "waiting":
         concealed.remove(win)
         win = None
-    elif variant == "broken":
+    elif variant in ("broken", "noten"):
         for _ in range(20):
             j = rng.randrange(len(concealed))
             new = rng.randrange(34)
@@ -326,6 +329,9 @@ def one(rng: random.Random):
                 break
         if "+qiang" in flags and held[win] != 1:
             flags.remove("+qiang")
+        if variant == "noten":  # 16 tiles, most often waiting on nothing
+            concealed.remove(win)
+            win = None
     rest = list(concealed)
     parts = []
     if win is not None:

@@ -39,8 +39,11 @@ DEFAULT_OPTIONS = {"base": 3, "per_tai": 1, "max_tai": None, "min_tai": 0}
 # interpretation switches (LITERAL = the reading this reference takes by default; the comparison may
 # try the other value of a switch to name a known disagreement, see notes/taiwan-disagreements.md)
 LITERAL = {
-    # OUTPUT.md / taiwan.md: when the dealer wins the dealer 台 are on every payment, so in `fan`
+    # OUTPUT.md: `fan` is "the sum of the items that apply to every payment of this hand": the dealer 台
+    # are in it when the dealer wins ...
     "dealer_tai_in_fan": True,
+    # ... and when the dealer is the only payer (his discard, his robbed kong, his robbed eighth flower)
+    "sole_payer_dealer_in_fan": True,
     # a cap can make readings pay the same: keep the one with the most 台 before the cap (Q2)
     "tie_more_tai": True,
 }
@@ -139,6 +142,8 @@ def parse(line: str) -> Situation:
             s.base = int(val)
         else:
             raise ValueError(f"flag not used by the reference: +{key}")
+    # NOTATION.md: +gang "(a self-draw)", +tian / +di "(both self-draws)"
+    s.zimo = s.zimo or s.gang or s.tian or s.di
     return s
 
 
@@ -320,7 +325,7 @@ def score(line: str, options: dict | None = None, rules: str = "taiwan", switche
         res.items = {item: v[item]}
         res.features.add(item)
         res.features.add(f"flower_win:{n_tiles}")
-        return finish(s, v[item], opts, res, dealer_tai if sw["dealer_tai_in_fan"] else 0)
+        return finish(s, v[item], opts, res, dealer_tai, sw)
     if n_tiles == 16:
         res.result = "waiting"
         res.waits = waits(s.concealed, s.melds)
@@ -357,12 +362,17 @@ def score(line: str, options: dict | None = None, rules: str = "taiwan", switche
     if single:
         res.features.add("single_wait_shape")
     res.features.add(f"melds={len(s.melds)}")
-    return finish(s, sum(res.items.values()), opts, res, dealer_tai if sw["dealer_tai_in_fan"] else 0)
+    return finish(s, sum(res.items.values()), opts, res, dealer_tai, sw)
 
 
-def finish(s: Situation, tai: int, opts: dict, res: Result, fan_dealer_tai: int) -> Result:
+def finish(s: Situation, tai: int, opts: dict, res: Result, dealer_tai: int, sw: dict) -> Result:
     res.tai = tai
-    res.fan = tai + (fan_dealer_tai if s.seat == "E" else 0)
+    frm = s.frm or OPPOSITE[s.seat]
+    payers = [p for p in SEATS if p != s.seat] if s.zimo else [frm]
+    every = all("E" in (s.seat, p) for p in payers)
+    if s.seat != "E" and not sw["sole_payer_dealer_in_fan"]:
+        every = False
+    res.fan = tai + (dealer_tai if every and sw["dealer_tai_in_fan"] else 0)
     # min_tai: the spec is silent on the dealer 台; both sides follow the decision documented for mjcalc
     # (notes/taiwan-disagreements.md Q1): the winner's own 台, the dealer 台 left out
     if tai < (opts["min_tai"] or 0):

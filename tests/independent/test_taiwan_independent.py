@@ -55,10 +55,7 @@ CASES = [pytest.param(line, options, rules, id=f"{rules}-{i}") for i, (line, opt
 
 # interpretation switch -> why mjcalc's output differs from the reference's reading, while the question is
 # open in notes/taiwan-disagreements.md (a disagreement the switch explains is an expected failure).
-KNOWN: dict[str, str] = {
-    "dealer_tai_in_fan": "open: mjcalc leaves the dealer 台 out of `fan` when the dealer wins (OUTPUT.md puts them in)",
-    "tie_more_tai": "open (Q2): under max_tai, equal-paying readings; mjcalc keeps the one with fewer 台",
-}
+KNOWN: dict[str, str] = {}   # none open: mjcalc agrees with the reference's reading on every situation
 
 
 @pytest.mark.parametrize(("line", "options", "rules"), CASES)
@@ -84,6 +81,9 @@ PING = "123m456m789p234s55p67s 8s"   # five sequences + pair, 67s waits 5s / 8s,
 @pytest.mark.parametrize(("line", "options", "rules", "fan", "payments"), [
     # S wins on N's discard: 平胡 2 + 门清 1 = 3; the discarder pays 底 3 + 3 x 1
     (PING, {}, "taiwan", 3, {"N": 6}),
+    # ... on the dealer's discard: 作庄 on the only payment, so in `fan` (OUTPUT.md: "the items that apply
+    # to every payment of this hand")
+    (f"{PING} +from=E", {}, "taiwan", 4, {"E": 7}),
     # the dealer self-draws: 门清 1 + 不求 2 ("门清一摸三", no 平胡, no 自摸) + 作庄 1 on every payment
     (f"{PING} +zimo +seat=E", {}, "taiwan", 4, {"S": 7, "W": 7, "N": 7}),
     # S self-draws, the dealer on a streak of 2: 3 台 for all, E pays 作庄 1 + 连2拉2 4 besides
@@ -102,8 +102,9 @@ PING = "123m456m789p234s55p67s 8s"   # five sequences + pair, 67s waits 5s / 8s,
     # 全求 2 + 独听 1 on a discard; the same hand self-drawn: 半求 1 + 独听 1 + 自摸 1
     ("5p [123m] [456m] [789p] [234s] [567s] 5p", {}, "taiwan", 3, {"N": 6}),
     ("5p [123m] [456m] [789p] [234s] [567s] 5p +zimo", {}, "taiwan", 3, {"E": 7, "W": 6, "N": 6}),
-    # flower wins with 16 other tiles: 七抢一 8, the robbed dealer pays 作庄 besides; 八仙过海 by the dealer
-    ("123m456m789p234s55p67s 12345678f +from=E", {}, "taiwan", 8, {"E": 12}),
+    # flower wins with 16 other tiles: 七抢一 8, the robbed dealer (the only payer) pays 作庄 besides;
+    # 八仙过海 by the dealer
+    ("123m456m789p234s55p67s 12345678f +from=E", {}, "taiwan", 9, {"E": 12}),
     ("123m456m789p234s55p67s 12345678f +zimo +seat=E +lian=1", {}, "taiwan", 11, {"S": 14, "W": 14, "N": 14}),
     # 花杠 replaces its 正花 (S: 2f, 6f): 1234f 2 + 6f 1; a flower spoils 平胡: 门清 1
     ("123m456m789p234s55p67s 12346f 8s", {}, "taiwan", 4, {"N": 7}),
