@@ -1,18 +1,29 @@
 """Batch files: read records (one-line notation, CSV, JSONL, YAML), score them in order on one or more
 processes, and write one output record per input record — streaming, so memory stays flat on a file of
-any length. A record that cannot be read becomes an error record; the run always goes on.
+any length.
+
+Nothing a file holds stops the run or loses a record: the input is decoded line by line (a byte-order mark
+picks UTF-8, UTF-16 or UTF-32), so a line that is not valid text, a CSV row with a stray quote, a JSON
+record nested too deep or a YAML entry that does not parse is an error record with its line number, and the
+reading goes on with the next record. A bug met while scoring one record is that record's error record
+(kind ``internal``), never the end of the run.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
+import os
+import re
+import signal
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -25,7 +36,16 @@ from .notation import FlagWord
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
 RECORD_KEYS = ("hand", "rules", "set", "answer", "line")
-CHUNK = 256  # records per task sent to a worker process
+CHUNK = 256  # records per task sent to a worker process, and per flush of the output
+
+# Bounds, each with its own message. A hand line is under 200 characters; these leave room for comments and
+# homework answers and keep a hostile file from taking the memory or the time of the run.
+MAX_RECORD = 65_536  # characters in one physical line (one record of lines / CSV / JSONL)
+MAX_RUNAWAY = 64 * 1024 * 1024  # a "line" this long with no newline is not a hand file: stop reading it
+MAX_YAML_ENTRY = 65_536  # characters in one entry of a YAML list
+MAX_YAML_WHOLE = 2 * 1024 * 1024  # a YAML file not laid out as a block list is read whole: its size
+MAX_VALUE = 1_000  # characters in one option or flag value of a CSV / JSON / YAML record
+MAX_LIST = 64  # items in a flag's list value (``dora: [3m, 7z]``)
 
 
 @dataclass
@@ -39,27 +59,208 @@ class Record:
     flags: list[FlagWord] = field(default_factory=list)
     answer: str | dict[str, Any] | None = None  # homework: the student's answer
     skipped: bool = False  # a comment or blank line, kept in place
-    problem: str | None = None  # the record itself could not be read (bad JSON, no hand …)
+    problem: str | None = None  # the record itself could not be read (bad JSON, no hand, not UTF-8 …)
+
+
+# --- decoding: physical lines, each on its own ---------------------------------------------------------
+
+_BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+_BLOCK = 1 << 16
+_MARKED = re.compile("[\udc00-\udcff]")  # only the handler below puts lone surrogates in decoded text
+
+
+def _mark_bad_bytes(exc: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: each byte that is not valid text becomes a lone surrogate U+DC00 + byte,
+    which no decoder produces otherwise, so the line it is in can be told apart and reported."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "".join(chr(0xDC00 + b) for b in exc.object[exc.start:exc.end]), exc.end
+
+
+codecs.register_error("mjcalc.mark", _mark_bad_bytes)
+
+
+def sniff_encoding(head: bytes) -> tuple[str, str, int]:
+    """The codec, its name for messages, and the length of the byte-order mark at the start of ``head``.
+    Without a mark: UTF-16 when the first characters are ASCII with a zero byte beside each, else UTF-8."""
+    for bom, codec, name in _BOMS:
+        if head.startswith(bom):
+            return codec, name, len(bom)
+    if len(head) >= 4 and head[1] == head[3] == 0 and head[0] and head[2]:
+        return "utf-16-le", "UTF-16", 0
+    if len(head) >= 4 and head[0] == head[2] == 0 and head[1] and head[3]:
+        return "utf-16-be", "UTF-16", 0
+    return "utf-8", "UTF-8", 0
+
+
+@dataclass
+class Line:
+    """One physical line: its number, its text (without the line end), and why it is not usable text."""
+
+    number: int
+    text: str
+    problem: str | None = None
+
+
+def _escape_marks(text: str) -> str:
+    return _MARKED.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
+
+
+class LineSource:
+    """The physical lines of a byte stream (or a text stream), split on ``\\n`` only — a stray ``\\r`` or
+    form feed inside a line stays in that line, as every line-counting tool sees it — each decoded on its
+    own and bounded in length. ``position`` is how many bytes have been read (for progress)."""
+
+    def __init__(self, stream: IO[bytes] | IO[str], limit: int = MAX_RECORD) -> None:
+        self.stream = stream
+        self.limit = limit
+        self.position = 0
+        self.encoding = "UTF-8"
+        self.stopped: str | None = None  # why reading stopped early (a runaway line)
+        self._codec = "utf-8"
+
+    def _blocks(self) -> Iterator[str]:
+        if isinstance(self.stream, io.TextIOBase):  # already text (a test's StringIO)
+            while block := self.stream.read(_BLOCK):
+                self.position += len(block)
+                yield block
+            return
+        raw: IO[bytes] = self.stream  # type: ignore[assignment]
+        head = raw.read(4)
+        codec, self.encoding, skip = sniff_encoding(head)
+        self._codec = codec
+        decoder = codecs.getincrementaldecoder(codec)(errors="mjcalc.mark")
+        read = getattr(raw, "read1", raw.read)
+        self.position = len(head)
+        yield decoder.decode(head[skip:])
+        while data := read(_BLOCK):
+            self.position += len(data)
+            yield decoder.decode(data)
+        yield decoder.decode(b"", final=True)
+
+    def __iter__(self) -> Iterator[Line]:
+        number = 0
+        carry: list[str] = []  # the start of a line not ended yet
+        carried = 0
+        overlong = -1  # >= 0: the line being read is over the limit; its length so far
+        for block in self._blocks():
+            if not block:
+                continue
+            pieces = block.split("\n")
+            last = pieces.pop()  # the rest of the block: the start of the next line
+            for piece in pieces:
+                number += 1
+                if overlong >= 0:
+                    yield self._too_long(number, overlong + len(piece))
+                    overlong = -1
+                    continue
+                if carry:
+                    carry.append(piece)
+                    piece = "".join(carry)
+                    carry, carried = [], 0
+                yield self._line(number, piece)
+            if overlong >= 0:
+                overlong += len(last)
+                if overlong > MAX_RUNAWAY:
+                    self.stopped = (f"line {number + 1} runs past {MAX_RUNAWAY:,} characters with no line end: "
+                                    "this is not a hand file; reading stopped there")
+                    yield self._too_long(number + 1, overlong)
+                    return
+            elif last:
+                carry.append(last)
+                carried += len(last)
+                if carried > self.limit:
+                    overlong, carry, carried = carried, [], 0
+        if overlong >= 0:
+            yield self._too_long(number + 1, overlong)
+        elif carry:
+            yield self._line(number + 1, "".join(carry))
+
+    def _line(self, number: int, text: str) -> Line:
+        if text.endswith("\r"):
+            text = text[:-1]
+        if len(text) > self.limit:
+            return self._too_long(number, len(text))
+        if text.isascii():
+            return Line(number, text)
+        found = _MARKED.search(text)
+        if found is None:
+            return Line(number, text)
+        at = len(text[: found.start()].encode(self._codec)) + 1
+        return Line(number, _escape_marks(text), f"not {self.encoding} at byte {at}: "
+                    f"the line is not valid text (save the file as UTF-8)")
+
+    def _too_long(self, number: int, length: int) -> Line:
+        return Line(number, "", f"the line is {length:,} characters long; a record is at most {self.limit:,}")
 
 
 # --- readers -------------------------------------------------------------------------------------------
 
 
 def detect_format(name: str, requested: str) -> str:
+    """The format a file's name says (``auto`` when it says none: then the content decides)."""
     if requested != "auto":
         return requested
     low = name.lower()
     for ext, fmt in ((".csv", "csv"), (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".yaml", "yaml"), (".yml", "yaml")):
         if low.endswith(ext):
             return fmt
+    return "auto"
+
+
+_JSON_START = re.compile(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
+
+
+def sniff_format(first: str) -> str:
+    """The format of a file or stream that its name does not give, from its first non-blank line: a JSON
+    object, a YAML list entry, a CSV header naming a ``hand`` column, else the one-line notation."""
+    text = first.strip()
+    if _JSON_START.match(text):
+        return "jsonl"
+    if text.startswith(("- ", "---")) or text in ("-", "hands:"):
+        return "yaml"
+    if "hand" in text.lower():
+        try:
+            cells = next(csv.reader([text], strict=True))
+        except (csv.Error, StopIteration):
+            cells = []
+        if "hand" in (c.strip().lower() for c in cells):
+            return "csv"
     return "lines"
 
 
-def read_records(stream: IO[str], fmt: str) -> Iterator[Record]:
-    readers: dict[str, Callable[[IO[str]], Iterator[Record]]] = {
+def read_records(stream: IO[bytes] | IO[str] | LineSource, fmt: str = "auto", from_line: int = 1
+                 ) -> Iterator[Record]:
+    """Every record of the stream, in order, each with its line number: ``fmt`` is lines, csv, jsonl, yaml
+    or auto (decided from the first non-blank line). Records before ``from_line`` are left out (a resumed
+    run keeps the original line numbers)."""
+    source = stream if isinstance(stream, LineSource) else LineSource(stream)
+    lines: Iterator[Line] = iter(source)
+    if fmt == "auto":
+        ahead: list[Line] = []
+        for line in lines:
+            ahead.append(line)
+            if line.problem is None and line.text.strip() and not line.text.lstrip().startswith("#"):
+                break
+            if len(ahead) > 1000:
+                break
+        fmt = sniff_format(ahead[-1].text) if ahead and ahead[-1].problem is None else "lines"
+        lines = _chain(ahead, lines)
+    readers: dict[str, Callable[[Iterator[Line], int], Iterator[Record]]] = {
         "lines": _read_lines, "csv": _read_csv, "jsonl": _read_jsonl, "yaml": _read_yaml,
     }
-    return readers[fmt](stream)
+    yield from readers[fmt](lines, from_line)
+    if source.stopped:
+        sys.stderr.write(f"mjcalc: {source.stopped}\n")
+
+
+def _chain(first: list[Line], rest: Iterator[Line]) -> Iterator[Line]:
+    yield from first
+    yield from rest
 
 
 def split_answer(text: str) -> tuple[str, str | None]:
@@ -68,91 +269,356 @@ def split_answer(text: str) -> tuple[str, str | None]:
     return hand.strip(), (answer.strip() if arrow else None)
 
 
-def _read_lines(stream: IO[str]) -> Iterator[Record]:
-    for n, raw in enumerate(stream, 1):
-        text = raw.strip().lstrip("\ufeff")  # a byte-order mark from Windows editors on standard input
+def _guarded(n: int, text: str, read: Callable[[], Record]) -> Record:
+    """A reader's work on one record; a bug there is that record's error, not the end of the reading."""
+    try:
+        return read()
+    except Exception as exc:
+        return Record(n, text[:200], problem=f"internal error reading the record: {type(exc).__name__}: {exc}")
+
+
+def _read_lines(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
+    for line in lines:
+        n = line.number
+        if n < from_line:
+            continue
+        if line.problem is not None:
+            yield Record(n, line.text, problem=line.problem)
+            continue
+        text = line.text.strip().lstrip("\ufeff")  # a byte-order mark pasted mid-file
         if not text or text.startswith("#"):
             yield Record(n, text, skipped=True)
-            continue
-        hand, answer = split_answer(text)
-        yield Record(n, hand, answer=answer)
+        elif _JSON_START.match(text):
+            yield Record(n, text, problem="this is a JSON record, and the input is read as lines of notation: "
+                                          "use --input-format jsonl (or name the file .jsonl)")
+        else:
+            hand, answer = split_answer(text)
+            yield Record(n, hand, answer=answer)
 
 
-def _from_mapping(n: int, data: Any) -> Record:
+def _scalar(key: str, value: Any) -> str:
+    """A record's option or flag value as text, checked: a string, a number or a yes/no, of bounded size."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, int):
+        if not -10**18 <= value <= 10**18:
+            raise _Bad(f"'{key}': the number {str(value)[:12]}… is out of range")
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        if len(value) > MAX_VALUE:
+            raise _Bad(f"'{key}': the value is {len(value):,} characters long; at most {MAX_VALUE:,}")
+        return value
+    raise _Bad(f"'{key}' must be a string or a number, not {_type_name(value)}")
+
+
+class _Bad(Exception):
+    """A record that has the wrong shape: the message says which key and why."""
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", type(None): "empty"}.get(type(value), type(value).__name__)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text_field(key: str, value: Any, limit: int = MAX_RECORD) -> str:
+    if not isinstance(value, str):
+        raise _Bad(f"'{key}' must be a string, not {_type_name(value)}")
+    if len(value) > limit:
+        raise _Bad(f"'{key}' is {len(value):,} characters long; at most {limit:,}")
+    if _SURROGATE.search(value):
+        raise _Bad(f"'{key}' holds a lone surrogate (\\u{ord(_SURROGATE.search(value).group()):04x}), "  # type: ignore[union-attr]
+                   "which is not text")
+    return value
+
+
+def _from_mapping(n: int, data: Any, source: str) -> Record:
     """A JSON / YAML record: ``hand`` (the one-line form) with optional ``rules``, ``set``, ``answer``; any other
-    key is a context flag (``zimo: true``, ``seat: E``)."""
-    if isinstance(data, str):
-        hand, answer = split_answer(data)
-        return Record(n, hand, answer=answer)
-    if not isinstance(data, dict):
-        return Record(n, json.dumps(data, ensure_ascii=False), problem="a record is a mapping with a 'hand' key")
-    if not isinstance(data.get("hand"), str) or not data["hand"].strip():
-        return Record(n, json.dumps(data, ensure_ascii=False, default=str), problem="the record has no 'hand' string")
-    options = data.get("set") or {}
-    if not isinstance(options, dict):
-        return Record(n, data["hand"], problem="'set' must be a mapping of option: value")
-    flags = []
-    for key, value in data.items():
-        if key in RECORD_KEYS:
+    key is a context flag (``zimo: true``, ``seat: E``). Every value is checked for its type and size: a record
+    of the wrong shape is an error record that names the key."""
+    try:
+        if isinstance(data, str):
+            hand, answer = split_answer(_text_field("hand", data))
+            return Record(n, hand, answer=answer)
+        if not isinstance(data, dict):
+            raise _Bad(f"a record is a mapping with a 'hand' key, not {_type_name(data)}")
+        if "hand" not in data:
+            raise _Bad("the record has no 'hand'")
+        hand_text = _text_field("hand", data["hand"]).strip()
+        if not hand_text:
+            raise _Bad("the record's 'hand' is empty")
+        rules = data.get("rules")
+        if rules is not None:
+            rules = _text_field("rules", rules, 1_000).strip() or None
+        raw_options = data.get("set")
+        if raw_options is None:
+            raw_options = {}
+        if not isinstance(raw_options, dict):
+            raise _Bad(f"'set' must be a mapping of option: value, not {_type_name(raw_options)}")
+        options = {_text_field("set", str(k) if isinstance(k, (int, bool)) else k, 100): _scalar(f"set.{k}", v)
+                   for k, v in raw_options.items()}
+        flags = []
+        for key, value in data.items():
+            if key in RECORD_KEYS:
+                continue
+            if not isinstance(key, str):
+                raise _Bad(f"a key must be a flag name, not {_type_name(key)} {str(key)[:20]}")
+            _text_field("a flag name", key, 100)
+            if value is True:
+                flags.append(FlagWord(key, None, None))
+            elif value is not False and value is not None:
+                if isinstance(value, list):
+                    if len(value) > MAX_LIST:
+                        raise _Bad(f"'{key}' lists {len(value):,} values; at most {MAX_LIST}")
+                    text = ",".join(_scalar(key, v) for v in value)
+                else:
+                    text = _scalar(key, value)
+                flags.append(FlagWord(key, text, None))
+        answer = data.get("answer")
+        if answer is not None and not isinstance(answer, (str, dict)):
+            raise _Bad(f"'answer' must be a string or a mapping, not {_type_name(answer)}")
+        hand, inline_answer = split_answer(hand_text)
+        return Record(n, hand, rules, options, flags, answer if answer is not None else inline_answer)
+    except _Bad as exc:
+        return Record(n, source, problem=str(exc))
+
+
+def _read_jsonl(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
+    for line in lines:
+        n = line.number
+        if n < from_line:
             continue
-        if value is True:
-            flags.append(FlagWord(str(key), None, None))
-        elif value is not False and value is not None:
-            text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
-            flags.append(FlagWord(str(key), text, None))
-    hand, answer = split_answer(data["hand"])
-    return Record(n, hand, data.get("rules"), dict(options), flags, data.get("answer", answer))
-
-
-def _read_jsonl(stream: IO[str]) -> Iterator[Record]:
-    for n, raw in enumerate(stream, 1):
-        text = raw.strip()
+        if line.problem is not None:
+            yield Record(n, line.text, problem=line.problem)
+            continue
+        text = line.text.strip()
         if not text or text.startswith("#"):
             yield Record(n, text, skipped=True)
             continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            yield Record(n, text, problem=f"not valid JSON: {exc.msg} at column {exc.colno}")
+        yield _guarded(n, text, lambda: _json_record(n, text))
+
+
+def _json_record(n: int, text: str) -> Record:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Record(n, text, problem=f"not valid JSON: {exc.msg} at column {exc.colno}")
+    except RecursionError:
+        return Record(n, text, problem="not a record: the JSON is nested too deeply")
+    except ValueError as exc:  # a number of more than 4,300 digits
+        return Record(n, text, problem=f"not a record: {str(exc).split(';')[0]}")
+    return _from_mapping(n, data, text)
+
+
+def _csv_cells(text: str) -> list[str]:
+    """One physical line as CSV cells: a field never runs onto the next line, so a stray quote costs one row."""
+    return next(csv.reader((text,), strict=True))
+
+
+def _read_csv(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
+    """A header with a ``hand`` column; optional ``rules`` and ``answer`` columns; the other non-empty cells are
+    options. One physical line is one row (hands never hold a line break), so a quote left open is an error
+    in its own row only. Without a ``hand`` column every row is an error record that says so."""
+    header: list[str] | None = None
+    header_line = 0
+    header_problem: str | None = None
+    for line in lines:
+        n = line.number
+        if header is None:
+            if line.problem is None and not line.text.strip():
+                if n >= from_line:
+                    yield Record(n, "", skipped=True)
+                continue
+            header_line = n
+            try:
+                if line.problem is not None:
+                    raise csv.Error(line.problem)
+                header = [c.strip().lower() for c in _csv_cells(line.text)]
+            except csv.Error as exc:
+                header, header_problem = [], f"the CSV header (line {n}) cannot be read: {exc}"
+            if header_problem is None and "hand" not in header:
+                shown = ", ".join(repr(c) for c in header[:8]) + (", …" if len(header) > 8 else "")
+                header_problem = (f"the CSV header (line {n}) has no 'hand' column (its columns: {shown}); "
+                                  "the first line of a CSV file names the columns, one of them 'hand'")
             continue
-        yield _from_mapping(n, data)
+        if n < from_line:
+            continue
+        if line.problem is not None:
+            yield Record(n, line.text, problem=line.problem)
+        elif not line.text.strip():
+            yield Record(n, "", skipped=True)
+        elif header_problem is not None:
+            yield Record(n, line.text, problem=header_problem)
+        else:
+            yield _guarded(n, line.text, lambda: _csv_record(n, line.text, header or [], header_line))
 
 
-def _read_csv(stream: IO[str]) -> Iterator[Record]:
-    """A ``hand`` column; optional ``rules`` and ``answer`` columns; other non-empty cells are options."""
-    reader = csv.DictReader(stream)
-    if reader.fieldnames is None or "hand" not in reader.fieldnames:
-        yield Record(1, ",".join(reader.fieldnames or []), problem="the CSV header needs a 'hand' column")
+def _csv_record(n: int, text: str, header: list[str], header_line: int) -> Record:
+    try:
+        cells = _csv_cells(text)
+    except csv.Error as exc:
+        why = "a quote is not closed on this line (a field cannot span lines)" \
+            if "end of data" in str(exc) else str(exc)
+        return Record(n, text, problem=f"not a CSV row: {why}")
+    if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
+        return Record(n, text, problem=f"the row has {len(cells)} cells and the header (line {header_line}) "
+                                       f"names {len(header)} columns")
+    row = dict(zip(header, cells))
+    hand = row.get("hand", "").strip()
+    if hand.startswith("#"):
+        return Record(n, hand, skipped=True)
+    if not hand:
+        return Record(n, text, problem="the row has no hand (its 'hand' cell is empty)")
+    for key, value in row.items():
+        if len(value) > MAX_VALUE and key != "hand":
+            return Record(n, text, problem=f"the '{key}' cell is {len(value):,} characters long; at most "
+                                           f"{MAX_VALUE:,}")
+    options = {k: v.strip() for k, v in row.items()
+               if k not in ("hand", "rules", "answer", "line") and k and v.strip()}
+    hand, answer = split_answer(hand)
+    return Record(n, hand, row.get("rules", "").strip() or None, options,
+                  answer=row.get("answer", "").strip() or answer)
+
+
+_ENTRY = re.compile(r"( *)-(?: |$)")
+_YAML_HEAD = re.compile(r"hands\s*:\s*(?:#.*)?$")
+
+
+def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
+    """A YAML list of records (or a mapping whose ``hands`` is that list). Laid out as a block list — one
+    ``- `` per entry, the usual way — each entry is read on its own, as it comes: a bad entry is one error
+    record and the next entry is read, and the file can be of any length. Any other layout (a flow list
+    ``[…]``) is read whole, up to a bounded size. Aliases are refused (an entry is a few plain values)."""
+    ahead: list[Line] = []
+    indent: int | None = None
+    for line in lines:
+        ahead.append(line)
+        stripped = line.text.strip()
+        if line.problem is not None:
+            break
+        if not stripped or stripped.startswith("#") or stripped == "---" or _YAML_HEAD.match(line.text):
+            continue
+        found = _ENTRY.match(line.text)
+        if found:
+            indent = len(found.group(1))
+        break
+    if indent is None:
+        yield from _yaml_whole(_chain(ahead, lines), from_line)
         return
-    for row in reader:
-        n = reader.line_num
-        hand = (row.get("hand") or "").strip()
-        if not hand or hand.startswith("#"):
-            yield Record(n, hand, skipped=True)
-            continue
-        options = {k: v.strip() for k, v in row.items()
-                   if k not in ("hand", "rules", "answer", "line") and k and v is not None and v.strip()}
-        hand, answer = split_answer(hand)
-        yield Record(n, hand, (row.get("rules") or "").strip() or None, options, answer=row.get("answer") or answer)
+    entry: list[Line] = []
+    for line in _chain(ahead, lines):
+        found = _ENTRY.match(line.text) if line.problem is None else None
+        if found and len(found.group(1)) == indent:
+            if entry:
+                yield from _yaml_entry(entry, indent, from_line)
+            entry = [line]
+        elif entry:
+            entry.append(line)
+        # lines before the first entry: the ``hands:`` key, comments
+    if entry:
+        yield from _yaml_entry(entry, indent, from_line)
 
 
-def _read_yaml(stream: IO[str]) -> Iterator[Record]:
-    """A YAML list of records (or a mapping with a ``hands`` list); each keeps the line it starts on. YAML
-    files are written by hand and small, so this one reader loads the whole file."""
-    loader = yaml.SafeLoader(stream.read())
+class _EntryLoader(yaml.SafeLoader):
+    """A YAML loader for one batch entry: safe, and without aliases (an entry is a few plain values, and an
+    alias is how a tiny file becomes an enormous value)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a batch file",
+                                              event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _yaml_problem(exc: Exception, first_line: int) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    where = f" at line {first_line + mark.line}" if mark is not None else ""
+    what = getattr(exc, "problem", None) or str(exc)
+    return f"not valid YAML{where}: {what}"
+
+
+def _yaml_entry(entry: list[Line], indent: int, from_line: int) -> Iterator[Record]:
+    """One ``- `` entry of a block list (its lines, the first with the dash) as one record."""
+    n = entry[0].number
+    if n < from_line:
+        return
+    shown = entry[0].text.strip()[:200]
+    bad = next((ln for ln in entry if ln.problem is not None), None)
+    if bad is not None:
+        yield Record(n, shown, problem=f"line {bad.number}: {bad.problem}")
+        return
+    size = sum(len(ln.text) + 1 for ln in entry)
+    if size > MAX_YAML_ENTRY:
+        yield Record(n, shown, problem=f"the entry is {size:,} characters long; an entry is at most "
+                                       f"{MAX_YAML_ENTRY:,}")
+        return
+    text = "\n".join(ln.text[indent:] if not ln.text[:indent].strip() else ln.text.lstrip() for ln in entry)
+    yield _guarded(n, shown, lambda: _yaml_record(n, text, shown))
+
+
+def _yaml_record(n: int, text: str, shown: str) -> Record:
+    try:
+        data = yaml.load(text, Loader=_EntryLoader)  # noqa: S506  (a safe loader, aliases refused)
+    except yaml.YAMLError as exc:
+        return Record(n, shown, problem=_yaml_problem(exc, n))
+    except RecursionError:
+        return Record(n, shown, problem="not a record: the YAML is nested too deeply")
+    except ValueError as exc:  # a number of more than 4,300 digits
+        return Record(n, shown, problem=f"not a record: {str(exc).split(';')[0]}")
+    if not isinstance(data, list) or len(data) != 1:
+        return Record(n, shown, problem="not one list entry (is the indentation right?)")
+    return _from_mapping(n, data[0], shown)
+
+
+def _yaml_whole(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
+    """A YAML file not laid out as a block list, read whole (bounded): each entry of its list one record."""
+    collected: list[str] = []
+    size = 0
+    first = 0
+    for line in lines:
+        first = first or line.number
+        if line.problem is not None:
+            yield Record(line.number, line.text, problem=line.problem)
+            return
+        size += len(line.text) + 1
+        if size > MAX_YAML_WHOLE:
+            yield Record(first, "", problem=f"a YAML batch file not laid out as a list of '- ' entries is read "
+                                            f"whole, and this one is over {MAX_YAML_WHOLE:,} characters: write "
+                                            "one '- ' entry per record, or use JSON Lines")
+            return
+        collected.append(line.text)
+    if not collected:
+        return
+    loader = _EntryLoader("\n".join(collected))
+    records: list[Record] = []
     try:
         root = loader.get_single_node()
         if isinstance(root, yaml.MappingNode):
-            root = next((v for k, v in root.value if k.value == "hands"), None)
+            root = next((v for k, v in root.value if getattr(k, "value", None) == "hands"), None)
         if not isinstance(root, yaml.SequenceNode):
-            problem = "a YAML batch file is a list of records (or a mapping with a 'hands' list)"
-            records = [Record(1, "", problem=problem)]
+            records = [Record(first, "", problem="a YAML batch file is a list of records "
+                                                 "(or a mapping with a 'hands' list)")]
         else:
-            records = [_from_mapping(node.start_mark.line + 1, loader.construct_object(node, deep=True))
-                       for node in root.value]
+            for node in root.value:
+                n = node.start_mark.line + 1
+                if n < from_line:
+                    continue
+                shown = collected[node.start_mark.line].strip()[:200]
+                try:
+                    data = loader.construct_object(node, deep=True)
+                except (yaml.YAMLError, RecursionError, ValueError) as exc:
+                    records.append(Record(n, shown, problem=_yaml_problem(exc, 1)))
+                    continue
+                records.append(_guarded(n, shown, lambda: _from_mapping(n, data, shown)))  # noqa: B023
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        records = [Record(mark.line + 1 if mark else 1, "", problem=f"not valid YAML: {getattr(exc, 'problem', exc)}")]
+        records = [Record(first, "", problem=_yaml_problem(exc, 1) + " (the file is read whole, as it is not "
+                                                                       "a list of '- ' entries)")]
+    except RecursionError:
+        records = [Record(first, "", problem="not valid YAML: nested too deeply")]
     finally:
         loader.dispose()
     yield from records
@@ -177,18 +643,30 @@ def score_record(record: Record, base: Request) -> Result:
     return res
 
 
-Renderer = Callable[[Record, Result | None], str]
+Renderer = Callable[[Record, "Result | None"], str]
 
 
-def _work(chunk: list[Record], base: Request, render: Renderer) -> list[tuple[str, str]]:
-    out = []
-    for record in chunk:
+def _one(record: Record, base: Request, render: Renderer) -> tuple[str, str]:
+    """One record's kind and output text. Whatever goes wrong inside is this record's error record."""
+    try:
         if record.skipped:
-            out.append(("skipped", render(record, None)))
-            continue
+            return "skipped", render(record, None)
         res = score_record(record, base)
-        out.append((res.result, render(record, res)))
-    return out
+        return res.result, render(record, res)
+    except Exception as exc:  # a bug in mjcalc: reported in place, the run goes on
+        message = f"internal error: {type(exc).__name__}: {str(exc)[:300]} — a bug in mjcalc, please report it"
+        res = Result(record.text, "error", error=MjcalcError("internal", message))
+        res.line = record.line
+        try:
+            return "internal", render(record, res)
+        except Exception:
+            return "internal", json.dumps({"line": record.line, "input": record.text, "result": "error",
+                                           "error": {"kind": "internal", "message": message, "column": None}},
+                                          ensure_ascii=False)
+
+
+def _work(chunk: list[Record], base: Request, render: Renderer) -> list[tuple[int, str, str]]:
+    return [(record.line, *_one(record, base, render)) for record in chunk]
 
 
 def _chunks(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
@@ -202,10 +680,18 @@ def _chunks(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
         yield chunk
 
 
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
 @dataclass
 class Summary:
+    """What a run did so far: counts by kind, the last line written, and why it stopped early if it did."""
+
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    last_line: int = 0
+    stopped: str | None = None  # "interrupted (SIGINT)" …
 
     @property
     def total(self) -> int:
@@ -214,39 +700,178 @@ class Summary:
     def line(self) -> str:
         c = self.counts
         rate = self.total / self.seconds if self.seconds else 0.0
-        return (f"{self.total} records: {c.get('win', 0)} won, {c.get('not_a_win', 0)} not a win, "
-                f"{c.get('waiting', 0)} waiting, {c.get('error', 0)} errors, {c.get('skipped', 0)} skipped "
+        errors = c.get("error", 0) + c.get("internal", 0)
+        text = (f"{_plural(self.total, 'record')}: {c.get('win', 0):,} won, {c.get('not_a_win', 0):,} not a win, "
+                f"{c.get('waiting', 0):,} waiting, {_plural(errors, 'error')}, {c.get('skipped', 0):,} skipped "
                 f"({self.seconds:.1f} s, {rate:,.0f} records/s)")
+        if c.get("internal"):
+            text += (f"\nmjcalc: {_plural(c['internal'], 'record')} met a bug in mjcalc (error kind 'internal'): "
+                     "please report it with the line")
+        if self.stopped:
+            text += (f"\nmjcalc: {self.stopped}: {_plural(self.total, 'record')} written, the last for input line "
+                     f"{self.last_line:,}; resume with --from-line {self.last_line + 1}")
+        return text
+
+
+class Stop:
+    """Signals ask the run to stop between records (the first Ctrl-C or SIGTERM), so the output ends on a
+    whole record; a second one stops at once."""
+
+    signum = 0
+
+    @classmethod
+    def handler(cls, signum: int, frame: Any) -> None:
+        if cls.signum:
+            raise KeyboardInterrupt
+        cls.signum = signum
+
+    @classmethod
+    @contextmanager
+    def handling(cls) -> Iterator[None]:
+        """Our handlers for the time of a run (the main thread only), the previous ones back after."""
+        cls.signum = 0
+        previous: dict[int, Any] = {}
+        try:
+            for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+                if hasattr(signal, name):
+                    previous[getattr(signal, name)] = signal.signal(getattr(signal, name), cls.handler)
+        except ValueError:  # not the main thread: signals stay as they are
+            pass
+        try:
+            yield
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+
+def _worker_init(parent: int) -> None:
+    """A worker leaves Ctrl-C to the parent (which stops it), dies with the parent whatever kills that, and
+    says nothing when stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(0)
+
+
+def usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End the workers now (they hold no output: the parent writes everything), and wait for them and for
+    the pool's own thread, which then sees them gone."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=2)
+        if p.is_alive():
+            p.kill()
+            p.join(timeout=2)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
-        jobs: int = 1, progress: Callable[[int], None] | None = None) -> Summary:
-    """Score every record in input order; ``jobs`` > 1 spreads chunks over processes, a bounded number in
-    flight, so memory does not grow with the file."""
-    summary = Summary()
+        jobs: int = 1, progress: Callable[[int], None] | None = None, summary: Summary | None = None,
+        chunk: int | None = None, flush: Callable[[], object] | None = None) -> Summary:
+    """Score every record in input order and hand each output text to ``write``, in order; ``flush`` is
+    called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads chunks over processes, a bounded number in flight, so memory
+    does not grow with the file. ``summary`` is filled in as records are written, so that a caller still
+    has it when the run is interrupted."""
+    summary = Summary() if summary is None else summary
+    size = chunk or CHUNK
     start = time.perf_counter()
 
-    def emit(results: list[tuple[str, str]]) -> None:
-        for kind, text in results:
-            summary.counts[kind] = summary.counts.get(kind, 0) + 1
+    def emit(results: list[tuple[int, str, str]]) -> None:
+        if not results:
+            return
+        for _, _, text in results:
             write(text)
+        if flush is not None:
+            flush()
+        for _, kind, _ in results:  # counted once out: the summary says how far the output got
+            summary.counts[kind] = summary.counts.get(kind, 0) + 1
+        summary.last_line = results[-1][0]
+        summary.seconds = time.perf_counter() - start
         if progress is not None:
             progress(summary.total)
 
-    if jobs <= 1:
-        for chunk in _chunks(records, CHUNK):
-            emit(_work(chunk, base, render))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: deque[Future[list[tuple[str, str]]]] = deque()
-            for chunk in _chunks(records, CHUNK):
-                pending.append(pool.submit(_work, chunk, base, render))
-                if len(pending) >= 3 * jobs:
-                    emit(pending.popleft().result())
-            while pending:
-                emit(pending.popleft().result())
-    summary.seconds = time.perf_counter() - start
+    def stopping() -> bool:
+        if Stop.signum:
+            summary.stopped = f"interrupted ({signal.Signals(Stop.signum).name})"
+            return True
+        return False
+
+    try:
+        if jobs <= 1:
+            for part in _chunks(records, size):
+                done: list[tuple[int, str, str]] = []
+                for record in part:
+                    done.append((record.line, *_one(record, base, render)))
+                    if Stop.signum:
+                        break
+                emit(done)
+                if stopping():
+                    break
+        else:
+            _run_parallel(_chunks(records, size), base, render, jobs, emit, stopping)
+    finally:
+        summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _run_parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, jobs: int,
+                  emit: Callable[[list[tuple[int, str, str]]], None], stopping: Callable[[], bool]) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
+    pending: deque[tuple[list[Record], Future[list[tuple[int, str, str]]] | None]] = deque()
+    broken = False
+
+    def finish_one() -> None:
+        nonlocal broken
+        chunk, future = pending.popleft()
+        results = None
+        if future is not None and not broken:
+            try:
+                results = future.result()
+            except BrokenProcessPool:
+                broken = True  # a worker died (killed from outside?): the rest is scored here
+            except Exception:  # noqa: S110  (the chunk is scored here instead, record by record)
+                pass
+        emit(results if results is not None else _work(chunk, base, render))
+
+    clean = False
+    try:
+        for chunk in chunks:
+            pending.append((chunk, None if broken else pool.submit(_work, chunk, base, render)))
+            if len(pending) >= 3 * jobs:
+                finish_one()
+                if stopping():
+                    return
+        while pending:
+            finish_one()
+            if stopping():
+                return
+        clean = True
+    finally:
+        if clean:
+            pool.shutdown(wait=True)
+        else:
+            _stop_pool(pool)
 
 
 # --- writers -------------------------------------------------------------------------------------------
@@ -259,8 +884,15 @@ def render_jsonl(record: Record, res: Result | None) -> str:
     from .render import to_json
 
     if res is None:
-        return json.dumps({"line": record.line, "input": record.text, "result": "skipped"}, ensure_ascii=False)
-    return json.dumps(to_json(res), ensure_ascii=False)
+        text = json.dumps({"line": record.line, "input": record.text, "result": "skipped"}, ensure_ascii=False)
+    else:
+        text = json.dumps(to_json(res), ensure_ascii=False)
+    if not text.isascii() and _LINE_BREAKS.search(text):  # valid JSON raw, but a line break to many readers
+        text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
 def csv_header() -> str:
@@ -281,11 +913,19 @@ def render_csv(record: Record, res: Result | None) -> str:
     net = s.net if s else {}
     error = res.error.message if res.error else "; ".join(c.id for c in res.failed)
     return _csv_row([
-        res.line, res.input, res.ruleset.id if res.ruleset else "", res.result,
+        res.line, _printable(res.input), res.ruleset.id if res.ruleset else "", res.result,
         s.fan if s else "", s.fu if s and s.fu is not None else "", s.points if s else "",
         *(net.get(seat, "") for seat in "ESWN"),
-        " ".join(f"{a.item.id}:{a.total}" for a in best.awards) if best else "", error,
+        " ".join(f"{a.item.id}:{a.total}" for a in best.awards) if best else "", _printable(error),
     ])
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160))} | {0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def _printable(text: str) -> str:
+    """Text as a terminal or a CSV row can show it: control characters escaped (``\\x1b``), one line."""
+    return text if text.isprintable() else text.translate(_CONTROL)
 
 
 def render_row(record: Record, res: Result | None) -> str:
@@ -294,16 +934,16 @@ def render_row(record: Record, res: Result | None) -> str:
         return f"{record.line:>7}  skipped"
     if res.error is not None:
         where = f" (column {res.error.column})" if res.error.column else ""
-        return f"{res.line:>7}  error      {res.error.message}{where}  | {res.input}"
+        return f"{res.line:>7}  error      {_printable(res.error.message)}{where}  | {_printable(res.input)}"
     if res.best is None:
         why = ", ".join(c.id for c in res.failed) if res.result == "not_a_win" else "waits " + " ".join(
             f"{t}" for t in _wait_names(res))
-        return f"{res.line:>7}  {res.result:<9}  {why}  | {res.input}"
+        return f"{res.line:>7}  {res.result:<9}  {why}  | {_printable(res.input)}"
     s = res.best.settlement
     net = " ".join(f"{seat}{s.net[seat]:+d}" for seat in "ESWN")
     fu = f" {s.fu}fu" if s.fu is not None else ""
     return f"{res.line:>7}  win        {s.fan:>3} {res.ruleset.unit if res.ruleset else ''}{fu}  " \
-           f"{s.points:>6}  {net}  | {res.input}"
+           f"{s.points:>6}  {net}  | {_printable(res.input)}"
 
 
 def _wait_names(res: Result) -> list[str]:

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import IO, Annotated, Any
 
 import typer
 
 from .config import Config, load_config
 from .engine import DEFAULT_RULESET, Request, score_line
-from .errors import EXIT_BAD_INPUT, MjcalcError
+from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
 from .ruleset import builtin_names, load_ruleset
+
+EXIT_INTERNAL = 70  # a bug in mjcalc itself (sysexits' EX_SOFTWARE)
 
 app = typer.Typer(
     add_completion=False,
@@ -128,22 +130,90 @@ def score(
     raise typer.Exit(result.exit_code)
 
 
-def _open_input(path: str, fmt: str, encoding: str = "utf-8-sig"):
-    """The input stream and its format; ``-`` is standard input."""
+def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
+    """The input as bytes (decoded line by line by the reader), its format (``auto``: from the content) and
+    its size when it is a regular file; ``-`` is standard input."""
     from .batch import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
         _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
     if path == "-":
-        return sys.stdin, detect_format("", fmt), False
+        return sys.stdin.buffer, detect_format("", fmt), None
     try:
-        stream = open(path, encoding=encoding, newline="")  # noqa: SIM115  (closed by the caller)
-    except OSError as exc:
-        _fail(MjcalcError("context", f"cannot read {path}: {exc.strerror}"))
-        raise AssertionError from exc
-    import os
+        stream = open(path, "rb")  # noqa: SIM115  (closed by the caller)
+        import os
+        import stat
 
-    return stream, detect_format(path, fmt), os.path.getsize(path) > 2_000_000
+        info = os.fstat(stream.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(21, "Is a directory")
+    except OSError as exc:
+        _fail(MjcalcError("context", f"cannot read {path}: {exc.strerror or exc}"))
+        raise AssertionError from exc
+    return stream, detect_format(path, fmt), info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+class OutputError(Exception):
+    """The output cannot be opened or written: the path and the reason (exit 3)."""
+
+    def __init__(self, name: str, exc: OSError) -> None:
+        super().__init__(f"cannot write {name}: {exc.strerror or exc}")
+        self.broken_pipe = isinstance(exc, BrokenPipeError)
+
+
+class Output:
+    """Where a batch writes: a file (``-o``; appended to when a run is resumed) or standard output, as UTF-8
+    bytes, a chunk of whole records at a time and flushed then, so that an interrupted run leaves only whole
+    records. Any failure to open or write is an OutputError naming the path."""
+
+    def __init__(self, path: str | None, append: bool = False) -> None:
+        self.name = "standard output" if path in (None, "-") else str(path)
+        self.stream: IO[bytes]
+        try:
+            if path in (None, "-"):
+                self.stream = sys.stdout.buffer
+            else:
+                self.stream = open(path, "ab" if append else "wb")  # noqa: SIM115  (closed by close())
+            self.empty = not append or self.stream.tell() == 0
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write((text + "\n").encode("utf-8", "backslashreplace"))
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+    def close(self) -> None:
+        try:
+            if self.stream is sys.stdout.buffer:
+                self.stream.flush()
+            else:
+                self.stream.close()
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader of our output went away (``| head``): end as a process killed by SIGPIPE does, quietly."""
+    import os
+    import signal
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing left to flush at exit can fail
+    except (OSError, ValueError):
+        pass
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    os._exit(141)
 
 
 def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
@@ -157,39 +227,86 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
     return request
 
 
+def _bounded_jobs(jobs: int) -> int:
+    from .batch import usable_cpus
+
+    usable = usable_cpus()
+    if jobs > usable:
+        typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
+                   f"core{'s' if usable != 1 else ''}; running {usable} worker{'s' if usable != 1 else ''}",
+                   err=True)
+        return usable
+    return jobs
+
+
 @app.command()
 def batch(
     file: Annotated[str, typer.Argument(help="Hand file (one line per hand, CSV, JSONL or YAML), or - for stdin.")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     output_format: Annotated[str, typer.Option("--format", help="table | csv | jsonl")] = "table",
-    input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml")] = "auto",
+    input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml "
+                                              "(auto: the file's extension, else its first line)")] = "auto",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes; order is kept.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (at most the cores); "
+                                      "order is kept.")] = 1,
+    from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
+                                           "records from this input line on (line numbers kept; -o is "
+                                           "appended to).")] = 1,
 ) -> None:
     """Score every hand of a file in order: one output record per input record, errors included."""
-    from .batch import OUTPUT_FORMATS, RENDERERS, Progress, csv_header, read_records, run
+    import signal
+
+    from .batch import (
+        INPUT_FORMATS, OUTPUT_FORMATS, RENDERERS, LineSource, Progress, Stop, Summary, csv_header, read_records, run,
+    )
 
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("context", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
+    if input_format not in INPUT_FORMATS:
+        _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
     config = _config()
-    stream, fmt, large = _open_input(file, input_format)
-    out = sys.stdout if output is None else open(output, "w", encoding="utf-8", newline="")  # noqa: SIM115
+    request = _file_request(rules, set_, config)
+    jobs = _bounded_jobs(jobs)
+    stream, fmt, size = _open_input(file, input_format)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed pipe is an error we handle (workers included)
+    summary = Summary()
+    code = 0
     try:
-        if output_format == "csv":
-            out.write(csv_header() + "\n")
-        request = _file_request(rules, set_, config)
-        progress = Progress(large or output is not None)
-        summary = run(read_records(stream, fmt), request, RENDERERS[output_format], lambda t: out.write(t + "\n"),
-                      jobs=jobs, progress=progress)
-        progress.close()
-    finally:
-        if out is not sys.stdout:
+        out = Output(output, append=from_line > 1)
+        try:
+            if output_format == "csv" and out.empty:
+                out.write(csv_header())
+            source = LineSource(stream)
+            progress = Progress(size is not None and (size > 2_000_000 or output is not None))
+            interactive = file == "-" and sys.stdin.isatty()
+            with Stop.handling():
+                run(read_records(source, fmt, from_line), request, RENDERERS[output_format], out.write,
+                    jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
+                    flush=out.flush)
+            progress.close()
+        finally:
             out.close()
-        if stream is not sys.stdin:
+    except OutputError as exc:
+        if exc.broken_pipe:
+            _quiet_broken_pipe()
+        typer.echo(f"mjcalc: {exc}", err=True)
+        code = EXIT_BAD_RULESET
+    except KeyboardInterrupt:  # a second Ctrl-C (or SIGTERM) while the first was being honoured
+        summary.stopped = f"interrupted ({signal.Signals(Stop.signum or signal.SIGINT).name})"
+        code = 128 + (Stop.signum or signal.SIGINT)
+    finally:
+        if stream is not sys.stdin.buffer:
             stream.close()
-    typer.echo(summary.line(), err=True)
-    raise typer.Exit(EXIT_BAD_INPUT if summary.counts.get("error") else 0)
+    if summary.stopped and not code:
+        code = 128 + (Stop.signum or signal.SIGINT)
+    if summary.total or not code:
+        typer.echo(summary.line(), err=True)
+    if not code:
+        counts = summary.counts
+        code = EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if counts.get("error") else 0
+    raise typer.Exit(code)
 
 
 @app.command()
@@ -252,7 +369,7 @@ def check(
                 for d in differences:
                     say(f"    - {d.message}", 6)
     finally:
-        if stream is not sys.stdin:
+        if stream is not sys.stdin.buffer:
             stream.close()
     total = right + wrong
     score_line_text = f"{right} of {total} right" + (f" ({100 * right // total}%)" if total else "")
@@ -319,26 +436,46 @@ def rules_show(
         typer.echo(ruleset_text(rules, _lang(lang, _config())))
 
 
-EXIT_INTERNAL = 70  # a bug in mjcalc itself (sysexits' EX_SOFTWARE)
-
-
 def main(argv: list[str] | None = None) -> Any:
-    """Entry point: typer's usage errors exit 2; ours carry their own codes; a bug says so in one line
-    (set MJCALC_DEBUG=1 for the traceback)."""
+    """Entry point: typer's usage errors exit 2; ours carry their own codes; output that cannot be written is
+    exit 3 with the reason; a closed pipe (``| head``) ends the process as SIGPIPE does; a bug says so in one
+    line (set MJCALC_DEBUG=1 for the traceback)."""
+    import errno
     import os
+    import signal
 
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as every Unix filter: `mjcalc … | head` ends quietly
     for stream in (sys.stdout, sys.stderr):  # an undecodable byte of an argument (a lone surrogate) prints as \udce9
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     try:
-        return app(args=argv, standalone_mode=True)
+        try:
+            return app(args=argv, standalone_mode=True)
+        finally:
+            sys.stdout.flush()  # a full disk shows here, not in an "Exception ignored" at exit
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
         sys.stderr.write(f"mjcalc: {exc.message}\n")
         sys.exit(exc.exit_code or EXIT_BAD_INPUT)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF, errno.EPIPE):
+            if os.environ.get("MJCALC_DEBUG"):
+                raise
+            _internal(exc)
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (the exit's flush must not fail again)
+        except OSError:
+            pass
+        sys.stderr.write(f"mjcalc: cannot write standard output: {exc.strerror or exc}\n")
+        sys.exit(EXIT_BAD_RULESET)
     except Exception as exc:  # the last line of defence: no traceback for users
         if os.environ.get("MJCALC_DEBUG"):
             raise
-        sys.stderr.write(f"mjcalc: internal error: {type(exc).__name__}: {exc} — please report it with the "
-                         "command you ran (MJCALC_DEBUG=1 shows the traceback)\n")
-        sys.exit(EXIT_INTERNAL)
+        _internal(exc)
+
+
+def _internal(exc: BaseException) -> None:
+    sys.stderr.write(f"mjcalc: internal error: {type(exc).__name__}: {exc} — please report it with the "
+                     "command you ran (MJCALC_DEBUG=1 shows the traceback)\n")
+    sys.exit(EXIT_INTERNAL)

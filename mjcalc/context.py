@@ -7,16 +7,17 @@ all is an error listing the flags the ruleset reads.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .facts import new as new_fact
+from .hand import KONG_KINDS, Hand, TileRules
 from .memo import remember
 from .normalise import normalise
 from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
@@ -400,3 +401,79 @@ def _plain_typed(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str
 def _refused(values: dict[str, tuple[object, int | None]], message: str, flag: str) -> MjcalcError:
     """A context error at the column of ``flag`` where it was written."""
     return MjcalcError("context", message, values[flag][1] if flag in values else None)
+
+
+# --- what the flags say against the tiles ------------------------------------------------------------------
+# The reference calculators score what they are told; these checks refuse a flag the hand itself contradicts,
+# for every ruleset that reads the flag (a flag a ruleset does not read is not in its Context). One check is one
+# HandCheck: the flag it is about (it runs only when the flag is on) and a small pure function of the hand, the
+# context and the ruleset's tile rules that says what is wrong (None when nothing is). A ruleset-specific fact
+# the check needs is tile-rule data (``tiles.flower_replacement`` in rules/SCHEMA.md), not a ruleset name. To
+# add one (MCR's +fourth, say), append to HAND_CHECKS: the caret goes under the flag where it was written.
+
+
+class HandCheck(NamedTuple):
+    flag: str
+    refuses: Callable[[Hand, Context, TileRules], str | None]
+
+
+def _kongs(hand: Hand) -> int:
+    return sum(1 for m in hand.melds if m.kind in KONG_KINDS)
+
+
+def _gang_needs_a_replacement(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+gang: won on a kong's replacement tile — or a flower's, where flowers are replaced (Taiwan)."""
+    if _kongs(hand) or (tiles.flower_replacement and hand.flowers):
+        return None
+    if tiles.flower_replacement:
+        return "+gang is a win on the tile drawn after a kong or a flower, but the hand has neither"
+    return "+gang is a win on the tile drawn after a kong, but the hand has no kong: write it, e.g. (2222s) or [2222s]"
+
+
+def _at_most_one_per_kong(flag: str) -> Callable[[Hand, Context, TileRules], str | None]:
+    """+dora / +ura: one indicator, and one more for each kong."""
+    def check(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+        given = len(ctx.dora if flag == "dora" else ctx.ura)
+        kongs = _kongs(hand)
+        if given <= 1 + kongs:
+            return None
+        return (f"+{flag}: {given} indicators, but a hand with {kongs} kong{'' if kongs == 1 else 's'} has at most "
+                f"{1 + kongs}: one, and one more for each kong")
+    return check
+
+
+def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+ura: ura-dora are turned over for a riichi hand only."""
+    if ctx.riichi or ctx.wriichi:
+        return None
+    return "+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)"
+
+
+HAND_CHECKS: Final[tuple[HandCheck, ...]] = (
+    HandCheck("gang", _gang_needs_a_replacement),
+    HandCheck("dora", _at_most_one_per_kong("dora")),
+    HandCheck("ura", _ura_needs_riichi),
+    HandCheck("ura", _at_most_one_per_kong("ura")),
+)
+_CHECKED_FACTS: Final = sum({FLAG_FACTS[c.flag] for c in HAND_CHECKS})  # one test tells most lines none applies
+
+
+def check_hand(words: Sequence[FlagWord], hand: Hand, ctx: Context, tiles: TileRules) -> None:
+    """Refuse the first flag of HAND_CHECKS that is on and that the hand contradicts: a context error with the
+    column of the flag as written (``words``: the line's flags and the command line's)."""
+    if not ctx.facts & _CHECKED_FACTS:
+        return
+    for check in HAND_CHECKS:
+        if ctx.facts & FLAG_FACTS[check.flag]:
+            message = check.refuses(hand, ctx, tiles)
+            if message is not None:
+                raise MjcalcError("context", message, _column_of(words, check.flag))
+
+
+def _column_of(words: Sequence[FlagWord], flag: str) -> int | None:
+    """Where ``flag`` was written (in any spelling), or None (a command-line option)."""
+    for w in words:
+        low = w.word.lower()
+        if ALIASES.get(low) == flag or (low in SHORTHANDS and SHORTHANDS[low][0] == flag):
+            return w.column
+    return None

@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, Context, build_context, collect_flags, read_plain_flags
+from .context import ALIASES, CONTEXT_FACTS, Context, build_context, check_hand, collect_flags, read_plain_flags
 from .errors import MjcalcError
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
@@ -192,6 +192,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
+    check_hand([*parsed.flags, *request.flags] if request.flags else parsed.flags, hand, ctx, rules.tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
 
 

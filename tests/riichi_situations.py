@@ -293,6 +293,7 @@ def _add_reds(s: Situation, rng: random.Random) -> None:
 def _context(s: Situation, rng: random.Random) -> None:
     closed = not any(kind != "ankan" for kind, _ in s.melds)
     no_melds = not s.melds
+    kongs = sum(kind in ("kan", "ankan") for kind, _ in s.melds)
     s.zimo = rng.random() < 0.5
     s.seat = rng.choice(SEATS)
     s.round = rng.choice("EESSWN")
@@ -306,7 +307,8 @@ def _context(s: Situation, rng: random.Random) -> None:
     if r < 0.06:
         f["last"] = True
     elif r < 0.10 and s.zimo:
-        f["gang"] = True
+        if kongs:  # a replacement win needs a kong (mjcalc refuses +gang without one)
+            f["gang"] = True
     elif r < 0.13 and not s.zimo:
         f["qiang"] = True
     if no_melds and rng.random() < 0.1:
@@ -315,12 +317,17 @@ def _context(s: Situation, rng: random.Random) -> None:
         elif s.seat != "E":
             f["ren"] = True
     s.flags = {k: v for k, v in f.items() if v}
-    s.dora = [rng.randrange(34) for _ in range(rng.choice((1, 1, 1, 2, 3, 5)))]
-    heavy = rng.random() < 0.1  # indicators pointing at one of the hand's own tiles: counted yakuman and beyond
-    if heavy:
-        s.dora = [INDICATOR_OF[rng.choice(s.concealed)]] * rng.choice((2, 3, 4, 5))
+    # One indicator, and one more for each kong (mjcalc refuses more); ura-dora only for riichi.
+    s.dora = [rng.randrange(34) for _ in range(min(rng.choice((1, 1, 1, 2, 3, 5)), 1 + kongs))]
+    heavy = rng.random() < (0.5 if kongs >= 2 else 0.1)  # indicators at the hand's own tiles: counted yakuman, beyond
+    if heavy:  # a kong's tile when there is one: each of its indicators then counts four
+        kong_tiles = [tiles[0] for kind, tiles in s.melds if kind in ("kan", "ankan")]
+        pointed = rng.choice(kong_tiles) if kong_tiles and rng.random() < 0.7 else rng.choice(s.concealed)
+        s.dora = [INDICATOR_OF[pointed]] * min(rng.choice((2, 3, 4, 5)), 1 + kongs)
     if f.get("riichi") or f.get("wriichi") or rng.random() < 0.1:
-        s.ura = list(s.dora) if heavy else [rng.randrange(34) for _ in range(len(s.dora))]
+        ura = list(s.dora) if heavy else [rng.randrange(34) for _ in range(len(s.dora))]
+        if f.get("riichi") or f.get("wriichi"):
+            s.ura = ura
     s.honba = rng.choice((0, 0, 0, 1, 2, 5))
     s.sticks = rng.choice((0, 0, 0, 1, 2))
     for name, choices in OPTION_CHOICES.items():

@@ -168,7 +168,8 @@ def one(rng: random.Random):
     elif r < 0.06 and seat != "E":
         di = zimo = True
     gang = gangpao = False
-    if zimo and not (tian or di) and rng.random() < 0.12:
+    has_kong = any(text[0] in "({" or len(ts) == 4 for text, ts in melds)
+    if zimo and not (tian or di) and rng.random() < 0.12 and has_kong:  # +gang needs a kong (mjcalc refuses it)
         gang = True
     if not zimo and rng.random() < 0.12:
         gangpao = True
