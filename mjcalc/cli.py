@@ -418,6 +418,17 @@ def rules_list_cmd(json_out: JsonOpt = False) -> None:
         typer.echo(rules_list(loaded))
 
 
+@rules_app.command("schema")
+def rules_schema(
+    markdown: Annotated[bool, typer.Option("--markdown", help="The tables of rules/SCHEMA.md instead.")] = False,
+) -> None:
+    """The grammar of a ruleset file, as a JSON Schema (for an editor that checks YAML as you type)."""
+    from .schema import markdown as schema_markdown
+    from .schema import ruleset_schema
+
+    typer.echo(schema_markdown() if markdown else json.dumps(ruleset_schema(), ensure_ascii=False, indent=2))
+
+
 @rules_app.command("show")
 def rules_show(
     name: Annotated[str, typer.Argument(help="A built-in ruleset name or a path to a .yaml file.")],

@@ -696,7 +696,7 @@ class _Validator:
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
         allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
-                   "immediate"}
+                   "immediate", "remove"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")

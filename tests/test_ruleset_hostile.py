@@ -548,3 +548,37 @@ def test_values_that_add_up_past_the_formula_are_a_ruleset_error(tmp_path: Path)
     p = subprocess.run([sys.executable, "-m", "mjcalc", "waits", "123m456p789s111z2z", "--rules", path],
                        capture_output=True, text=True, timeout=20, env={**os.environ, "MJCALC_CONFIG": "/nonexistent"})
     assert p.returncode == 3 and "more than the exponential formula pays" in p.stderr, p.stderr
+
+
+# --- rules/SCHEMA.md describes the schema --------------------------------------------------------------
+
+
+def test_schema_md_lists_every_key_of_the_schema_and_no_other() -> None:
+    """The annotated example of rules/SCHEMA.md holds each key of the schema, at each level, and no other."""
+    import re
+
+    from mjcalc.schema import ruleset_schema
+
+    text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
+    example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text, re.S).group(1))
+    schema = ruleset_schema()["properties"]
+
+    def union(entries: Any) -> set[str]:
+        values = entries.values() if isinstance(entries, dict) else entries
+        return {k for entry in values if isinstance(entry, dict) for k in entry}
+
+    assert set(example) == set(schema)
+    for key in ("tiles", "formula", "payments"):
+        assert set(example[key]) == set(schema[key]["properties"]), key
+    for key in ("items", "win_conditions"):
+        assert union(example[key]) == set(schema[key]["items"]["properties"]), key
+    for key in ("options", "special_kongs", "kongs"):
+        assert union(example[key]) == set(schema[key]["additionalProperties"]["properties"]), key
+
+
+def test_schema_md_tables_are_generated_from_the_schema() -> None:
+    from mjcalc.schema import BEGIN, END, markdown
+
+    text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
+    assert BEGIN + text.partition(BEGIN)[2].partition(END)[0] + END == markdown(), (
+        "rules/SCHEMA.md is out of date: run python -m mjcalc.schema --write")
