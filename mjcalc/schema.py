@@ -119,6 +119,12 @@ FORMULA_PARAMS: dict[str, Any] = {
     "fan_cap": Number("option_int", none=True),
     "per_tai": Number("option_int"),  # additive: base + fan × per_tai
 }
+# What a formula kind cannot do without: parameters of `formula:`, and options of the ruleset (a settler of its
+# own, in a hook, reads some options directly). A kind added with such needs says so here.
+FORMULA_NEEDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "exponential": {"params": ("base",)},
+    "riichi": {"options": ("kazoe", "kiriage", "open_pinfu_fu", "pinfu_tsumo_fu")},
+}
 PAYMENT_PARAMS: dict[str, Any] = {
     "discard": DISCARD_PAYERS,
     "cover": bool,
@@ -607,6 +613,10 @@ def markdown() -> str:
     lines += ["", "### Parameters", "", "| of | parameter | takes |", "| --- | --- | --- |"]
     for kind, table in (("formula", FORMULA_PARAMS), ("payments", PAYMENT_PARAMS)):
         lines += [f"| `{kind}` | `{key}` | {_spec_words(spec)}, or {{option: NAME}} |" for key, spec in table.items()]
+    for kind, needs in FORMULA_NEEDS.items():
+        wanted = (("parameter(s)", needs.get("params", ())), ("option(s)", needs.get("options", ())))
+        lines += [f"| `kind: {kind}` | needs | the {what} {', '.join(f'`{n}`' for n in names)} |"
+                  for what, names in wanted if names]
     for name, params in sorted(FORM_PARAMS.items()):
         lines += [f"| form `{name}` | `{key}` | {_spec_words(spec)} |" for key, spec in params.items()]
     for name, params in sorted(PREDICATE_PARAMS.items()):
