@@ -123,6 +123,7 @@ FORMULA_PARAMS: dict[str, Any] = {
 # own, in a hook, reads some options directly). A kind added with such needs says so here.
 FORMULA_NEEDS: dict[str, dict[str, tuple[str, ...]]] = {
     "exponential": {"params": ("base",)},
+    "additive": {"params": ("base",)},  # per_tai defaults to 1
     "riichi": {"options": ("kazoe", "kiriage", "open_pinfu_fu", "pinfu_tsumo_fu")},
 }
 PAYMENT_PARAMS: dict[str, Any] = {
