@@ -29,7 +29,7 @@ COMPILED = [
     "mjcalc/context.py",
     "mjcalc/hand.py",
     "mjcalc/readings.py",
-    "mjcalc/waits.py",
+    "mjcalc/waiting.py",
     "mjcalc/predicates.py",
     "mjcalc/settlement.py",
     "mjcalc/engine.py",

@@ -31,7 +31,7 @@ from line_mutations import builtin_rulesets, mutate, seed_lines  # noqa: E402
 
 from mjcalc.engine import Request, score_line  # noqa: E402
 from mjcalc.render import to_json, to_text  # noqa: E402
-from mjcalc.waits import analyse  # noqa: E402
+from mjcalc.waiting import analyse  # noqa: E402
 
 
 def one_line(line: str, rules: str) -> None:

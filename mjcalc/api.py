@@ -146,7 +146,7 @@ def waits(line: str, rules: str | None = None, options: Options | None = None) -
     >>> w["result"], [t["tile"] for t in w["waits"]]
     ('waiting', ['2z'])
     """
-    from .waits import analyse, report_json
+    from .waiting import analyse, report_json
 
     return report_json(analyse(_line(line), _request(rules, options)))
 

@@ -403,7 +403,7 @@ def waits(
 ) -> None:
     """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
     from .render import waits_text
-    from .waits import analyse, report_json
+    from .waiting import analyse, report_json
 
     config = _config()
     report = analyse(hand, Request(rules or config.rules, _options(set_), (), config.options))

@@ -12,7 +12,7 @@ from mjcalc.cli import app
 from mjcalc.engine import score_line
 from mjcalc.homework import compare, parse_answer
 from mjcalc.readings import FormSpec, tiles_of
-from mjcalc.waits import shanten
+from mjcalc.waiting import shanten
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
