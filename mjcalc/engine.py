@@ -183,7 +183,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
-    check_hand([*parsed.flags, *request.flags] if request.flags else parsed.flags, hand, ctx, rules.tile_rules)
+    check_hand(parsed.flags, request.flags, hand, ctx, rules.tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
 
 
