@@ -85,11 +85,13 @@ class Meld:
     added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
     called: bool = False  # a special set the winning tile completed in hand (叫胡), not declared before
     held: tuple[int, ...] = ()  # the tiles as written and held: a special kong's wild 1s is a 1s here
+    reds: tuple[int, ...] = field(default=(), compare=False)  # the kinds of its red fives, to write it back
 
     def __init__(self, kind: str, tiles: tuple[int, ...], special: str | None = None, extra: int = 0,
-                 added: bool = False, called: bool = False, held: tuple[int, ...] | None = None) -> None:
+                 added: bool = False, called: bool = False, held: tuple[int, ...] | None = None,
+                 reds: tuple[int, ...] = ()) -> None:
         self.__dict__.update(kind=kind, tiles=tiles, special=special, extra=extra, added=added, called=called,
-                             held=tiles if held is None else held)
+                             held=tiles if held is None else held, reds=reds)
 
     @property
     def exposed(self) -> bool:
@@ -100,8 +102,9 @@ class Meld:
     def is_kong(self) -> bool:
         return self.kind in KONG_KINDS
 
-    def text(self, red: Sequence[int] = ()) -> str:
-        body = T.format_tiles(self.held, sort=self.kind != "special", red=red)
+    def text(self) -> str:
+        """The meld as written: its red fives where they were, a special kong's tiles in the order given."""
+        body = T.format_tiles(self.held, sort=self.kind != "special", red=self.reds)
         if self.kind == "concealed_kong":
             return f"({body})"
         if self.kind == "special":
@@ -199,21 +202,33 @@ class Hand:
         return Hand(tuple(sorted(rest)), self.melds, tile, self.flowers, self.reds, self.sets, self.red_kinds)
 
     def text(self) -> str:
-        """Canonical notation: concealed tiles sorted, the winning tile last, then melds and flowers."""
-        parts: list[str] = []
-        body = list(self.without_win()) if self.win_tile is not None else list(self.concealed)
-        body.sort()
-        if self.win_tile is not None:
-            body.append(self.win_tile)
-        red = [k for k in self.red_kinds if k in body]  # a red five is written where a five of its kind is
-        parts.append(T.format_tiles(body, sort=False, red=red))
+        """The hand as it reads: the concealed tiles grouped by suit (``678p 1299s``), the melds as written (red
+        fives where they were), flowers, then the winning tile apart; valid notation for the same hand."""
+        body = sorted(self.without_win()) if self.win_tile is not None else list(self.concealed)
+        red = list(self.red_kinds)
         for m in self.melds:
-            in_meld = [k for k in self.red_kinds if k in m.tiles and k not in red]
-            red += in_meld
-            parts.append(m.text(in_meld))
+            for k in m.reds:
+                if k in red:
+                    red.remove(k)
+        parts = [T.format_tiles(group, sort=False, red=[k for k in red if k in group]) for group in _by_suit(body)]
+        parts.extend(m.text() for m in self.melds)
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
+        win = self.win_tile
+        if win is not None and not any(m.called for m in self.melds):
+            parts.append(T.format_tiles((win,), red=[win] if win in red and win not in body else ()))
         return " ".join(p for p in parts if p)
+
+
+def _by_suit(tiles: Sequence[int]) -> list[list[int]]:
+    """Sorted tiles in runs of one suit letter (m, p, s, z)."""
+    groups: list[list[int]] = []
+    for t in tiles:
+        if groups and T.suit_of(groups[-1][-1]) == T.suit_of(t):
+            groups[-1].append(t)
+        else:
+            groups.append([t])
+    return groups
 
 
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:
@@ -334,6 +349,7 @@ def _meld_of(m: MeldText, rules: TileRules) -> Meld:
 
 def _meld(m: MeldText, rules: TileRules) -> Meld:
     kinds = tuple(map(_KIND, m.tiles))
+    reds = tuple(t.tile for t in m.tiles if t.red)
     if m.kind == "special":
         for sk in rules.special_kongs:
             effective = sk.match(kinds)
@@ -349,14 +365,14 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
     if m.kind == "concealed_kong":
         if len(kinds) != 4 or not same:
             raise MjcalcError("notation", f"{m.text}: a concealed kong is four of one tile, such as (1111m)", m.column)
-        return Meld("concealed_kong", kinds)
+        return Meld("concealed_kong", kinds, reds=reds)
     if len(kinds) == 4 and same:
-        return Meld("kong", kinds, added=m.added)
+        return Meld("kong", kinds, added=m.added, reds=reds)
     if len(kinds) == 3 and same:
-        return Meld("pon", kinds)
+        return Meld("pon", kinds, reds=reds)
     ordered = tuple(sorted(kinds))
     if ordered in CHOWS:
-        return Meld("chi", ordered)
+        return Meld("chi", ordered, reds=reds)
     raise MjcalcError(
         "notation",
         f"{m.text} is not a meld: a chi is three in a row of one suit, a pon three of a kind, a kong four",

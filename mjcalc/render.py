@@ -67,11 +67,12 @@ def terminal_width() -> int | None:
 
 
 def cols(text: str) -> int:
-    """Columns a line takes on a terminal (a Chinese character takes two)."""
-    from wcwidth import wcswidth
+    """Columns a line takes on a terminal: a wide character (Chinese) two, a combining mark none."""
+    if text.isascii():
+        return len(text)
+    from unicodedata import combining, east_asian_width
 
-    n = wcswidth(text)
-    return len(text) if n < 0 else n
+    return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _widest(text: str) -> int:

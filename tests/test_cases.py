@@ -170,3 +170,29 @@ def test_fan_is_what_every_payment_holds(file: str, rules: str, case: dict[str, 
         every = sum(i["value"] * i["count"] for iid, i in items.items() if all(on[iid]))
         assert out["fan"] == every, f"fan {out['fan']}, the items on every payment {every}: {case['hand']!r}"
         assert not any(all(iid in q["payer_items"] for q in pays) for iid in items), case["hand"]
+
+
+@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" for f, _, c in CASES])
+def test_hand_line_reads_back_to_the_same_hand(file: str, rules: str, case: dict[str, Any]) -> None:
+    """The ``hand`` written back (concealed tiles by suit, the melds as written, the winning tile apart at the
+    end) is notation that reads back to the very same hand, red fives where they were."""
+    from mjcalc.hand import build_hand
+    from mjcalc.notation import parse_line
+
+    result = score_line(case["hand"], Request(rules=rules, options=case.get("set", {})), with_wait_scores=False)
+    if result.hand is None:
+        return
+    hand, text = result.hand, result.hand.text()
+    again = build_hand(parse_line(text), load_ruleset(rules).tile_rules)
+    assert again == hand, f"{case['hand']!r} -> {text!r}"
+    assert (again.red_kinds, [m.reds for m in again.melds]) == (hand.red_kinds, [m.reds for m in hand.melds]), text
+    assert again.text() == text
+    if hand.win_tile is not None and not any(m.called for m in hand.melds):
+        last = name_of(hand.win_tile)
+        assert text.rsplit(" ", 1)[-1] in (last, "0" + last[1]), text  # the winning tile apart, at the end
+
+
+def name_of(tile: int) -> str:
+    from mjcalc.tiles import name
+
+    return name(tile)

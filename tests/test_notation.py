@@ -198,8 +198,9 @@ def test_canonical_hand_text_round_trips() -> None:
 def test_red_fives_are_written_back() -> None:
     from mjcalc.engine import Request
 
-    for line, text in [("123m406p789s111z22z +riichi", "123m406p789s11122z"),
-                       ("123m456p789s2z [406m] 2z +zimo", "123m456p789s22z [406m]")]:
+    for line, text in [("123m406p789s111z22z +riichi", "123m 406p 789s 1112z 2z"),
+                       ("123m456p789s2z [406m] 2z +zimo", "123m 456p 789s 2z [406m] 2z"),
+                       ("345m40677p67s [340m] 8s +riichi", "345m 40677p 67s [340m] 8s")]:  # each red where it was
         r = score_line(line, Request(rules="riichi"))
         assert r.hand.text() == text
         again = score_line(text + " +" + line.split(" +", 1)[1], Request(rules="riichi"))
