@@ -9,7 +9,7 @@ from typing import IO, Annotated, Any
 import typer
 
 from .config import Config, load_config
-from .engine import DEFAULT_RULESET, Request, score_line
+from .engine import DEFAULT_RULESET, Request, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
@@ -221,7 +221,7 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
     rather than failing every line."""
     request = Request(rules or config.rules, _options(set_), (), config.options)
     try:
-        load_ruleset(request.rules or DEFAULT_RULESET).option_values(request.options)
+        request_options(load_ruleset(request.rules or DEFAULT_RULESET), request)
     except MjcalcError as exc:
         _fail(exc)
     return request
@@ -416,6 +416,17 @@ def rules_list_cmd(json_out: JsonOpt = False) -> None:
                                for r in loaded], ensure_ascii=False, indent=2))
     else:
         typer.echo(rules_list(loaded))
+
+
+@rules_app.command("schema")
+def rules_schema(
+    markdown: Annotated[bool, typer.Option("--markdown", help="The tables of rules/SCHEMA.md instead.")] = False,
+) -> None:
+    """The grammar of a ruleset file, as a JSON Schema (for an editor that checks YAML as you type)."""
+    from .schema import markdown as schema_markdown
+    from .schema import ruleset_schema
+
+    typer.echo(schema_markdown() if markdown else json.dumps(ruleset_schema(), ensure_ascii=False, indent=2))
 
 
 @rules_app.command("show")

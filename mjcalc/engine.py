@@ -19,7 +19,7 @@ from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
-from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
+from .ruleset import Condition, ItemDef, Ruleset, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
 
 DEFAULT_RULESET: Final = "changchun"
@@ -163,6 +163,23 @@ class ReadLine(NamedTuple):
     ctx: Context
 
 
+def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
+    """The options a line is scored with before its own +base / +cap: the config file's ``set:`` where the
+    ruleset has the option, then ``--set``. A config option that no ruleset has, or a value that its option
+    cannot take, is blamed on the config file (config.py), a bad ``--set`` on ``--set``."""
+    config = request.config_options
+    if not config:
+        return rules.option_values(request.options)
+    known = {k: v for k, v in config.items() if k in rules.options}
+    source = str(getattr(config, "source", "the config file"))
+    if len(known) < len(config):
+        check_config_options(tuple(sorted(k for k in config if k not in known)), rules.id, source)
+    used = {k: v for k, v in known.items() if k not in request.options}
+    if used:
+        rules.option_values(used, f"{source}: set")
+    return rules.option_values({**known, **request.options})
+
+
 def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     """The first half of scoring a line: flags, options, hand and context, checked."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
@@ -172,11 +189,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     if plain is None:
         values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags,
                                         rules.flags)
-    if request.config_options:
-        known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
-        options = rules.option_values({**known_config, **request.options})
-    else:
-        options = rules.option_values(request.options)
+    options = request_options(rules, request)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
             options = {**options, key: rules.options[key].parse(values[key][0], f"+{key}")}
