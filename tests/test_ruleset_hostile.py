@@ -192,6 +192,9 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("formula_base_option_unknown", HEAD + "formula: {base: {option: nobase}}\n", ["formula.base", "nobase"]),
     ("formula_base_option_type", HEAD + "formula: {base: {option: cap_scope}}\n", ["formula.base", "cap_scope"]),
     ("formula_cap_scope_word", HEAD + "formula: {cap_scope: everyone}\n", ["formula.cap_scope"]),
+    ("formula_kind_needs_options", HEAD + "formula: {kind: riichi}\n", ["kind 'riichi' needs the option(s) kazoe"]),
+    ("formula_kind_needs_base", "id: x\nextends: riichi\nnames: {zh: x, en: x}\nformula: {kind: exponential}\n",
+     ["formula.base' is missing"]),
     ("formula_unknown_key", HEAD + "formula: {multiplier: 2}\n", ["unknown field 'multiplier'", "formula"]),
     ("payments_discard_word", HEAD + "payments: {discard: nobody}\n", ["payments.discard"]),
     ("payments_cover_text", HEAD + "payments: {cover: perhaps}\n", ["payments.cover"]),
@@ -206,6 +209,11 @@ CASES: list[tuple[str, str, list[str]]] = [
      + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)),
      ["aliases"]),
     ("merge_key_alias", HEAD + "base: &b {default: 2}\noptions:\n  base: {<<: *b}\n", ["aliases"]),
+    ("wide_list", HEAD + "flags: [" + ", ".join(["zimo"] * 5000) + "]\n", ["more than 1,000 entries"]),
+    ("wide_mapping", HEAD + "options:\n" + "".join(f"  o{i}: {{type: int, default: 1, doc: x}}\n" for i in range(1500)),
+     ["more than 1,000 entries"]),
+    ("many_values", HEAD + "".join(f"k{i}: [{', '.join(['1'] * 900)}]\n" for i in range(30)),
+     ["more than 20,000 values"]),
     ("duplicate_key", HEAD + "names: {zh: 二, en: Two}\n", ["given twice"]),
     ("not_yaml", "id: x\nnames: {zh: x, en: x\nitems: [\n", ["not valid YAML", "line"]),
     ("tab_indent", "id: x\n\tnames: {zh: x, en: x}\n", ["not valid YAML"]),
@@ -582,3 +590,18 @@ def test_schema_md_tables_are_generated_from_the_schema() -> None:
     text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
     assert BEGIN + text.partition(BEGIN)[2].partition(END)[0] + END == markdown(), (
         "rules/SCHEMA.md is out of date: run python -m mjcalc.schema --write")
+
+
+def test_a_broken_file_is_read_once_and_its_error_given_each_time(tmp_path: Path) -> None:
+    path = _write(tmp_path, item("value: 20000"))
+    errors = []
+    for _ in range(3):
+        with pytest.raises(MjcalcError) as info:
+            load_ruleset(path)
+        errors.append(info.value)
+    assert len({id(e) for e in errors}) == 3 and len({e.message for e in errors}) == 1
+    Path(path).write_text(item("value: 2"), encoding="utf-8")
+    with pytest.raises(MjcalcError):
+        load_ruleset(path)  # remembered for this process …
+    load_ruleset.cache_clear()
+    assert next(i for i in load_ruleset(path).items if i.id == "closed_win").value == 2  # … until forgotten
