@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from line_mutations import builtin_rulesets, mutate, seed_lines  # noqa: E402
+from line_mutations import builtin_rulesets, mutate, seed_lines, to_bytes  # noqa: E402
 
 from mjcalc.engine import Request, score_line  # noqa: E402
 from mjcalc.render import to_json, to_text  # noqa: E402
@@ -62,11 +62,8 @@ def cli_problem(line: str, rules: str, command: str) -> str | None:
     if command in ("score", "waits"):
         code, err = cli_run([command, line, "--rules", rules])
     else:
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", errors="surrogateescape",
-                                         delete=False) as f:
-            f.write(line.replace("\n", " ").replace("\r", " ").replace("\x85", " ").replace("\u2028", " ")
-                    .replace("\u2029", " ").replace("\x0b", " ").replace("\x0c", " ").replace("\x1c", " ")
-                    .replace("\x1d", " ").replace("\x1e", " ") + (" => fan 1\n" if command == "check" else "\n"))
+        with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+            f.write(to_bytes(" ".join(line.splitlines()) + (" => fan 1\n" if command == "check" else "\n")))
         try:
             code, err = cli_run([command, f.name, "--rules", rules])
         finally:

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from line_mutations import builtin_rulesets, mutate, seed_lines
+from line_mutations import builtin_rulesets, mutate, seed_lines, to_bytes
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
@@ -74,7 +74,7 @@ def test_the_command_line_answers_mutated_lines_with_exit_0_to_3(command: str, t
         else:
             path = tmp_path / "hands.txt"
             record = " ".join(line.splitlines()) + (" => fan 1" if command == "check" else "")
-            path.write_text(record + "\n", encoding="utf-8", errors="surrogateescape")
+            path.write_bytes(to_bytes(record + "\n"))
             r = runner.invoke(app, [command, str(path), "--rules", rules], env=ENV)
         assert r.exception is None or isinstance(r.exception, SystemExit), (line, rules, repr(r.exception))
         assert r.exit_code in (0, 1, 2, 3), (line, rules, r.exit_code, r.output[-500:])
@@ -83,9 +83,8 @@ def test_the_command_line_answers_mutated_lines_with_exit_0_to_3(command: str, t
 def test_the_installed_command_never_prints_a_traceback() -> None:
     """A few mutated lines through the real process (``python -m mjcalc``): exit 0-3 and no traceback."""
     lines = [(line, rules) for line, rules in _mutated(60, SEED + 2) if "\x00" not in line and len(line) < 50_000]
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", errors="surrogateescape",
-                                     delete=False) as f:
-        f.write("\n".join(" ".join(line.splitlines()) for line, _ in lines) + "\n")
+    with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+        f.write(to_bytes("\n".join(" ".join(line.splitlines()) for line, _ in lines) + "\n"))
     try:
         runs = [["score", lines[0][0]], ["waits", lines[1][0]], ["score", lines[2][0], "--json"],
                 ["batch", f.name, "--format", "jsonl"], ["check", f.name]]
