@@ -57,7 +57,12 @@ def cli_run(args: list[str], stdin: str | None = None) -> tuple[int, str]:
 
 def cli_problem(line: str, rules: str, command: str) -> str | None:
     """What is wrong with the command line's answer to this line, or None."""
-    if "\x00" in line or len(line) > 100_000:  # an argument cannot hold a NUL, nor a megabyte: through a file
+    try:
+        line.encode("utf-8", "surrogateescape")
+        unsayable = "\x00" in line or len(line) > 100_000
+    except UnicodeEncodeError:  # a lone surrogate that is no undecodable byte
+        unsayable = True
+    if unsayable:  # an argument cannot hold a NUL, a megabyte or a lone surrogate: through a file
         command = "check" if command == "waits" else "batch" if command == "score" else command
     if command in ("score", "waits"):
         code, err = cli_run([command, line, "--rules", rules])
