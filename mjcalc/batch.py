@@ -795,8 +795,10 @@ def usable_cpus() -> int:
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End the workers now (they hold no output: the parent writes everything), and wait for them and for
-    the pool's own thread, which then sees them gone."""
+    """End the workers now (they hold no output: the parent writes everything) and wait for them, but not
+    for the pool's own thread: a worker stopped while it was sending a chunk's results leaves that thread
+    reading a message that never ends, so joining it (here, or at the interpreter's exit) would hang. A run
+    stopped this way therefore ends its process with ``os._exit`` (``cli.batch``)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for p in procs:
         if p.is_alive():
@@ -806,7 +808,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
         if p.is_alive():
             p.kill()
             p.join(timeout=2)
-    pool.shutdown(wait=True, cancel_futures=True)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
