@@ -540,15 +540,15 @@ def describe(error: Any, data: Any) -> str:
 
 
 def _pattern_words(pattern: str) -> str:
-    if "mpsz" in pattern:
-        return "a tile such as 1m, 9s, 7z"
-    if "{2,3}" in pattern:
-        return "a language code: zh, en, ja …"
-    if "\\." in pattern:
-        return "lower-case letters, digits and _, optionally ruleset.name"
-    if "-" in pattern:
-        return "lower-case letters, digits, - and _"
-    return "lower-case letters, digits and _, starting with a letter"
+    """What a pattern of the schema admits, in words (``pattern`` may be a whole sub-schema's text)."""
+    words = {TILE_PATTERN: "a tile such as 1m, 9s, 7z", LANG_PATTERN: "a language code: zh, en, ja …",
+             PREDICATE_PATTERN: "lower-case letters, digits and _ (a hook's own: ruleset.name)",
+             RULESET_ID_PATTERN: "lower-case letters, digits, - and _", ID_PATTERN: "lower-case letters, digits "
+             "and _, starting with a letter", "^[a-z]+$": "lower-case letters"}
+    for known, text in words.items():
+        if known == pattern or repr(known)[1:-1] in pattern or known in pattern:
+            return text
+    return "another name"
 
 
 def _words(types: Any) -> str:
