@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from mjcalc.cli import app
 from mjcalc.engine import Request, score_line
 from mjcalc.render import to_json, to_text
-from mjcalc.waits import analyse
+from mjcalc.waiting import analyse
 
 ROOT = Path(__file__).resolve().parent.parent
 LINES = 3000
