@@ -25,14 +25,18 @@ WORDS = {
            "win": "WIN", "error": "ERROR", "ignored": "ignored (not used by this ruleset)", "notes": "notes",
            "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
            "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
-           "own": "payer's own items", "with": "with", "unless": "unless said"},
+           "own": "payer's own items", "with": "with", "unless": "unless said",
+           "treasure": "treasure drawn", "wildcard": "wildcard drawn",
+           "not_ready": "NOT READY — shanten {} (tiles to change before the hand waits); no tile completes it"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
            "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
            "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
            "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
            "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
-           "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外"},
+           "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外",
+           "treasure": "摸宝", "wildcard": "摸会",
+           "not_ready": "未听牌 — 向听数 {}（还差几张才听牌）；没有能和的牌"},
 }
 
 
@@ -161,6 +165,9 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
     if r.hand is not None:
         out["waits"] = [T.name(t) for t in r.waits]
     if r.result == "waiting":
+        from .waits import shanten_of
+
+        out["shanten"] = shanten_of(r)
         out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
     if r.ignored_flags:
         out["ignored_flags"] = r.ignored_flags
@@ -226,6 +233,11 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
         lines.extend(wrap(f"{'':<{LABEL}}note: {warning}", width, LABEL))
     lines.append("")
     if r.result == "waiting":
+        if not r.waits:  # one tile short, but no tile completes it: how far from ready
+            from .waits import shanten_of
+
+            lines.extend(wrap(w["not_ready"].format(shanten_of(r)), width, 2))
+            return "\n".join(lines)
         lines.append(w["waiting"])
         lines.append(_waits_table(r, lang, width))
         return "\n".join(lines)
@@ -528,6 +540,10 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     rows = []
     for zimo, ron in report.waits:
         rows.append([T.name(zimo.tile), zimo.unseen, _outcome_text(zimo.result, lang), _outcome_text(ron.result, lang)])
+    if report.wild_draw is not None:  # drawing the treasure / a wildcard: a self-draw, never a discard
+        d = report.wild_draw
+        rows.append([f"{T.name(d.tile)} ({w['treasure'] if rules.wildcard == 'treasure' else w['wildcard']})",
+                     d.unseen, _outcome_text(d.result, lang), "—"])
     table = tabulate(rows, headers=[w["waits"], w["unseen"], w["self"], w["discard"]], tablefmt="simple")
     if width is not None and _widest(table) > width:  # narrow: a wait a line, its two outcomes under it
         narrow = []
