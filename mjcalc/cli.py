@@ -84,7 +84,8 @@ def _lang(lang: str | None, config: Config) -> str:
 
 @app.command()
 def score(
-    hand: Annotated[str, typer.Argument(help="The hand in one line, e.g. \"123m456p789s111z22z +zimo +seat=E\".")],
+    hand: Annotated[list[str], typer.Argument(help="The hand in one line, e.g. \"123m456p789s111z22z +zimo +seat=E\" "
+                                                   "(quotes optional: the words are joined).")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     json_out: JsonOpt = False,
@@ -120,7 +121,7 @@ def score(
         word, eq, value = f.lstrip("+").partition("=")
         words.append(FlagWord(word, value if eq else None, None))
     request = Request(rules or config.rules, _options(set_), words, config.options)
-    result = score_line(hand, request)
+    result = score_line(" ".join(hand), request)
     chosen = _lang(lang, config)
     if json_out:
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
@@ -381,7 +382,8 @@ def check(
 
 @app.command()
 def waits(
-    hand: Annotated[str, typer.Argument(help="A hand one tile short (13 tiles, 16 for 16-tile rules).")],
+    hand: Annotated[list[str], typer.Argument(help="A hand one tile short (13 tiles, 16 for 16-tile rules); "
+                                                   "quotes optional.")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     json_out: JsonOpt = False,
@@ -392,7 +394,7 @@ def waits(
     from .waits import analyse, report_json
 
     config = _config()
-    report = analyse(hand, Request(rules or config.rules, _options(set_), (), config.options))
+    report = analyse(" ".join(hand), Request(rules or config.rules, _options(set_), (), config.options))
     if json_out:
         typer.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     else:

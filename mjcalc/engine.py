@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, Context, build_context, check_hand, collect_flags, read_plain_flags
+from .context import ALIASES, CONTEXT_FACTS, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
 from .errors import MjcalcError
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
@@ -127,12 +127,39 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
         rules = load_ruleset(_ruleset_ref(parsed, request))
         return _score(text, parsed, rules, request, with_wait_scores)
     except MjcalcError as exc:
+        exc = _bare_flag_hint(text, exc)
         if rules is None and exc.kind != "ruleset":
             try:
                 rules = load_ruleset(request.rules or DEFAULT_RULESET)
             except MjcalcError:
                 rules = None
         return Result(text, "error", rules, error=exc)
+
+
+def _bare_flag_hint(text: str, exc: MjcalcError) -> MjcalcError:
+    """A notation error on a word that is a flag written without its ``+`` (``zimo``, ``seat=E``, ``riichi``):
+    the same error, saying which flag was meant."""
+    if exc.kind != "notation" or exc.column is None or not 0 < exc.column <= len(text):
+        return exc
+    at = exc.column - 1
+    start = text.rfind(" ", 0, at) + 1
+    end = text.find(" ", at)
+    word = text[start:] if end < 0 else text[start:end]
+    name, eq, value = word.partition("=")
+    if not name.isalpha() or len(name) < 2:
+        return exc
+    words = [*ALIASES, *SHORTHANDS]
+    if name.lower() in words:
+        meant = name.lower()
+    else:
+        import difflib
+
+        close = difflib.get_close_matches(name.lower(), words, n=1, cutoff=0.8)
+        if not close:
+            return exc
+        meant = close[0]
+    return MjcalcError(exc.kind, f"{exc.message} — '{word}' looks like a flag: did you mean +{meant}{eq}{value}? "
+                       "(a flag starts with +)", exc.column)
 
 
 _RULES_WORDS: Final = frozenset(word for word, name in ALIASES.items() if name == "rules")

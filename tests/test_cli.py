@@ -159,3 +159,20 @@ def test_version_says_whether_the_core_is_compiled() -> None:
     compiled = not mjcalc.engine.__file__.endswith(".py")
     assert r.output.startswith("mjcalc 0.1.0 (core: ")
     assert ("compiled with mypyc" if compiled else "pure Python") in r.output
+
+
+def test_the_cli_forgives_what_people_type() -> None:
+    """Words after the hand are joined into it; a flag without its + gets a did-you-mean; +dealer with another
+    +seat says why it is refused."""
+    joined = run("score", "234m", "567p", "345s", "999s", "11z", "+zimo", "--json")
+    assert joined.exit_code == 0, joined.output
+    assert json.loads(joined.output)["input"] == "234m 567p 345s 999s 11z +zimo"
+    assert run("waits", "123m", "456p", "789s", "111z", "2z", "--json").exit_code == 0
+    for word, meant in [("zimo", "+zimo"), ("seat=E", "+seat=E"), ("riichi", "+riichi"), ("zimoo", "+zimo")]:
+        r = run("score", "234m 567p 345s 999s 11z", word)
+        assert r.exit_code == 2 and f"did you mean {meant}?" in r.output, r.output
+    assert "did you mean" not in run("score", "234m 567p 345s 999s 11x").output  # no flag-like word: no guess
+    r = run("score", "123m456p789s111z22z +dealer +seat=S")
+    assert r.exit_code == 2
+    assert "+dealer and +seat=S" in r.output and "+dealer means +seat=E (East is the dealer)" in r.output
+    assert run("score", "123m456p789s111z22z +dealer +seat=E").exit_code == 0  # the same seat: no conflict
