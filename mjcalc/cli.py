@@ -9,7 +9,7 @@ from typing import IO, Annotated, Any
 import typer
 
 from .config import Config, load_config
-from .engine import DEFAULT_RULESET, Request, score_line
+from .engine import Request, check_run_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
@@ -220,9 +220,9 @@ def _quiet_broken_pipe() -> None:
 def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
-    request = Request(rules or config.rules, _options(set_), (), config.options)
+    request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)
     try:
-        load_ruleset(request.rules or DEFAULT_RULESET).option_values(request.options)
+        check_run_options(request)  # NAME: an option of some ruleset; RULESET.NAME: of that one
     except MjcalcError as exc:
         _fail(exc)
     return request

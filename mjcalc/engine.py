@@ -12,7 +12,7 @@ from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .context import ALIASES, CONTEXT_FACTS, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
-from .errors import MjcalcError
+from .errors import MjcalcError, did_you_mean
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
 from .memo import remember
@@ -116,6 +116,9 @@ class Request:
     options: Mapping[str, Any] = field(default_factory=dict)
     flags: Sequence[FlagWord] = ()
     config_options: Mapping[str, Any] = field(default_factory=dict)  # from the user config: only where known
+    # A run of many lines (batch, check): an option NAME applies to the lines whose ruleset has it (the run checked
+    # up front that one has: ``check_run_options``). One line (score, waits): an option its ruleset lacks is an error.
+    lenient: bool = False
 
 
 def score_line(text: str, request: Request = Request(), *, with_wait_scores: bool = True) -> Result:
@@ -199,19 +202,63 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     if plain is None:
         values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags,
                                         rules.flags)
+    given = options_for(rules, request.options, request.lenient) if request.options else request.options
     if request.config_options:
-        known_config = {k: v for k, v in request.config_options.items() if k in rules.options}
-        options = rules.option_values({**known_config, **request.options})
+        options = rules.option_values({**options_for(rules, request.config_options, True), **given})
     else:
-        options = rules.option_values(request.options)
+        options = rules.option_values(given)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
-            options = {**options, key: rules.options[key].parse(values[key][0], f"+{key}")}
+            value, column = values[key]
+            line_value = rules.options[key].parse(value, f"+{key}")
+            if key in given and options[key] != line_value:
+                raise MjcalcError("context", f"+{key}={value} in the line and --set {key}={given[key]} disagree: "
+                                  "give one (nothing is overridden silently)", column)
+            options = {**options, key: line_value}
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
     check_hand([*parsed.flags, *request.flags] if request.flags else parsed.flags, hand, ctx, rules.tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
+
+
+def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Mapping[str, Any]:
+    """The options (``--set``) that apply to ``rules``: ``RULESET.NAME`` for this ruleset only, a plain ``NAME``
+    to every ruleset that has it. Not ``lenient`` (one line), a plain NAME this ruleset lacks is kept, so that
+    ``option_values`` says it is no option here, and so is one aimed at another ruleset."""
+    if not lenient and not any("." in k for k in options):
+        return options
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        target, dot, name = key.rpartition(".")
+        if dot and target != rules.id:
+            if not lenient:
+                raise MjcalcError("ruleset", f"--set {key}: this line is scored by {rules.id}, not {target}")
+        elif dot or name in rules.options or not lenient:
+            out[name] = value
+    return out
+
+
+def check_run_options(request: Request) -> None:
+    """Before a run of many lines: each ``--set NAME`` must be an option of the run's ruleset or of a built-in
+    one, and ``RULESET.NAME`` of that ruleset; each value must read under every ruleset it is checked by."""
+    from .ruleset import builtin_names
+
+    main = load_ruleset(request.rules or DEFAULT_RULESET)
+    candidates = [main, *(load_ruleset(n) for n in builtin_names() if n != main.id)]
+    for key, value in request.options.items():
+        target, dot, name = key.rpartition(".")
+        if dot:
+            found = next((r for r in candidates if r.id == target), None)
+            rules = found if found is not None else load_ruleset(target)
+            rules.option_values({name: value}, f"--set {key}")
+            continue
+        having = [r for r in candidates if name in r.options]
+        if not having:
+            known = sorted({o for r in candidates for o in r.options})
+            raise MjcalcError("ruleset", f"--set: '{name}' is an option of no ruleset{did_you_mean(name, known)}")
+        for r in having:
+            r.option_values({name: value})
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:

@@ -176,3 +176,27 @@ def test_the_cli_forgives_what_people_type() -> None:
     assert r.exit_code == 2
     assert "+dealer and +seat=S" in r.output and "+dealer means +seat=E (East is the dealer)" in r.output
     assert run("score", "123m456p789s111z22z +dealer +seat=E").exit_code == 0  # the same seat: no conflict
+
+
+def test_one_rule_for_options(tmp_path) -> None:
+    """--set NAME applies to every ruleset of the run that has it, an error only when none does; RULESET.NAME
+    targets one; +base= in a line and a different --set base= is an error (README)."""
+    path = tmp_path / "mixed.txt"
+    path.write_text("123m456p789s111z22z +zimo\n123m456p789s23s55p 1s +riichi +rules=riichi\n", encoding="utf-8")
+    out = run("batch", str(path), "--format", "jsonl", "--set", "base=2", "--set", "kiriage=on")
+    assert out.exit_code == 0, out.output
+    first, second = (json.loads(x) for x in out.stdout.splitlines())
+    assert first["options"]["base"] == 2 and second["options"]["kiriage"] is True
+    assert "base" not in second["options"] and "kiriage" not in first["options"]
+    targeted = run("batch", str(path), "--format", "jsonl", "--set", "changchun.base=3")
+    a, b = (json.loads(x) for x in targeted.stdout.splitlines())
+    assert a["options"]["base"] == 3 and b["result"] == "win"
+    for bad in ("kiriagee=on", "changchun.kiriage=on", "nope.base=2"):
+        r = run("batch", str(path), "--set", bad)
+        assert r.exit_code == 3, (bad, r.output)
+    assert "option of no ruleset (did you mean 'kiriage'?)" in run("batch", str(path), "--set", "kiriagee=on").output
+    assert run("score", QUICK, "--set", "kiriage=on").exit_code == 3  # one line: its ruleset has no kiriage
+    assert run("score", QUICK, "--set", "changchun.base=3", "--json").exit_code == 0
+    clash = run("score", QUICK + " +base=3", "--set", "base=2")
+    assert clash.exit_code == 2 and "+base=3 in the line and --set base=2 disagree" in clash.output
+    assert run("score", QUICK + " +base=2", "--set", "base=2").exit_code == 0
