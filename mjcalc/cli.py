@@ -9,7 +9,7 @@ from typing import IO, Annotated, Any
 import typer
 
 from .config import Config, load_config
-from .engine import Request, check_run_options, score_line
+from .engine import DEFAULT_RULESET, Request, check_run_options, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
@@ -223,6 +223,7 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
     request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)
     try:
         check_run_options(request)  # NAME: an option of some ruleset; RULESET.NAME: of that one
+        request_options(load_ruleset(request.rules or DEFAULT_RULESET), request)
     except MjcalcError as exc:
         _fail(exc)
     return request

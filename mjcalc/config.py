@@ -10,7 +10,12 @@ Looked up in this order, the first found wins for each key:
          set: {base: 2, cap: 500}
 
 Options under ``set`` apply to whichever ruleset has them; command-line ``--rules`` and ``--set`` win over
-the file, and a line's own ``+rules=`` / ``+base=`` / ``+cap=`` win over both.
+the file, and a line's own ``+rules=`` / ``+base=`` / ``+cap=`` win over both. An option under ``set`` that
+no ruleset has (a typo) is an error naming it and the file, with the nearest option name; a value an option
+cannot take is blamed on the file, not on ``--set`` (``engine.request_options``).
+
+The file is read as a ruleset file is (``yamlfile``): a regular file of at most 64 kB, UTF-8 or a UTF-16 /
+UTF-8 text with a byte-order mark, no YAML aliases, shallow nesting; a mistake names the file and the key.
 """
 
 from __future__ import annotations
@@ -20,16 +25,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import MjcalcError
+from .yamlfile import load
+
+MAX_CONFIG_BYTES = 64_000
+KEYS = ("rules", "lang", "set")
+LANGS = ("en", "zh")
+
+
+class ConfigOptions(dict[str, Any]):
+    """The config file's ``set:``, which remembers the file it came from, for messages (it travels with a
+    Request to the processes of a batch, and pickles as a dict with that one attribute)."""
+
+    source: str = "the config file"
+
+    def __init__(self, values: dict[str, Any] | None = None, source: str = "the config file") -> None:
+        super().__init__(values or {})
+        self.source = source
 
 
 @dataclass(frozen=True)
 class Config:
     rules: str | None = None
     lang: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
+    options: ConfigOptions = field(default_factory=ConfigOptions)
     path: str | None = None
 
 
@@ -40,26 +59,65 @@ def config_path() -> Path:
     return Path(base) / "mjcalc" / "config.yaml"
 
 
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists() or path.is_symlink()
+    except (OSError, ValueError):  # a name too long, a NUL: reported by load()
+        return True
+
+
 def load_config() -> Config:
-    path = config_path()
-    data: dict[str, Any] = {}
-    if path.exists():
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, yaml.YAMLError) as exc:
-            raise MjcalcError("ruleset", f"config file {path}: {exc}") from None
+    try:
+        path = config_path()
+    except RuntimeError:  # no home directory to look in
+        return _from_environment({}, None)
+    where = f"config file {path}"
+    data: Any = {}
+    if _exists(path):
+        data = load(str(path), where, MAX_CONFIG_BYTES, kind="config file")
+        if data is None:
+            data = {}
         if not isinstance(data, dict):
-            raise MjcalcError("ruleset", f"config file {path}: expected a mapping (rules:, lang:, set:)")
-        unknown = set(data) - {"rules", "lang", "set"}
+            raise MjcalcError("ruleset", f"{where}: not a config file: expected a mapping (rules:, lang:, set:)")
+        unknown = [k for k in data if k not in KEYS]
         if unknown:
-            raise MjcalcError("ruleset", f"config file {path}: unknown key(s) {', '.join(sorted(unknown))}; "
-                              "known: rules, lang, set")
-    options = data.get("set") or {}
-    if not isinstance(options, dict):
-        raise MjcalcError("ruleset", f"config file {path}: 'set' is a mapping of option: value")
+            from .errors import did_you_mean
+
+            raise MjcalcError("ruleset", f"{where}: unknown key {_shown(unknown[0])}"
+                              f"{did_you_mean(str(unknown[0]), KEYS)}; known: {', '.join(KEYS)}")
+        rules = data.get("rules")
+        if rules is not None and not (isinstance(rules, str) and rules.strip()):
+            raise MjcalcError("ruleset", f"{where}: 'rules' is a ruleset name or a path, not {_shown(rules)}")
+        lang = data.get("lang")
+        if lang is not None and lang not in LANGS:
+            raise MjcalcError("ruleset", f"{where}: 'lang' is {' or '.join(LANGS)}, not {_shown(lang)}")
+        options = data.get("set") or {}
+        if not isinstance(options, dict):
+            raise MjcalcError("ruleset", f"{where}: 'set' is a mapping of option: value, such as {{base: 2}}")
+        for key, value in options.items():
+            if not isinstance(key, str):
+                raise MjcalcError("ruleset", f"{where}: set: {_shown(key)} is no option name")
+            if isinstance(value, (dict, list, float)):
+                raise MjcalcError("ruleset", f"{where}: set: option '{key}' takes one value (a number, on / off, "
+                                  f"a word or none), not {_shown(value)}")
+    return _from_environment(data, path if _exists(path) else None)
+
+
+def _from_environment(data: dict[str, Any], path: Path | None) -> Config:
+    where = f"config file {path}" if path is not None else "the config file"
+    env_lang = os.environ.get("MJCALC_LANG") or None
+    if env_lang is not None and env_lang not in LANGS:
+        raise MjcalcError("ruleset", f"MJCALC_LANG is {' or '.join(LANGS)}, not {_shown(env_lang)}")
     return Config(
         rules=os.environ.get("MJCALC_RULES") or data.get("rules"),
-        lang=os.environ.get("MJCALC_LANG") or data.get("lang"),
-        options=options,
-        path=str(path) if path.exists() else None,
+        lang=env_lang or data.get("lang"),
+        options=ConfigOptions(dict(data.get("set") or {}), where),
+        path=str(path) if path is not None else None,
     )
+
+
+def _shown(value: Any) -> str:
+    from .schema import _quote
+
+    return _quote(value)
+

@@ -19,7 +19,7 @@ from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
-from .ruleset import Condition, ItemDef, Ruleset, load_ruleset
+from .ruleset import Condition, ItemDef, Ruleset, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
 
 DEFAULT_RULESET: Final = "changchun"
@@ -193,6 +193,24 @@ class ReadLine(NamedTuple):
     ctx: Context
 
 
+def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
+    """The options a line is scored with before its own +base / +cap: the config file's ``set:`` where the
+    ruleset has the option, then ``--set``. A config option that no ruleset has, or a value that its option
+    cannot take, is blamed on the config file (config.py), a bad ``--set`` on ``--set``."""
+    given = options_for(rules, request.options, request.lenient) if request.options else request.options
+    config = request.config_options
+    if not config:
+        return rules.option_values(given)
+    known = {k: v for k, v in config.items() if k in rules.options}
+    source = str(getattr(config, "source", "the config file"))
+    if len(known) < len(config):
+        check_config_options(tuple(sorted(k for k in config if k not in known)), rules.id, source)
+    used = {k: v for k, v in known.items() if k not in given}
+    if used:
+        rules.option_values(used, f"{source}: set")
+    return rules.option_values({**known, **given})
+
+
 def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     """The first half of scoring a line: flags, options, hand and context, checked."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
@@ -202,15 +220,12 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     if plain is None:
         values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags,
                                         rules.flags)
-    given = options_for(rules, request.options, request.lenient) if request.options else request.options
-    if request.config_options:
-        options = rules.option_values({**options_for(rules, request.config_options, True), **given})
-    else:
-        options = rules.option_values(given)
+    options = request_options(rules, request)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
             value, column = values[key]
             line_value = rules.options[key].parse(value, f"+{key}")
+            given = options_for(rules, request.options, request.lenient) if request.options else request.options
             if key in given and options[key] != line_value:
                 raise MjcalcError("context", f"+{key}={value} in the line and --set {key}={given[key]} disagree: "
                                   "give one (nothing is overridden silently)", column)

@@ -8,14 +8,13 @@ Every mistake in a file fails at load time, naming the file, the entry and the f
 from __future__ import annotations
 
 import importlib.resources
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
-
-import yaml
 
 from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
@@ -25,21 +24,29 @@ from .hand import SpecialKongDef, TileRules
 from .memo import remember
 from .predicates import PREDICATES, Candidate, bind, combined, gate_of, negated, with_options
 from .readings import FORM_NAMES, FormSpec
+from .schema import (
+    FORM_PARAMS,
+    FORMULA_PARAMS,
+    JOKER_SETS,
+    LIMITS,
+    OPTION_TYPES,
+    PAYMENT_PARAMS,
+    PREDICATE_PARAMS,
+    RANGES,
+    RULESET_ID_PATTERN,
+    SCOPES,
+    WILDCARD_PROVIDERS,
+    option_fits,
+    param_problem,
+)
+from .schema import _quote as _shown
+from .yamlfile import check_path, load_trusted
+from .yamlfile import load as load_yaml
 
-SCOPES = {
-    "all": "every payer",
-    "discarder": "the discarder only",
-    "dealer_paying": "the dealer, when paying",
-    "dealer_involved": "every payment between the dealer and another player",
-    "closed_payers": "each payer whose hand is closed (+closed=…)",
-}
-OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}
 with V any of these, where 0 means the item does not count on that kind of hand (open 0 = closed only)"""
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-WILDCARD_PROVIDERS = ("none", "treasure", "hui")
-JOKER_SETS = ("every_tile", "by_class")
 
 
 def option_key(value: Any) -> str:
@@ -106,8 +113,11 @@ class OptionDef:
             if self.type == "int_or_none" and (raw is None or text in ("none", "null", "off", "")):
                 return None
             if self.type in ("int", "int_or_none"):
+                if isinstance(text, str) and len(text) > 12:
+                    raise ValueError
                 value = int(text)
-                if value < 0:
+                low, high, _ = RANGES["option_int"]
+                if not low <= value <= high:
                     raise ValueError
                 return value
             if self.type == "choice":
@@ -116,13 +126,14 @@ class OptionDef:
                 raise ValueError
         except (ValueError, TypeError):
             pass
+        low, high, _ = RANGES["option_int"]
         expected = {
             "bool": "on or off",
-            "int": "a whole number",
-            "int_or_none": "a whole number or none",
+            "int": f"a whole number from {low} to {high:,}",
+            "int_or_none": f"a whole number from {low} to {high:,} or none",
             "choice": " | ".join(self.choices),
         }[self.type]
-        raise MjcalcError("ruleset", f"{where}: option '{self.name}' takes {expected}, not '{raw}'")
+        raise MjcalcError("ruleset", f"{where}: option '{self.name}' takes {expected}, not {_shown(raw)}")
 
 
 @dataclass(frozen=True)
@@ -269,57 +280,92 @@ _OPTION_VALUES: dict[tuple[Any, ...], tuple[Ruleset, dict[str, Any]]] = {}
 # --- loading -------------------------------------------------------------------------------------------
 
 
+RULESET_KEYS = ("id", "names", "items", "extends", "formula")  # a file with none of them is no ruleset
+_NAME_RE = re.compile(RULESET_ID_PATTERN)
+
+
+def where_of(path: Path) -> str:
+    """How messages name a ruleset file: a built-in by its file name, a user's file by the path given."""
+    return path.name if path.parent == builtin_dir() else str(path)
+
+
+def is_builtin(path: Path) -> bool:
+    return path.parent == builtin_dir() and path.suffix == ".yaml"
+
+
 class _Loader:
-    """Reads one ruleset file and the chain it extends; every error names the file, entry and field."""
+    """Reads one ruleset file and the chain it extends; every error names the file, entry and field.
+
+    Each file is read by ``yamlfile`` (a regular file, 1 MB at most, no aliases, bounded nesting); a user's
+    file is checked against the schema (``schema.py``) before it is merged; the chain is at most
+    ``LIMITS["extends"]`` files long and never comes back to a file it holds."""
 
     def __init__(self) -> None:
         self.chain: list[str] = []
 
     def read(self, ref: str, relative_to: Path | None = None) -> tuple[dict[str, Any], Path]:
         path = self.locate(ref, relative_to)
-        if str(path) in self.chain:
-            raise MjcalcError("ruleset", f"{path}: 'extends' goes round in a circle: {' → '.join(self.chain)}")
-        self.chain.append(str(path))
+        where = where_of(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise MjcalcError("ruleset", f"{path}: cannot read: {exc.strerror}") from None
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            raise MjcalcError("ruleset", f"{path}:{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            real = str(path)
+        if real in self.chain:
+            raise MjcalcError("ruleset", f"{where}: 'extends' goes round in a circle: "
+                              f"{' → '.join([*self.chain, real])}")
+        if len(self.chain) >= LIMITS["extends"][0]:
+            raise MjcalcError("ruleset", f"{where}: 'extends' goes more than {LIMITS['extends'][0]} files deep")
+        self.chain.append(real)
+        data = load_trusted(str(path)) if is_builtin(path) else load_yaml(str(path), where)
         if not isinstance(data, dict):
-            raise MjcalcError("ruleset", f"{path}: a ruleset file is a YAML mapping (id:, names:, items: …)")
+            raise MjcalcError("ruleset", f"{where}: not a ruleset: not a YAML mapping (id:, names:, items: …)")
+        if not any(key in data for key in RULESET_KEYS if isinstance(key, str)):
+            raise MjcalcError("ruleset", f"{where}: not a ruleset: it has none of the fields "
+                              f"{', '.join(RULESET_KEYS)}")
+        if not is_builtin(path):  # the built-in files are validated by the test suite
+            from .schema import problem
+
+            found = problem(data, partial="extends" in data)
+            if found:
+                raise MjcalcError("ruleset", f"{where}: {found}")
         parent_ref = data.pop("extends", None)
         if parent_ref is None:
             return data, path
         if not isinstance(parent_ref, str):
-            raise MjcalcError("ruleset", f"{path}: field 'extends' names one ruleset (a built-in name or a file)")
+            raise MjcalcError("ruleset", f"{where}: field 'extends' names one ruleset (a built-in name or a file)")
         try:
             parent, _ = self.read(parent_ref, path.parent)
         except MjcalcError as exc:
-            if exc.message.startswith(str(path)):
+            if exc.message.startswith(where):
                 raise
-            raise MjcalcError("ruleset", f"{path}: field 'extends': {exc.message}") from None
+            raise MjcalcError("ruleset", f"{where}: field 'extends': {exc.message}") from None
         return merge(parent, data), path
 
     @staticmethod
     def locate(ref: str, relative_to: Path | None) -> Path:
-        if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
-            path = Path(ref).expanduser()
-            if not path.is_absolute() and relative_to is not None and (relative_to / path).exists():
-                path = relative_to / path
-            if not path.exists():
-                raise MjcalcError("ruleset", f"ruleset file not found: {ref}")
+        if not isinstance(ref, str):
+            raise MjcalcError("ruleset", f"a ruleset is named by text, not {type(ref).__name__}")
+        if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref or ref.startswith((".", "~")):
+            check_path(ref, "ruleset file")
+            try:
+                path = Path(ref).expanduser()
+                if not path.is_absolute() and relative_to is not None and (relative_to / path).exists():
+                    path = relative_to / path
+                found = path.exists()
+            except (OSError, ValueError, RuntimeError) as exc:  # too long a name, no home directory …
+                raise MjcalcError("ruleset", f"ruleset file {ref[:200]}: cannot read: "
+                                  f"{getattr(exc, 'strerror', None) or exc}") from None
+            if not found:
+                raise MjcalcError("ruleset", f"ruleset file not found: {ref[:300]}")
             return path
+        names = builtin_names()
         path = builtin_dir() / f"{ref}.yaml"
-        if not path.exists():
-            names = builtin_names()
+        if len(ref) > 64 or not _NAME_RE.match(ref) or ref not in names:
+            shown = ref if len(ref) <= 64 else f"{ref[:64]}… ({len(ref)} characters)"
+            shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
             raise MjcalcError(
                 "ruleset",
-                f"unknown ruleset '{ref}'{did_you_mean(ref, names)}; built-in: {', '.join(names)} "
+                f"unknown ruleset '{shown}'{did_you_mean(ref[:64], names)}; built-in: {', '.join(names)} "
                 "(or give a path to a .yaml file)",
             )
         return path
@@ -366,14 +412,39 @@ def load_ruleset(ref: str) -> Ruleset:
 
     loader = _Loader()
     data, path = loader.read(ref)
-    rules = _Validator(data, path).ruleset()
+    where = where_of(path)
+    try:
+        rules = _Validator(data, path).ruleset()
+    except MjcalcError:
+        raise
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError, StopIteration, RecursionError) as exc:
+        # The schema admits only what the checks below can read: this is a gap in the schema, not the user's.
+        raise MjcalcError("ruleset", f"{where}: not a valid ruleset ({type(exc).__name__} while checking it; "
+                          "rules/SCHEMA.md has the grammar)") from None
     kind = rules.formula.get("kind")
     if kind not in FORMULAS and kind not in SETTLERS:
         known = [*FORMULAS, *SETTLERS]
-        raise MjcalcError("ruleset", f"{path.name}: field 'formula': unknown kind '{kind}'"
+        raise MjcalcError("ruleset", f"{where}: field 'formula.kind': unknown kind '{str(kind)[:64]}'"
                           f"{did_you_mean(str(kind), known)}; "
                           f"known: {', '.join(known)}")
     return rules
+
+
+@lru_cache(maxsize=1)
+def builtin_option_names() -> frozenset[str]:
+    """Every option some built-in ruleset has: what a config file's ``set:`` may name."""
+    return frozenset(name for ruleset in builtin_names() for name in load_ruleset(ruleset).options)
+
+
+@lru_cache(maxsize=64)
+def check_config_options(names: tuple[str, ...], rules_id: str, source: str) -> None:
+    """A config file's ``set:`` names options of some ruleset: ``names`` are those the ruleset in use lacks,
+    which a built-in one must have; else it is a typo, named with the file and the nearest option."""
+    known = builtin_option_names()
+    for name in names:
+        if name not in known:
+            raise MjcalcError("ruleset", f"{source}: set: '{name[:64]}' is not an option of {rules_id} or of any "
+                              f"built-in ruleset{did_you_mean(name, sorted(known))}")
 
 
 class Compiled(NamedTuple):
@@ -454,9 +525,14 @@ class _Validator:
                 if ex != "*" and ex not in ids:
                     raise self.fail(f"item '{item.id}': field 'excludes': unknown item '{ex}'{did_you_mean(ex, ids)}")
         formula = dict(self.need(d, "formula", dict, "ruleset"))
-        self.option_refs(formula, options, "formula")
+        self.option_refs(formula, options, "formula", FORMULA_PARAMS)
         payments = dict(d.get("payments") or {})
-        self.option_refs(payments, options, "payments")
+        self.option_refs(payments, options, "payments", PAYMENT_PARAMS)
+        cover_flag = payments.get("cover_flag")
+        if cover_flag is not None and getattr(FLAG_BY_NAME.get(str(cover_flag)), "kind", None) != "bool":
+            on_off = [name for name, f in FLAG_BY_NAME.items() if f.kind == "bool"]
+            raise self.fail(f"field 'payments.cover_flag': {_shown(cover_flag)} is no on/off flag"
+                            f"{did_you_mean(str(cover_flag), on_off)}")
         kongs = self.kongs(d.get("kongs") or {})
         return Ruleset(
             id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
@@ -486,22 +562,48 @@ class _Validator:
             out[name] = OptionDef(name, kind, default, doc, choices)
         return out
 
-    def option_refs(self, obj: Any, options: dict[str, OptionDef], entry: str) -> None:
+    def option_refs(self, obj: Any, options: dict[str, OptionDef], entry: str,
+                    specs: Mapping[str, Any] | None = None) -> None:
+        """``{option: NAME}`` anywhere in ``obj`` names a declared option; with ``specs`` (FORMULA_PARAMS …), of
+        a type that fits the parameter it stands for."""
         if isinstance(obj, dict):
             if set(obj) == {"option"}:
-                if obj["option"] not in options:
-                    raise self.fail(f"{entry}: unknown option '{obj['option']}'"
-                                    f"{did_you_mean(str(obj['option']), options)}")
+                self.option_ref(obj["option"], options, f"field '{entry}'", None)
                 return
             for k, v in obj.items():
-                self.option_refs(v, options, f"{entry}.{k}")
+                if specs is not None and k in specs and isinstance(v, dict) and set(v) == {"option"}:
+                    self.option_ref(v["option"], options, f"field '{entry}.{k}'", specs[k])
+                else:
+                    self.option_refs(v, options, f"{entry}.{k}")
+
+    def option_ref(self, name: Any, options: dict[str, OptionDef], entry: str, spec: Any) -> OptionDef:
+        """The option ``{option: NAME}`` names, which must be declared and, for a parameter of this ``spec``, of a
+        type that can stand for it."""
+        option = options.get(name) if isinstance(name, str) else None
+        if option is None:
+            raise self.fail(f"{entry}: unknown option {_shown(name)}{did_you_mean(str(name), options)}")
+        if spec is not None:
+            wrong = option_fits(spec, option.type, option.choices)
+            if wrong:
+                raise self.fail(f"{entry}: option '{option.name}' is {option.type}; it needs {wrong}")
+        return option
 
     def forms(self, raw: list[Any]) -> tuple[FormSpec, ...]:
         out = []
         for f in raw:
-            name, params = (next(iter(f.items())) if isinstance(f, dict) else (f, {}))
+            name, params = (next(iter(f.items())) if isinstance(f, dict) and f else (f, {}))
             if name not in FORM_NAMES:
-                raise self.fail(f"field 'forms': unknown form '{name}'{did_you_mean(str(name), FORM_NAMES)}")
+                raise self.fail(f"field 'forms': unknown form {_shown(name)}{did_you_mean(str(name), FORM_NAMES)}; "
+                                f"known: {', '.join(FORM_NAMES)}")
+            declared = FORM_PARAMS.get(name, {})
+            for key, given in (params or {}).items():
+                if key not in declared:
+                    raise self.fail(f"field 'forms': form '{name}' has no parameter {_shown(key)}"
+                                    f"{did_you_mean(str(key), declared)}; its parameters: "
+                                    f"{', '.join(declared) or 'none'}")
+                wrong = param_problem(declared[key], given)
+                if wrong:
+                    raise self.fail(f"field 'forms': form '{name}': parameter '{key}' is {wrong}, not {_shown(given)}")
             out.append(FormSpec(str(name), tuple(sorted((params or {}).items()))))
         return tuple(out)
 
@@ -624,11 +726,9 @@ class _Validator:
             return
         if isinstance(value, dict) and "option" in value and set(value) <= {"option", "values"}:
             name = value["option"]
-            if name not in options:
-                raise self.fail(f"{entry}: unknown option '{name}'{did_you_mean(str(name), options)}")
+            option = self.option_ref(name, options, entry, int if "values" not in value else None)
             if "values" not in value:
                 return
-            option = options[name]
             keys = ["on", "off"] if option.type == "bool" else list(option.choices)
             table = value["values"]
             if not isinstance(table, dict) or sorted(map(option_key, table)) != sorted(keys):
@@ -670,7 +770,20 @@ class _Validator:
 
     def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:
         if name not in PREDICATES:
-            raise self.fail(f"{entry}: field 'when': unknown predicate '{name}'{did_you_mean(name, PREDICATES)}")
+            raise self.fail(f"{entry}: field 'when': unknown predicate '{name[:64]}'"
+                            f"{did_you_mean(name, PREDICATES)}")
+        declared = PREDICATE_PARAMS.get(name, {})
+        for key, given in params.items():
+            if key not in declared:
+                known = ", ".join(declared) or "none"
+                raise self.fail(f"{entry}: field 'when': predicate '{name}' has no parameter '{str(key)[:64]}'"
+                                f"{did_you_mean(str(key), declared)}; its parameters: {known}")
+            if isinstance(given, dict) and set(given) == {"option"}:
+                continue  # checked below, against the declared options
+            wrong = param_problem(declared[key], given)
+            if wrong:
+                raise self.fail(f"{entry}: field 'when': predicate '{name}': parameter '{key}' is {wrong}, "
+                                f"not {_shown(given)}")
         try:
             fn = bind(name, params)
         except TypeError as exc:
@@ -679,8 +792,7 @@ class _Validator:
         if not refs:
             return fn
         # A parameter may be an option's value ({option: NAME}); it is read from the options the engine scores with.
-        for ref in refs.values():
-            if ref not in self.options_def:
-                raise self.fail(f"{entry}: field 'when': unknown option '{ref}'"
-                                f"{did_you_mean(str(ref), self.options_def)}")
+        for key, ref in refs.items():
+            self.option_ref(ref, self.options_def, f"{entry}: field 'when': predicate '{name}': parameter '{key}'",
+                            declared.get(key))
         return with_options(PREDICATES[name], {k: v for k, v in params.items() if k not in refs}, refs)

@@ -14,6 +14,7 @@ from typing import Any, Final, NamedTuple
 
 from . import tiles as T
 from .context import Context
+from .errors import MjcalcError
 from .hand import Hand, Meld
 from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
@@ -155,12 +156,18 @@ def payers(ctx: Context, payments: Mapping[str, Any]) -> tuple[str, ...]:
 Formula = Callable[[int, Mapping[str, Any]], tuple[int, str]]
 
 
+MAX_POWER: Final = 1000  # rules/SCHEMA.md: the exponential formula's fan − start
+
+
 def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     """base × 2^(fan − start): 2^(fan−1) × base in the north-eastern rules, 2^fan × base with start 0."""
     start, base = int(params.get("start", 1)), int(params["base"])
     power = fan - start
     if power < 0:
         return 0, f"{fan} fan is below the {start} that pays"
+    if power > MAX_POWER:  # a ruleset's values can add up to any fan; 2^power must stay a number one can print
+        raise MjcalcError("ruleset", f"{fan} fan is more than the exponential formula pays (fan − start at most "
+                          f"{MAX_POWER}): the ruleset's item values add up too high")
     shown = f"2^{fan}" if start == 0 else f"2^({fan}−{start})"
     return base * 2**power, f"{shown} × {base} = {base * 2**power}"
 

@@ -64,7 +64,7 @@ def test_line_can_pick_its_ruleset() -> None:
         ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nformula: {kind: magic}\n", "unknown kind 'magic'"),
         ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nitmes: []\n", "unknown field 'itmes'"),
         ("id: x\nnames: {zh: x, en: x}\nitems: [\n", "not valid YAML"),
-        ("- just\n- a list\n", "a ruleset file is a YAML mapping"),
+        ("- just\n- a list\n", "not a ruleset: not a YAML mapping"),
     ],
 )
 def test_broken_ruleset_names_file_item_field(tmp_path: Path, text: str, words: str) -> None:

@@ -1,0 +1,554 @@
+"""The grammar of a ruleset file, declared once as a JSON Schema (draft 2020-12), and checking a file by it.
+
+``ruleset_schema()`` is the whole grammar: every key, its type, the range of every number, the words a
+field may take. What a file *names* — predicates, formula kinds, forms, flags, options, other items, kong
+finders, tiles — is checked against the registries in code (``ruleset._Validator``), so a new predicate,
+form or formula needs no change here. A new key or formula parameter does: add it below, in one place,
+with its range; ``rules/SCHEMA.md`` documents it, and tests/test_ruleset_hostile.py holds the two together.
+
+The built-in files are trusted at run time (the test suite validates each one); a user's file is validated
+when it is loaded, which imports the validation library (``jsonschema``) only then. ``problem()`` turns the
+library's most relevant error into one message naming the entry (``item 'single_wait'``) and the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+# --- the words of the grammar (ruleset.py reads them from here) ------------------------------------------
+
+SCOPES = {
+    "all": "every payer",
+    "discarder": "the discarder only",
+    "dealer_paying": "the dealer, when paying",
+    "dealer_involved": "every payment between the dealer and another player",
+    "closed_payers": "each payer whose hand is closed (+closed=…)",
+}
+OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
+WILDCARD_PROVIDERS = ("none", "treasure", "hui")
+JOKER_SETS = ("every_tile", "by_class")
+CAP_SCOPES = ("per_player_net", "per_payer")
+DISCARD_PAYERS = ("all_losers", "discarder")
+
+# --- what the parameters of predicates and forms take --------------------------------------------------
+# Each parameter a `when` may give a predicate, by predicate name: ``bool``, ``int`` (in RANGES["param_int"]),
+# ``str``, or a function returning the words it may be (read from the registries in code). A predicate added
+# with parameters gets its line here (tests/test_ruleset_hostile.py checks that each has one).
+
+
+def _flag_names() -> tuple[str, ...]:
+    from dataclasses import fields
+
+    from .context import FLAG_BY_NAME, Context
+
+    held = {f.name for f in fields(Context)}
+    return tuple(name for name in FLAG_BY_NAME if name in held)
+
+
+def _form_names() -> tuple[str, ...]:
+    from .readings import FORM_NAMES
+
+    return tuple(FORM_NAMES)
+
+
+def _wait_kinds() -> tuple[str, ...]:
+    from .readings import WAIT_FACTS
+
+    return tuple(k for k in WAIT_FACTS if k)
+
+
+def _pair_kinds() -> tuple[str, ...]:
+    from .predicates import _PAIR_KIND_FACTS
+
+    return tuple(_PAIR_KIND_FACTS)
+
+
+def _tile_names() -> tuple[str, ...]:
+    from . import tiles as T
+
+    return tuple(T.name(t) for t in range(T.NUM_KINDS))
+
+
+PREDICATE_PARAMS: dict[str, dict[str, Any]] = {
+    "flag": {"name": _flag_names},
+    "melded_sets_at_most": {"count": int},
+    "has_triplet_or_kong": {"special_counts": bool},
+    "pair_is": {"kind": _pair_kinds},
+    "form": {"name": _form_names},
+    "identical_chows": {"pairs": int},
+    "outside_hand": {"honors": bool},
+    "pung_of": {"tile": _tile_names},
+    "dragon_pungs": {"count": int, "pair": bool},
+    "wind_pungs": {"count": int, "pair": bool},
+    "concealed_pungs": {"count": int},
+    "kongs": {"count": int},
+    "wait_is": {"kind": _wait_kinds},
+    "nine_gates": {"pure": bool},
+    "riichi.pinfu": {"tsumo_fu": bool},
+}
+# The parameters of each winning form (``forms: [{seven_pairs: {allow_four: true}}]``), as above.
+FORM_PARAMS: dict[str, dict[str, Any]] = {
+    "seven_pairs": {"allow_four": bool},
+}
+
+
+class Number(NamedTuple):
+    """A parameter that is a whole number in ``RANGES[range]`` (``int`` alone means the "param_int" range);
+    ``none``: null is allowed too (no cap)."""
+
+    range: str = "param_int"
+    none: bool = False
+
+
+# The parameters of ``formula:`` (any kind) and of ``payments:``; each may also be {option: NAME} naming an
+# option of a fitting type. A new formula kind with parameters of its own adds them here.
+FORMULA_PARAMS: dict[str, Any] = {
+    "start": Number("start"),
+    "base": Number("option_int"),
+    "cap": Number("option_int", none=True),
+    "cap_scope": CAP_SCOPES,
+    "fan_cap": Number("option_int", none=True),
+}
+PAYMENT_PARAMS: dict[str, Any] = {
+    "discard": DISCARD_PAYERS,
+    "cover": bool,
+    "cover_flag": str,  # an on/off flag's name (ruleset.py checks it)
+}
+
+
+def _number_of(spec: Any) -> Number | None:
+    return Number() if spec is int else spec if isinstance(spec, Number) else None
+
+
+def param_problem(spec: Any, value: Any) -> str | None:
+    """What is wrong with a parameter's value by its spec (PREDICATE_PARAMS, FORM_PARAMS, FORMULA_PARAMS …):
+    the words for what it takes, or None."""
+    number = _number_of(spec)
+    if number is not None:
+        low, high, _ = RANGES[number.range]
+        if value is None and number.none:
+            return None
+        ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+        return None if ok else f"a whole number from {low} to {high}{' or null' if number.none else ''}"
+    if spec is bool:
+        return None if isinstance(value, bool) else "true or false"
+    if spec is str:
+        return None if isinstance(value, str) else "text"
+    words = spec() if callable(spec) else spec
+    return None if isinstance(value, str) and value in words else f"one of {', '.join(words)}"
+
+
+def option_fits(spec: Any, kind: str, choices: Sequence[str]) -> str | None:
+    """Whether an option of this type (and choices) can stand for a parameter of this spec; else what it
+    would need to be."""
+    number = _number_of(spec)
+    if number is not None:
+        return None if kind == "int" or (number.none and kind == "int_or_none") else \
+            f"an int{' or int_or_none' if number.none else ''} option"
+    if spec is bool:
+        return None if kind == "bool" else "a bool option"
+    if spec is str:
+        return None
+    words = spec() if callable(spec) else spec
+    return None if kind == "choice" and set(choices) <= set(words) else f"a choice option among {', '.join(words)}"
+
+
+def _json_of(spec: Any) -> dict[str, Any]:
+    number = _number_of(spec)
+    if number is not None:
+        low, high, _ = RANGES[number.range]
+        schema: dict[str, Any] = {"type": ["integer", "null"] if number.none else "integer",
+                                  "minimum": low, "maximum": high}
+        return schema
+    if spec is bool:
+        return {"type": "boolean"}
+    if spec is str:
+        return {"type": "string", "pattern": ID_PATTERN, "maxLength": 64}
+    return {"enum": list(spec() if callable(spec) else spec)}
+
+
+def _describe(spec: Any) -> str:
+    number = _number_of(spec)
+    if number is not None:
+        low, high, _ = RANGES[number.range]
+        return f"a whole number from {low} to {high}{' or null' if number.none else ''}"
+    return {bool: "true or false", str: "a name"}.get(spec) or " | ".join(spec() if callable(spec) else spec)
+
+
+# --- the range of every number (rules/SCHEMA.md lists them; a test keeps the two the same) ---------------
+# name: (least, most, what it is)
+RANGES: dict[str, tuple[int, int, str]] = {
+    "value": (0, 1000, "an item's value (fan, tai, han), and each value of `values:` / `closed:` / `open:`"),
+    "sets": (1, 5, "`tiles.sets`: sets besides the pair (4; 5 for 16-tile rules)"),
+    "min_distinct": (1, 9, "`special_kongs.*.min_distinct`"),
+    "kong_points": (0, 1000, "kong points: `points`, `extra_points`, `per_tile`, `exposed`, `concealed`"),
+    "minimum": (1, 1000, "a win condition's `minimum`"),
+    "start": (0, 100, "`formula.start`"),
+    "option_int": (0, 1_000_000_000, "an int option's value (`default:`, `--set`, the config's `set:`), "
+                                     "and a number written directly for `formula.base`, `cap`, `fan_cap`"),
+    "param_int": (0, 100, "a whole-number parameter of a predicate or a form"),
+}
+LIMITS: dict[str, tuple[int, str]] = {
+    "items": (500, "items"),
+    "win_conditions": (100, "win conditions"),
+    "options": (100, "options"),
+    "choices": (50, "choices of one option"),
+    "flags": (100, "flags"),
+    "forms": (20, "forms"),
+    "tiers": (10, "tiers"),
+    "kongs": (50, "kong rows, and as many special kongs"),
+    "tiles": (34, "tiles in one list (`core`, `wild`, `tiles` …)"),
+    "when": (100, "parts of one `any` / `all`"),
+    "text": (10_000, "characters of a text (`description`, `doc` …); names and ids: 200"),
+    "extends": (8, "files in a chain of `extends:`"),
+}
+MAX_TEXT = LIMITS["text"][0]
+MAX_NAME = 200
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"  # items, win conditions, options, kongs, tiers
+RULESET_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+PREDICATE_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)?$"  # hooks register theirs as `ruleset.name`
+LANG_PATTERN = r"^[a-z]{2,3}$"
+TILE_PATTERN = r"^([0-9][mps]|[1-7]z|[ESWNPFC]|[东南西北白发中])$"
+
+
+def _int(name: str) -> dict[str, Any]:
+    low, high, _ = RANGES[name]
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
+def _text(limit: int = MAX_TEXT) -> dict[str, Any]:
+    return {"type": "string", "maxLength": limit}
+
+
+def _id(pattern: str = ID_PATTERN) -> dict[str, Any]:
+    return {"type": "string", "pattern": pattern, "minLength": 1, "maxLength": 64}
+
+
+def _list(items: Mapping[str, Any], limit: str, **more: Any) -> dict[str, Any]:
+    return {"type": "array", "items": items, "maxItems": LIMITS[limit][0], **more}
+
+
+def _object(properties: Mapping[str, Any], required: Sequence[str] = (), **more: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": dict(properties), "additionalProperties": False, **more}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def _keyed(entry: Mapping[str, Any], limit: str) -> dict[str, Any]:
+    """A mapping of id: entry (options, kongs, special kongs)."""
+    return {"type": "object", "propertyNames": _id(), "additionalProperties": entry, "maxProperties": LIMITS[limit][0]}
+
+
+OPTION_REF = {"$ref": "#/$defs/option_ref"}
+TILES = {"$ref": "#/$defs/tiles"}
+
+
+def ruleset_schema(partial: bool = False) -> dict[str, Any]:
+    """The JSON Schema of a ruleset file. ``partial``: of a file that ``extends:`` another, which lists only
+    what differs, so nothing is required (the merged ruleset is then checked as a whole by ruleset.py)."""
+    def need(*keys: str) -> tuple[str, ...]:
+        return () if partial else keys
+
+    names = {"type": "object", "required": list(need("zh", "en")), "propertyNames": {"pattern": LANG_PATTERN},
+             "additionalProperties": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+             "maxProperties": 10,
+             "description": "names by language: {zh: …, en: …} (both required; ja … optional)"}
+    scalar = {"type": ["string", "integer", "boolean", "null"], "maxLength": MAX_NAME,
+              "minimum": -RANGES["param_int"][1], "maximum": RANGES["param_int"][1]}
+    params = {"type": ["object", "null"], "propertyNames": _id(), "maxProperties": 10,
+              "additionalProperties": {"anyOf": [scalar, OPTION_REF]},
+              "description": "parameters: {name: a word, a whole number, true / false, or {option: NAME}}"}
+    when = {
+        "description": "a predicate name, {name: {params}}, or {any: [...]}, {all: [...]}, {not: ...}",
+        "anyOf": [
+            {"type": "string", "pattern": PREDICATE_PATTERN, "maxLength": 100},
+            {"type": "object", "minProperties": 1, "maxProperties": 1, "propertyNames": {"maxLength": 100},
+             "properties": {"any": _list({"$ref": "#/$defs/when"}, "when", minItems=1),
+                            "all": _list({"$ref": "#/$defs/when"}, "when", minItems=1),
+                            "not": {"$ref": "#/$defs/when"}},
+             "additionalProperties": params},
+        ],
+    }
+    value = {
+        "description": "a whole number, {option: NAME}, or {option: NAME, values: {VALUE: number …}}",
+        "anyOf": [
+            _int("value"),
+            _object({"option": _id(), "values": {"type": "object", "minProperties": 1,
+                                                 "maxProperties": LIMITS["choices"][0],
+                                                 "additionalProperties": {"$ref": "#/$defs/value"}}},
+                    required=["option"]),
+        ],
+    }
+    item_value = {
+        "description": "a whole number, {option: NAME}, {option: NAME, values: {…}}, or {closed: V, open: V}",
+        "anyOf": [{"$ref": "#/$defs/value"},
+                  _object({"closed": {"$ref": "#/$defs/value"}, "open": {"$ref": "#/$defs/value"}},
+                          required=["closed", "open"])],
+    }
+    enabled = _object({"option": _id(), "is": {"anyOf": [scalar, _list(scalar, "choices", minItems=1)]}},
+                      required=["option"],
+                      description="{option: NAME} (a bool option) or {option: NAME, is: VALUE or [VALUES]}")
+
+    def ref_or(schema: Mapping[str, Any], what: str) -> dict[str, Any]:
+        return {"description": f"{what}, or {{option: NAME}}", "anyOf": [dict(schema), OPTION_REF]}
+
+    item = _object({
+        "id": _id(), "names": names, "value": item_value, "when": {"$ref": "#/$defs/when"},
+        "applies_to": {"enum": list(SCOPES)},
+        "excludes": {"description": 'a list of item ids, or "*" (every other item)',
+                     "anyOf": [{"const": "*"}, _list(_id(), "items")]},
+        "enabled": enabled, "doc": _text(), "tier": _id(), "bonus": {"type": "boolean"},
+        "remove": {"type": "boolean"},
+    }, required=("id", *need("names", "value", "when")))
+    condition = _object({
+        "id": _id(), "names": names, "message": {**names, "additionalProperties": _text(2000),
+                                                 "description": "what the user reads: {zh: …, en: …}"},
+        "when": {"$ref": "#/$defs/when"}, "minimum": _int("minimum"), "enabled": enabled,
+        "remove": {"type": "boolean"},
+    }, required=("id",))
+    option = _object({
+        "type": {"enum": list(OPTION_TYPES)},
+        "default": scalar | {"minimum": RANGES["option_int"][0], "maximum": RANGES["option_int"][1]},
+        "doc": _text(),
+        "choices": _list({"type": ["string", "boolean", "integer"], "maxLength": 64,
+                          "minimum": 0, "maximum": RANGES["option_int"][1]}, "choices", minItems=1, uniqueItems=True),
+    })
+    special_kong = _object({
+        "names": names, "core": TILES, "min_distinct": _int("min_distinct"), "extra_from": TILES, "wild": TILES,
+        "points": _int("kong_points"), "extra_points": _int("kong_points"), "per_tile": _int("kong_points"),
+        "last_set": {"type": "boolean"},
+    })
+    kong = _object({
+        "names": names, "points": _int("kong_points"), "tiles": TILES, "exposed": _int("kong_points"),
+        "concealed": _int("kong_points"), "wildcard": {"type": "boolean"},
+        "found_by": {"type": "string", "pattern": PREDICATE_PATTERN, "maxLength": 100},
+    })
+    formula = _object({
+        "kind": {"type": "string", "pattern": PREDICATE_PATTERN, "maxLength": 100},
+        **{key: ref_or(_json_of(spec), _describe(spec)) for key, spec in FORMULA_PARAMS.items()},
+    }, required=need("kind"), description="{kind: NAME, and its parameters}")
+    payments = _object({key: ref_or(_json_of(spec), _describe(spec)) for key, spec in PAYMENT_PARAMS.items()})
+    form = {"description": "a form name, or {name: {parameters}}",
+            "anyOf": [{"type": "string", "pattern": ID_PATTERN, "maxLength": 64},
+                      {"type": "object", "minProperties": 1, "maxProperties": 1, "propertyNames": _id(),
+                       "additionalProperties": params}]}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "mjcalc ruleset file",
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(need("id", "names", "items", "formula")),
+        "properties": {
+            "id": _id(RULESET_ID_PATTERN),
+            "extends": {"type": "string", "minLength": 1, "maxLength": 4096},
+            "names": names,
+            "description": _text(),
+            "source": _text(),
+            "unit": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 16},
+            "tiles": _object({"sets": _int("sets"), "red_fives": {"type": "boolean"},
+                              "flowers": {"type": "boolean"}}),
+            "forms": _list(form, "forms", minItems=1),
+            "wildcard": {"enum": list(WILDCARD_PROVIDERS)},
+            "joker_sets": {"enum": list(JOKER_SETS)},
+            "tiers": _list(_id(), "tiers", minItems=1, uniqueItems=True),
+            "special_kongs": _keyed(special_kong, "kongs"),
+            "kongs": _keyed(kong, "kongs"),
+            "flags": _list({"type": "string", "pattern": ID_PATTERN, "maxLength": 64}, "flags"),
+            "options": _keyed(option, "options"),
+            "win_conditions": _list(condition, "win_conditions"),
+            "items": _list(item, "items"),
+            "formula": formula,
+            "payments": payments,
+        },
+        "$defs": {
+            "when": when,
+            "value": value,
+            "option_ref": _object({"option": _id()}, required=["option"],
+                                  description="{option: NAME}: the value of a declared option"),
+            "tiles": _list({"type": "string", "pattern": TILE_PATTERN}, "tiles",
+                           description="a list of tiles: 1m … 9s, 1z … 7z"),
+        },
+    }
+
+
+# --- checking a file ------------------------------------------------------------------------------------
+
+_VALIDATORS: dict[bool, Any] = {}
+
+
+def _validator(partial: bool) -> Any:
+    found = _VALIDATORS.get(partial)
+    if found is None:
+        import jsonschema  # only for a user's file: the built-in ones are validated by the test suite
+
+        base = jsonschema.Draft202012Validator
+        # A whole number is an int: not 1.0, not true.
+        checker = base.TYPE_CHECKER.redefine(
+            "integer", lambda _, x: isinstance(x, int) and not isinstance(x, bool))
+        cls = jsonschema.validators.extend(base, type_checker=checker)
+        found = _VALIDATORS[partial] = cls(ruleset_schema(partial))
+    return found
+
+
+def problem(data: Any, partial: bool = False) -> str | None:
+    """The most relevant thing wrong with a file's data by the schema, as "entry: field …", or None."""
+
+    errors = list(_validator(partial).iter_errors(data))
+    if not errors:
+        return None
+    return describe(_deepest(min(errors, key=_rank)), data)
+
+
+def _deepest(error: Any) -> Any:
+    """For "none of the forms fits" (anyOf), the error inside the form the value was meant to be: of the
+    branches whose type fits the value, the one that got furthest; with none, the anyOf error itself."""
+    while error.validator in ("anyOf", "oneOf") and error.context:
+        branches: dict[Any, list[Any]] = {}
+        for e in error.context:
+            branches.setdefault(e.relative_schema_path[0], []).append(_deepest(e))
+        fitting = [errs for errs in branches.values()
+                   if not any(e.validator in ("type", "const", "enum", "anyOf", "oneOf")
+                              and e.absolute_path == error.absolute_path for e in errs)]
+        if not fitting:
+            return error
+        resolved = fitting
+
+        def fit(errs: Any, here: Any = error.absolute_path) -> tuple[int, int, int]:
+            depth = max(len(e.absolute_path) for e in errs)
+            foreign = sum(e.validator == "additionalProperties" and e.absolute_path == here
+                          for e in errs)  # the value's keys are another form's
+            return -depth, foreign, len(errs)
+
+        error = min(min(resolved, key=fit), key=_rank)
+    return error
+
+
+def _rank(error: Any) -> tuple[int, int]:
+    """Errors about an unknown or missing key first, then the shallowest (the first one a reader meets)."""
+    first = 0 if error.validator in ("additionalProperties", "required") else 1
+    return len(error.absolute_path), first
+
+
+def entry_and_field(path: Sequence[Any], data: Any) -> tuple[str, str]:
+    """``['items', 3, 'value', 'closed']`` → ("item 'single_wait'", "value.closed")."""
+    path = list(path)
+    entry, rest = "", path
+    if len(path) >= 2 and path[0] in ("items", "win_conditions") and isinstance(path[1], int):
+        raw = data.get(path[0])
+        picked = raw[path[1]] if isinstance(raw, list) and path[1] < len(raw) else None
+        ident = picked.get("id") if isinstance(picked, dict) else None
+        kind = "item" if path[0] == "items" else "win condition"
+        entry = f"{kind} {_quote(ident)}" if isinstance(ident, str) and ident else f"{kind} #{path[1] + 1}"
+        rest = path[2:]
+    elif len(path) >= 2 and path[0] in ("options", "kongs", "special_kongs"):
+        kind = {"options": "option", "kongs": "kong", "special_kongs": "special kong"}[path[0]]
+        entry, rest = f"{kind} {_quote(path[1])}", path[2:]
+    text = ""
+    for part in rest:
+        if isinstance(part, bool):  # YAML reads the keys on / off as booleans
+            part = "on" if part else "off"
+        text += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return entry, text
+
+
+def describe(error: Any, data: Any) -> str:
+    entry, name = entry_and_field(error.absolute_path, data)
+    validator, schema, instance = error.validator, error.schema, error.instance
+    lead = f"{entry}: " if entry else ""
+    at = f"field '{name}'" if name else ("the entry" if entry else "the file")
+    if validator == "additionalProperties":
+        known = list(schema.get("properties", {}))
+        extra = [k for k in instance if k not in known] if isinstance(instance, dict) else []
+        key = extra[0] if extra else "?"
+        from .errors import did_you_mean
+
+        where = f" in '{name}'" if name else ""
+        return (f"{lead}unknown field {_quote(key)}{where}{did_you_mean(str(key), known)}; "
+                f"known: {', '.join(known)}")
+    if validator == "required":
+        missing = [k for k in error.validator_value if not (isinstance(instance, dict) and k in instance)]
+        inside = f"{name}." if name else ""
+        return f"{lead}field '{inside}{missing[0] if missing else '?'}' is missing"
+    if validator == "type":
+        expected = schema.get("description") or _words(error.validator_value)
+        return f"{lead}{at} has the wrong type ({_type_name(instance)}): expected {expected}"
+    if validator in ("anyOf", "oneOf"):
+        expected = schema.get("description") or "another form"
+        return f"{lead}{at} is not valid ({_type_name(instance)}): expected {expected}"
+    if validator in ("minimum", "maximum"):
+        return (f"{lead}{at} is {_number(instance)}, out of range: it must be from {schema.get('minimum')} "
+                f"to {schema.get('maximum')}")
+    if validator == "enum":
+        return f"{lead}{at}: {_quote(instance)} is not one of {', '.join(map(str, error.validator_value))}"
+    if validator == "const":
+        return f"{lead}{at}: expected {error.validator_value!r}"
+    if validator in ("maxItems", "maxProperties"):
+        return f"{lead}{at} has too many entries (at most {error.validator_value})"
+    if validator in ("minItems", "minProperties"):
+        return f"{lead}{at} is empty: it needs at least {error.validator_value}"
+    if validator == "maxLength":
+        return f"{lead}{at} is too long (at most {error.validator_value} characters)"
+    if validator == "minLength":
+        return f"{lead}{at} is empty"
+    if "propertyNames" in error.schema_path:  # the instance is a key of the mapping at the path
+        return f"{lead}{at}: the key {_quote(instance)} is not a valid name here ({_pattern_words(str(schema))})"
+    if validator == "pattern":
+        return f"{lead}{at}: {_quote(instance)} is not a valid name here ({_pattern_words(error.validator_value)})"
+    if validator == "propertyNames":
+        return f"{lead}{at}: a key is not a valid name ({_pattern_words(str(schema.get('propertyNames')))})"
+    if validator == "uniqueItems":
+        return f"{lead}{at} lists the same entry twice"
+    return f"{lead}{at}: {error.message[:200]}"
+
+
+def _pattern_words(pattern: str) -> str:
+    if "mpsz" in pattern:
+        return "a tile such as 1m, 9s, 7z"
+    if "{2,3}" in pattern:
+        return "a language code: zh, en, ja …"
+    if "\\." in pattern:
+        return "lower-case letters, digits and _, optionally ruleset.name"
+    if "-" in pattern:
+        return "lower-case letters, digits, - and _"
+    return "lower-case letters, digits and _, starting with a letter"
+
+
+def _words(types: Any) -> str:
+    names = {"integer": "a whole number", "string": "text", "boolean": "true or false", "object": "a mapping",
+             "array": "a list", "null": "nothing (null)", "number": "a number"}
+    kinds = types if isinstance(types, list) else [types]
+    return " or ".join(names.get(str(k), str(k)) for k in kinds)
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true / false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if value is None:
+        return "nothing"
+    return type(value).__name__
+
+
+def _number(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else f"a number of {len(text)} digits"
+
+
+def _quote(value: Any) -> str:
+    """A value from the file, quoted and cut short (a message stays one readable line)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return _number(value) if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+    text = value if isinstance(value, str) else repr(value)
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return f"'{text[:60]}…'" if len(text) > 60 else f"'{text}'"

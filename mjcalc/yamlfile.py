@@ -1,0 +1,194 @@
+"""Reading a small YAML file that a user names (a ruleset, ``extends:``, the config file) without trusting it.
+
+Before a byte is read the path must be a regular file (not a device such as /dev/zero, a FIFO or a
+directory) no larger than ``MAX_FILE_BYTES``; it is opened without blocking and at most that many bytes
+(plus one) are read, whatever the file claims. Text is UTF-8 (a UTF-8 or UTF-16 byte-order mark is
+honoured). The YAML is read by ``yaml.SafeLoader`` (no tags that run code) with these limits, each with a
+message of its own: no aliases (``*name``: a "billion laughs" cannot expand), nesting at most
+``MAX_DEPTH`` deep, no key given twice in one mapping, no number longer than ``MAX_NUMBER_DIGITS`` digits.
+
+An error names the file and, for a YAML error, the line and column; it never quotes the file's content,
+which may not be a ruleset at all (``--rules /etc/shadow``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from typing import Any
+
+import yaml
+
+from .errors import MjcalcError
+
+MAX_FILE_BYTES = 1_000_000  # 1 MB: the largest built-in ruleset is about 20 kB
+MAX_DEPTH = 32  # mappings and lists inside one another; the built-in rulesets need about 12
+MAX_NUMBER_DIGITS = 12  # an integer literal; every number of the grammar is far smaller (rules/SCHEMA.md)
+MAX_PATH_BYTES = 4096
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_path(path: str, what: str) -> None:
+    """A path a user gave: not empty, no NUL, not absurdly long (the OS would refuse it, in its own way)."""
+    if not path:
+        raise MjcalcError("ruleset", f"{what}: an empty file name")
+    if "\x00" in path:
+        raise MjcalcError("ruleset", f"{what}: a file name cannot hold a NUL character")
+    if len(os.fsencode(path)) > MAX_PATH_BYTES:
+        raise MjcalcError("ruleset", f"{what}: a file name of over {MAX_PATH_BYTES} bytes")
+
+
+def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "ruleset") -> bytes:
+    """The file's bytes, once it is known to be a regular file of at most ``limit`` bytes. ``what`` names
+    the file in messages (its path, or "config file PATH")."""
+    check_path(path, what)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise MjcalcError("ruleset", f"{what}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise MjcalcError("ruleset", f"{what}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise MjcalcError("ruleset", f"{what}: not a {kind}: {_kind_of(info.st_mode)}, not a regular file")
+    if info.st_size > limit:
+        raise MjcalcError("ruleset", f"{what}: too large ({info.st_size:,} bytes; at most {limit:,})")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise MjcalcError("ruleset", f"{what}: cannot read: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
+            raise MjcalcError("ruleset", f"{what}: not a {kind}: not a regular file")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise MjcalcError("ruleset", f"{what}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise MjcalcError("ruleset", f"{what}: too large (over {limit:,} bytes)")
+    return b"".join(chunks)
+
+
+def decode(data: bytes, what: str, kind: str = "ruleset") -> str:
+    """UTF-8 text; a byte-order mark selects UTF-8 or UTF-16. No content is quoted on failure."""
+    if data.startswith(codecs.BOM_UTF8):
+        encoding, data = "utf-8", data[len(codecs.BOM_UTF8):]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    else:
+        encoding = "utf-8"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise MjcalcError("ruleset", f"{what}: not a {kind}: not {encoding.upper()} text "
+                          f"(a byte that is not, at offset {exc.start})") from None
+    if "\x00" in text:
+        raise MjcalcError("ruleset", f"{what}: not a {kind}: binary data (a NUL character)")
+    return text
+
+
+_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML was built with it
+
+
+def _scan(text: str) -> None:
+    """Refuse aliases and deep nesting from the stream of events, before any node is built."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed here: write the "
+                                              "value out", event.start_mark)
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_DEPTH} deep",
+                                                  event.start_mark)
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+
+
+class _Limited(_Base):  # type: ignore[misc]
+    """A safe loader (no tags that build objects) with the limits of this module's doc; ``_scan`` first."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    duplicate = key in seen
+                    seen.add(key)
+                except TypeError:
+                    raise yaml.constructor.ConstructorError(None, None, "a key that is a list or a mapping",
+                                                            key_node.start_mark) from None
+                if duplicate:
+                    raise yaml.constructor.ConstructorError(None, None, "a key given twice in one mapping",
+                                                            key_node.start_mark)
+        return super().construct_mapping(node, deep)
+
+    def construct_yaml_int(self, node: Any) -> Any:
+        digits = sum(ch.isalnum() for ch in str(node.value))
+        if digits > MAX_NUMBER_DIGITS:
+            raise yaml.constructor.ConstructorError(None, None, f"a number of {digits} digits (at most "
+                                                    f"{MAX_NUMBER_DIGITS})", node.start_mark)
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_float(self, node: Any) -> Any:
+        if len(str(node.value)) > 40:
+            raise yaml.constructor.ConstructorError(None, None, "a number of over 40 characters", node.start_mark)
+        return super().construct_yaml_float(node)
+
+
+_Limited.add_constructor("tag:yaml.org,2002:int", _Limited.construct_yaml_int)
+_Limited.add_constructor("tag:yaml.org,2002:float", _Limited.construct_yaml_float)
+
+
+def parse(text: str, what: str) -> Any:
+    """The YAML document in ``text``, within the limits; a mistake names the line and column only."""
+    try:
+        _scan(text)
+        return yaml.load(text, Loader=_Limited)  # a safe loader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = exc.problem or ""
+        if "%" in problem or "'" in problem or '"' in problem:  # PyYAML quotes the file's characters there
+            problem = problem.split("'")[0].split('"')[0].strip().rstrip(":")
+        return _fail(f"{what}:{where}: not valid YAML{': ' + problem if problem else ''}")
+    except yaml.YAMLError:
+        return _fail(f"{what}: not valid YAML")
+    except (ValueError, RecursionError, MemoryError, OverflowError):  # values PyYAML itself cannot build
+        return _fail(f"{what}: not valid YAML (a value that cannot be read)")
+
+
+def _fail(message: str) -> Any:
+    raise MjcalcError("ruleset", message)
+
+
+def load(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "ruleset") -> Any:
+    """``read_bytes``, ``decode`` and ``parse`` in one; ``kind`` is what the file should be, for messages."""
+    return parse(decode(read_bytes(path, what, limit, kind), what, kind), what)
+
+
+def load_trusted(path: str) -> Any:
+    """A file shipped with mjcalc (a built-in ruleset): read as it is, with libyaml where there is one. The
+    test suite holds each to the limits and the schema (tests/test_ruleset_hostile.py)."""
+    with open(path, encoding="utf-8") as f:
+        return yaml.load(f, Loader=_Base)  # a safe loader
