@@ -49,7 +49,7 @@ RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset nam
                                                  "(default: MJCALC_RULES, the config file, then changchun).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")]
 LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of messages: en or zh.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of spec/OUTPUT.md.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of docs/OUTPUT.md.")]
 
 
 def _fail(exc: MjcalcError) -> None:
@@ -78,7 +78,7 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 def _lang(lang: str | None, config: Config) -> str:
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
-        _fail(MjcalcError("context", f"--lang is en or zh, not '{chosen}'"))
+        _fail(MjcalcError("option", f"--lang is en or zh, not '{chosen}'"))
     return chosen
 
 
@@ -137,7 +137,7 @@ def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
     from .batch import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
-        _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
+        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
     if path == "-":
         return sys.stdin.buffer, detect_format("", fmt), None
     try:
@@ -232,6 +232,8 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
 def _bounded_jobs(jobs: int) -> int:
     from .batch import usable_cpus
 
+    if jobs < 1:
+        _fail(MjcalcError("option", f"--jobs is a number of worker processes, at least 1, not {jobs}"))
     usable = usable_cpus()
     if jobs > usable:
         typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
@@ -250,7 +252,7 @@ def batch(
     input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml "
                                               "(auto: the file's extension, else its first line)")] = "auto",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (at most the cores); "
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most the cores); "
                                       "order is kept.")] = 1,
     from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
                                            "records from this input line on (line numbers kept; -o is "
@@ -264,9 +266,9 @@ def batch(
     )
 
     if output_format not in OUTPUT_FORMATS:
-        _fail(MjcalcError("context", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
+        _fail(MjcalcError("option", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
     if input_format not in INPUT_FORMATS:
-        _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
+        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
     config = _config()
     request = _file_request(rules, set_, config)
     jobs = _bounded_jobs(jobs)
@@ -436,7 +438,7 @@ def rules_show(
     if json_out:
         typer.echo(json.dumps(ruleset_json(rules), ensure_ascii=False, indent=2, default=str))
     else:
-        typer.echo(ruleset_text(rules, _lang(lang, _config())))
+        typer.echo(ruleset_text(rules, _lang(lang, _config()), terminal_width()))
 
 
 def main(argv: list[str] | None = None) -> Any:

@@ -57,7 +57,7 @@ def test_points_diagnoses() -> None:
 
 
 def test_dealer_win_puts_the_dealer_item_in_fan_for_check() -> None:
-    """spec/OUTPUT.md: when the dealer wins, 庄家 / 庄 is on every payment, so it is in fan and no hint says it
+    """docs/OUTPUT.md: when the dealer wins, 庄家 / 庄 is on every payment, so it is in fan and no hint says it
     applies only to some payers; when another player wins, it does."""
     res = score_line("123m456p789s111z22z +zimo +seat=E +rules=meihe")  # 平胡 自摸 庄家 穷胡: 4 fan, 8 each
     assert res.best is not None and res.best.settlement.fan == 4

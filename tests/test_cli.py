@@ -200,3 +200,35 @@ def test_one_rule_for_options(tmp_path) -> None:
     clash = run("score", QUICK + " +base=3", "--set", "base=2")
     assert clash.exit_code == 2 and "+base=3 in the line and --set base=2 disagree" in clash.output
     assert run("score", QUICK + " +base=2", "--set", "base=2").exit_code == 0
+
+
+@pytest.mark.parametrize("name", ["changchun", "changchun-mil", "jilin", "meihe", "riichi"])
+def test_rules_show_writes_values_as_a_reader_does_and_fits_the_terminal(name: str) -> None:
+    from mjcalc.render import cols
+
+    for columns in ("60", "100"):
+        r = run("rules", "show", name, env={"COLUMNS": columns})
+        assert r.exit_code == 0
+        assert max(cols(line) for line in r.output.splitlines()) <= int(columns), name
+        assert "{'" not in r.output
+        assert name == "riichi" or "base option base" in r.output.split("FORMULA")[1]
+    assert max(cols(line) for line in run("rules", "show", name, env={"COLUMNS": ""}).output.splitlines()) <= 120
+
+
+def test_bad_cli_values_are_option_problems_exit_3() -> None:
+    for args in (["score", QUICK, "--lang", "fr"], ["batch", "examples/changchun.txt", "--format", "xml"],
+                 ["batch", "examples/changchun.txt", "--jobs", "0"],
+                 ["batch", "examples/changchun.txt", "--input-format", "xml"]):
+        r = run(*args)
+        assert r.exit_code == 3, (args, r.output)
+
+
+def test_the_contracts_live_in_the_repository() -> None:
+    from pathlib import Path
+
+    top = Path(__file__).parent.parent
+    for doc in ("docs/NOTATION.md", "docs/OUTPUT.md"):
+        assert (top / doc).is_file()
+    readme = (top / "README.md").read_text(encoding="utf-8")
+    assert "spec/NOTATION.md" not in readme and "spec/OUTPUT.md" not in readme and "docs/OUTPUT.md" in readme
+    assert "docs/OUTPUT.md" in run("score", "--help", env={"COLUMNS": "200"}).output
