@@ -29,7 +29,7 @@ from typing import IO, Any
 
 import yaml
 
-from .engine import Request, Result, score_line
+from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
 
@@ -124,6 +124,12 @@ class LineSource:
         self._codec = "utf-8"
 
     def _blocks(self) -> Iterator[str]:
+        try:
+            yield from self._read_blocks()
+        except OSError as exc:  # a disk or a device failing under us: say so, keep what was read
+            self.stopped = f"cannot read the input after {self.position:,} bytes: {exc.strerror or exc}"
+
+    def _read_blocks(self) -> Iterator[str]:
         if isinstance(self.stream, io.TextIOBase):  # already text (a test's StringIO)
             while block := self.stream.read(_BLOCK):
                 self.position += len(block)
@@ -215,13 +221,21 @@ def detect_format(name: str, requested: str) -> str:
 _JSON_START = re.compile(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
 
 
+_YAML_START = re.compile(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
+
+
 def sniff_format(first: str) -> str:
     """The format of a file or stream that its name does not give, from its first non-blank line: a JSON
-    object, a YAML list entry, a CSV header naming a ``hand`` column, else the one-line notation."""
+    object, a YAML entry with a ``hand`` key, a CSV header naming a ``hand`` column, else the one-line
+    notation. Strict on purpose: a hand line, however mangled, is read as a hand line."""
     text = first.strip()
     if _JSON_START.match(text):
-        return "jsonl"
-    if text.startswith(("- ", "---")) or text in ("-", "hands:"):
+        try:
+            if isinstance(json.loads(text), dict):
+                return "jsonl"
+        except (ValueError, RecursionError):
+            pass
+    if _YAML_START.match(text):
         return "yaml"
     if "hand" in text.lower():
         try:
@@ -497,7 +511,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
     for line in lines:
         ahead.append(line)
         stripped = line.text.strip()
-        if line.problem is not None:
+        if not stripped and line.problem is not None:  # an over-long first line
             break
         if not stripped or stripped.startswith("#") or stripped == "---" or _YAML_HEAD.match(line.text):
             continue
@@ -510,7 +524,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         return
     entry: list[Line] = []
     for line in _chain(ahead, lines):
-        found = _ENTRY.match(line.text) if line.problem is None else None
+        found = _ENTRY.match(line.text)  # a line that is not text still shows where it starts
         if found and len(found.group(1)) == indent:
             if entry:
                 yield from _yaml_entry(entry, indent, from_line)
@@ -560,9 +574,20 @@ def _yaml_entry(entry: list[Line], indent: int, from_line: int) -> Iterator[Reco
     yield _guarded(n, shown, lambda: _yaml_record(n, text, shown))
 
 
+_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)  # libyaml: 8x faster on an entry than pure Python
+
+
+def _has_alias(text: str) -> bool:
+    """Whether an entry uses an alias (``*name``): asked only when a ``*`` is in it at all."""
+    return "*" in text and any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=_FAST_LOADER))
+
+
 def _yaml_record(n: int, text: str, shown: str) -> Record:
     try:
-        data = yaml.load(text, Loader=_EntryLoader)  # noqa: S506  (a safe loader, aliases refused)
+        if _FAST_LOADER is not None and not _has_alias(text):
+            data = yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506  (libyaml's safe loader)
+        else:
+            data = yaml.load(text, Loader=_EntryLoader)  # noqa: S506  (a safe loader, aliases refused)
     except yaml.YAMLError as exc:
         return Record(n, shown, problem=_yaml_problem(exc, n))
     except RecursionError:
@@ -633,11 +658,12 @@ def score_record(record: Record, base: Request) -> Result:
         res = Result(record.text, "error", error=MjcalcError("record", record.problem))
     else:
         request = Request(
-            rules=record.rules or base.rules,
+            rules=ruleset_path(record.rules, base.rules_dir) if record.rules else base.rules,
             options={**base.options, **record.options},
             flags=[*base.flags, *record.flags],
             config_options=base.config_options,
             lenient=base.lenient,  # --set NAME applies to the records whose ruleset has it
+            rules_dir=base.rules_dir,
         )
         res = score_line(record.text, request, with_wait_scores=False)
     res.line = record.line
@@ -704,7 +730,7 @@ class Summary:
         errors = c.get("error", 0) + c.get("internal", 0)
         text = (f"{_plural(self.total, 'record')}: {c.get('win', 0):,} won, {c.get('not_a_win', 0):,} not a win, "
                 f"{c.get('waiting', 0):,} waiting, {_plural(errors, 'error')}, {c.get('skipped', 0):,} skipped "
-                f"({self.seconds:.1f} s, {rate:,.0f} records/s)")
+                f"({self.seconds:.1f} s" + (f", {rate:,.0f} records/s)" if self.seconds >= 0.5 else ")"))
         if c.get("internal"):
             text += (f"\nmjcalc: {_plural(c['internal'], 'record')} met a bug in mjcalc (error kind 'internal'): "
                      "please report it with the line")
@@ -786,7 +812,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 
 def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
-        jobs: int = 1, progress: Callable[[int], None] | None = None, summary: Summary | None = None,
+        jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
         chunk: int | None = None, flush: Callable[[], object] | None = None) -> Summary:
     """Score every record in input order and hand each output text to ``write``, in order; ``flush`` is
     called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads chunks over processes, a bounded number in flight, so memory
@@ -808,7 +834,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
         summary.last_line = results[-1][0]
         summary.seconds = time.perf_counter() - start
         if progress is not None:
-            progress(summary.total)
+            progress(summary)
 
     def stopping() -> bool:
         if Stop.signum:
@@ -956,19 +982,60 @@ def _wait_names(res: Result) -> list[str]:
 RENDERERS: dict[str, Renderer] = {"jsonl": render_jsonl, "csv": render_csv, "table": render_row}
 
 
+def count_lines(path: str) -> int:
+    """The lines of a file, counted fast (bytes, not text): the total a progress line shows."""
+    lines = 0
+    last = b"\n"
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            lines += block.count(b"\n")
+            last = block[-1:]
+    return lines + (last != b"\n")
+
+
 class Progress:
-    """A one-line counter on stderr, only when stderr is a terminal and the input is large."""
+    """A progress line on stderr while a batch runs — the input line reached of the total, the percentage,
+    records a second and the time left — shown only on a terminal, at most a few times a second, and wiped
+    at the end. (Written here rather than taken from a progress library: it is one line, and the run's
+    start-up stays as fast as it is.)"""
 
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
+    def __init__(self, enabled: bool, path: str | None = None, stream: IO[str] | None = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = enabled and (stream is not None or sys.stderr.isatty())
         self.start = time.perf_counter()
+        self.shown = 0.0
+        self.width = 0
+        self.total: int | None = None
+        if self.enabled and path is not None:
+            try:
+                self.total = count_lines(path)
+            except OSError:
+                self.total = None
 
-    def __call__(self, done: int) -> None:
-        if self.enabled:
-            rate = done / max(time.perf_counter() - self.start, 1e-9)
-            sys.stderr.write(f"\r  {done:,} records · {rate:,.0f}/s ")
-            sys.stderr.flush()
+    def text(self, summary: Summary, now: float) -> str:
+        elapsed = max(now - self.start, 1e-9)
+        rate = f"{summary.total / elapsed:,.0f} records/s"
+        if not self.total:
+            return f"  {_plural(summary.total, 'record')} · {rate}"
+        done = min(summary.last_line / self.total, 1.0)
+        left = elapsed / done * (1 - done) if done else 0.0
+        minutes, seconds = divmod(int(left + 0.5), 60)
+        eta = f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}" if minutes >= 60 else f"{minutes}:{seconds:02d}"
+        return (f"  line {summary.last_line:,} of {self.total:,} · {done:.0%} · {rate} · "
+                f"ETA {eta}")
+
+    def __call__(self, summary: Summary) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self.shown < 0.25:
+            return
+        self.shown = now
+        line = self.text(summary, now)
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = len(line)
 
     def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 40 + "\r")
+        if self.enabled and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0

@@ -229,6 +229,16 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
     return request
 
 
+def _in_folder(request: Request, file: str) -> Request:
+    """A file's records name ruleset files relative to the file (``+rules=house.yaml`` beside it)."""
+    if file == "-":
+        return request
+    import dataclasses
+    import os
+
+    return dataclasses.replace(request, rules_dir=os.path.dirname(os.path.abspath(file)))
+
+
 def _bounded_jobs(jobs: int) -> int:
     from .batch import usable_cpus
 
@@ -270,27 +280,29 @@ def batch(
     if input_format not in INPUT_FORMATS:
         _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
     config = _config()
-    request = _file_request(rules, set_, config)
+    request = _in_folder(_file_request(rules, set_, config), file)
     jobs = _bounded_jobs(jobs)
     stream, fmt, size = _open_input(file, input_format)
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed pipe is an error we handle (workers included)
     summary = Summary()
+    source = LineSource(stream)
     code = 0
+    # on a terminal, unless the records themselves go there
+    progress = Progress(size is not None and (output is not None or not sys.stdout.isatty()),
+                        None if size is None else file)
     try:
         out = Output(output, append=from_line > 1)
         try:
             if output_format == "csv" and out.empty:
                 out.write(csv_header())
-            source = LineSource(stream)
-            progress = Progress(size is not None and (size > 2_000_000 or output is not None))
             interactive = file == "-" and sys.stdin.isatty()
             with Stop.handling():
                 run(read_records(source, fmt, from_line), request, RENDERERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush)
-            progress.close()
         finally:
+            progress.close()
             out.close()
     except OutputError as exc:
         if exc.broken_pipe:
@@ -303,6 +315,8 @@ def batch(
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if source.stopped and not code:
+        code = EXIT_BAD_INPUT  # the input could not be read to its end (the reason is on stderr)
     if summary.stopped and not code:
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:
@@ -330,7 +344,7 @@ def check(
     config = _config()
     chosen = _lang(lang, config)
     stream, fmt, _ = _open_input(file, input_format)
-    request = _file_request(rules, set_, config)
+    request = _in_folder(_file_request(rules, set_, config), file)
     right = wrong = errors = 0
     width = terminal_width()
 
@@ -421,6 +435,17 @@ def rules_list_cmd(json_out: JsonOpt = False) -> None:
                                for r in loaded], ensure_ascii=False, indent=2))
     else:
         typer.echo(rules_list(loaded))
+
+
+@rules_app.command("schema")
+def rules_schema(
+    markdown: Annotated[bool, typer.Option("--markdown", help="The tables of rules/SCHEMA.md instead.")] = False,
+) -> None:
+    """The grammar of a ruleset file, as a JSON Schema (for an editor that checks YAML as you type)."""
+    from .schema import markdown as schema_markdown
+    from .schema import ruleset_schema
+
+    typer.echo(schema_markdown() if markdown else json.dumps(ruleset_schema(), ensure_ascii=False, indent=2))
 
 
 @rules_app.command("show")

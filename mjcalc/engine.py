@@ -119,6 +119,7 @@ class Request:
     # A run of many lines (batch, check): an option NAME applies to the lines whose ruleset has it (the run checked
     # up front that one has: ``check_run_options``). One line (score, waits): an option its ruleset lacks is an error.
     lenient: bool = False
+    rules_dir: str | None = None  # a batch file's folder: a ruleset path a line names is looked up there first
 
 
 def score_line(text: str, request: Request = Request(), *, with_wait_scores: bool = True) -> Result:
@@ -178,8 +179,25 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
         if names:
             if not w.value:
                 raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
-            return w.value
+            return ruleset_path(w.value, request.rules_dir)
     return request.rules or DEFAULT_RULESET
+
+
+_RELATIVE: Final[dict[tuple[str, str], str]] = {}
+
+
+def ruleset_path(ref: str, folder: str | None) -> str:
+    """A ruleset reference as given in a batch file: a relative path is taken from the file's ``folder`` when
+    the file is there (as ``extends:`` is taken from its file's folder), else as it is; a name as it is."""
+    if folder is None or not ref.endswith((".yaml", ".yml")) and "/" not in ref and "\\" not in ref:
+        return ref
+    found = _RELATIVE.get((folder, ref))
+    if found is None:
+        import os
+
+        candidate = os.path.join(folder, os.path.expanduser(ref))
+        found = remember(_RELATIVE, (folder, ref), candidate if os.path.isfile(candidate) else ref, limit=256)
+    return found
 
 
 class ReadLine(NamedTuple):

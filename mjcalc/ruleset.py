@@ -26,6 +26,7 @@ from .predicates import PREDICATES, Candidate, bind, combined, gate_of, negated,
 from .readings import FORM_NAMES, FormSpec
 from .schema import (
     FORM_PARAMS,
+    FORMULA_NEEDS,
     FORMULA_PARAMS,
     JOKER_SETS,
     LIMITS,
@@ -404,8 +405,35 @@ def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@lru_cache(maxsize=64)
-def load_ruleset(ref: str) -> Ruleset:
+class _Cached:
+    """``load_ruleset``: each ruleset read once per process, and so is each broken one (a batch whose every line
+    names the same broken file gets the same error at once). ``cache_clear()`` forgets both."""
+
+    def __init__(self) -> None:
+        self.loaded = lru_cache(maxsize=64)(_loaded)
+
+    def __call__(self, ref: str) -> Ruleset:
+        found = self.loaded(ref)
+        if isinstance(found, MjcalcError):
+            raise MjcalcError(found.kind, found.message, found.column)  # a fresh one: no traceback piles up
+        return found
+
+    def cache_clear(self) -> None:
+        self.loaded.cache_clear()
+
+
+def _loaded(ref: str) -> Ruleset | MjcalcError:
+    try:
+        return _load_ruleset(ref)
+    except MjcalcError as exc:
+        return exc
+
+
+load_ruleset = _Cached()
+load_ruleset.__doc__ = "Load a built-in ruleset by name, or a YAML file by path (it may extend a built-in)."
+
+
+def _load_ruleset(ref: str) -> Ruleset:
     """Load a built-in ruleset by name, or a YAML file by path (it may extend a built-in)."""
     from . import hooks  # noqa: F401  registers namespaced predicates and settlers
     from .settlement import FORMULAS, SETTLERS
@@ -427,6 +455,14 @@ def load_ruleset(ref: str) -> Ruleset:
         raise MjcalcError("ruleset", f"{where}: field 'formula.kind': unknown kind '{str(kind)[:64]}'"
                           f"{did_you_mean(str(kind), known)}; "
                           f"known: {', '.join(known)}")
+    needs = FORMULA_NEEDS.get(str(kind), {})
+    for param in needs.get("params", ()):
+        if param not in rules.formula:
+            raise MjcalcError("ruleset", f"{where}: field 'formula.{param}' is missing: kind '{kind}' needs it")
+    missing = [name for name in needs.get("options", ()) if name not in rules.options]
+    if missing:
+        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option(s) "
+                          f"{', '.join(missing)}, which the ruleset does not declare")
     return rules
 
 
@@ -678,7 +714,8 @@ class _Validator:
         entry = f"item '{iid}'"
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
-        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus"}
+        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
+                   "remove"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")

@@ -281,6 +281,28 @@ def test_reading_stays_streaming() -> None:
     assert [next(records).line for _ in range(5)] == [1, 2, 3, 4, 5]
 
 
+def test_a_read_error_keeps_what_was_read_and_says_why() -> None:
+    import io
+
+    class Failing(io.RawIOBase):
+        sent = False
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, b: bytearray) -> int:  # type: ignore[override]
+            if self.sent:
+                raise OSError(5, "Input/output error")
+            self.sent = True
+            data = (WIN + "\n").encode() * 3
+            b[: len(data)] = data
+            return len(data)
+
+    source = batch_module.LineSource(io.BufferedReader(Failing()))
+    assert [r.line for r in read_records(source, "lines")] == [1, 2, 3]
+    assert source.stopped is not None and "Input/output error" in source.stopped
+
+
 # --- output --------------------------------------------------------------------------------------------
 
 
@@ -377,3 +399,62 @@ def test_a_signal_stops_every_worker_and_the_run_can_resume(big_file: Path, tmp_
     records, _ = batch(big_file, "--from-line", "299990", "-o", str(out))
     tail = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()[len(written):]]
     assert [r["line"] for r in tail] == list(range(299_990, 300_001))
+
+
+# --- the file's own folder, progress -------------------------------------------------------------------
+
+
+def test_ruleset_paths_in_a_batch_file_are_relative_to_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    (folder / "house.yaml").write_text("id: house\nextends: changchun\noptions:\n  base: {default: 5}\n",
+                                       encoding="utf-8")
+    (folder / "h.txt").write_text(f"{WIN} +rules=house.yaml\n{WIN} +rules=missing.yaml\n", encoding="utf-8")
+    (folder / "h.csv").write_text(f"hand,rules\n{WIN},house.yaml\n", encoding="utf-8")
+    (folder / "h.jsonl").write_text(json.dumps({"hand": WIN, "rules": "house.yaml"}) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # not the file's folder
+    records, _ = batch(Path("hands/h.txt"))
+    assert [r.get("points") for r in records] == [240, None]
+    assert "missing.yaml" in message(records[1])
+    for name in ("h.csv", "h.jsonl"):
+        records, _ = batch(Path("hands") / name, code=0)
+        assert records[0]["ruleset"] == "house" and records[0]["points"] == 240
+
+
+def test_progress_shows_the_total_percent_rate_and_eta(tmp_path: Path) -> None:
+    import io
+
+    path = tmp_path / "h.txt"
+    path.write_text(f"{WIN}\n" * 1000, encoding="utf-8")
+    screen = io.StringIO()
+    progress = batch_module.Progress(True, str(path), stream=screen)
+    assert progress.total == 1000
+    summary = batch_module.Summary({"win": 250}, last_line=250)
+    progress.start -= 10  # 250 lines in 10 s: 30 s to go
+    progress(summary)
+    shown = screen.getvalue()
+    assert "line 250 of 1,000" in shown and "25%" in shown and "25 records/s" in shown and "ETA 0:30" in shown
+    progress.close()
+    assert screen.getvalue().endswith("\r")
+
+
+
+# --- a few rounds of the fuzz script ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["lines", "csv", "jsonl", "yaml"])
+def test_fuzz_rounds(tmp_path: Path, kind: str) -> None:
+    """Seeded, small rounds of benchmarks/fuzz_batch.py: exit 0-3, no traceback, one record per record in
+    order, --jobs 1 and 2 alike."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import fuzz_batch
+    finally:
+        sys.path.pop(0)
+    maker = {"lines": fuzz_batch.lines_case, "csv": fuzz_batch.csv_case, "jsonl": fuzz_batch.jsonl_case,
+             "yaml": fuzz_batch.yaml_case}[kind]
+    case = maker(random.Random(f"{kind}-7"), 150)
+    assert fuzz_batch.check_case(case, tmp_path, ["1", "2"], timeout=120) == []

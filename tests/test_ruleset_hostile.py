@@ -192,6 +192,9 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("formula_base_option_unknown", HEAD + "formula: {base: {option: nobase}}\n", ["formula.base", "nobase"]),
     ("formula_base_option_type", HEAD + "formula: {base: {option: cap_scope}}\n", ["formula.base", "cap_scope"]),
     ("formula_cap_scope_word", HEAD + "formula: {cap_scope: everyone}\n", ["formula.cap_scope"]),
+    ("formula_kind_needs_options", HEAD + "formula: {kind: riichi}\n", ["kind 'riichi' needs the option(s) kazoe"]),
+    ("formula_kind_needs_base", "id: x\nextends: riichi\nnames: {zh: x, en: x}\nformula: {kind: exponential}\n",
+     ["formula.base' is missing"]),
     ("formula_unknown_key", HEAD + "formula: {multiplier: 2}\n", ["unknown field 'multiplier'", "formula"]),
     ("payments_discard_word", HEAD + "payments: {discard: nobody}\n", ["payments.discard"]),
     ("payments_cover_text", HEAD + "payments: {cover: perhaps}\n", ["payments.cover"]),
@@ -548,3 +551,52 @@ def test_values_that_add_up_past_the_formula_are_a_ruleset_error(tmp_path: Path)
     p = subprocess.run([sys.executable, "-m", "mjcalc", "waits", "123m456p789s111z2z", "--rules", path],
                        capture_output=True, text=True, timeout=20, env={**os.environ, "MJCALC_CONFIG": "/nonexistent"})
     assert p.returncode == 3 and "more than the exponential formula pays" in p.stderr, p.stderr
+
+
+# --- rules/SCHEMA.md describes the schema --------------------------------------------------------------
+
+
+def test_schema_md_lists_every_key_of_the_schema_and_no_other() -> None:
+    """The annotated example of rules/SCHEMA.md holds each key of the schema, at each level, and no other."""
+    import re
+
+    from mjcalc.schema import ruleset_schema
+
+    text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
+    example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text, re.S).group(1))
+    schema = ruleset_schema()["properties"]
+
+    def union(entries: Any) -> set[str]:
+        values = entries.values() if isinstance(entries, dict) else entries
+        return {k for entry in values if isinstance(entry, dict) for k in entry}
+
+    assert set(example) == set(schema)
+    for key in ("tiles", "formula", "payments"):
+        assert set(example[key]) == set(schema[key]["properties"]), key
+    for key in ("items", "win_conditions"):
+        assert union(example[key]) == set(schema[key]["items"]["properties"]), key
+    for key in ("options", "special_kongs", "kongs"):
+        assert union(example[key]) == set(schema[key]["additionalProperties"]["properties"]), key
+
+
+def test_schema_md_tables_are_generated_from_the_schema() -> None:
+    from mjcalc.schema import BEGIN, END, markdown
+
+    text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
+    assert BEGIN + text.partition(BEGIN)[2].partition(END)[0] + END == markdown(), (
+        "rules/SCHEMA.md is out of date: run python -m mjcalc.schema --write")
+
+
+def test_a_broken_file_is_read_once_and_its_error_given_each_time(tmp_path: Path) -> None:
+    path = _write(tmp_path, item("value: 20000"))
+    errors = []
+    for _ in range(3):
+        with pytest.raises(MjcalcError) as info:
+            load_ruleset(path)
+        errors.append(info.value)
+    assert len({id(e) for e in errors}) == 3 and len({e.message for e in errors}) == 1
+    Path(path).write_text(item("value: 2"), encoding="utf-8")
+    with pytest.raises(MjcalcError):
+        load_ruleset(path)  # remembered for this process …
+    load_ruleset.cache_clear()
+    assert next(i for i in load_ruleset(path).items if i.id == "closed_win").value == 2  # … until forgotten
