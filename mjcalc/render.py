@@ -27,7 +27,8 @@ WORDS = {
            "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
            "own": "payer's own items", "with": "with", "unless": "unless said",
            "treasure": "treasure drawn", "wildcard": "wildcard drawn",
-           "not_ready": "NOT READY — shanten {} (tiles to change before the hand waits); no tile completes it"},
+           "not_ready": "NOT READY — shanten {} (tiles to change before the hand waits); no tile completes it",
+           "called_only": "WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
            "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
@@ -36,7 +37,8 @@ WORDS = {
            "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
            "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外",
            "treasure": "摸宝", "wildcard": "摸会",
-           "not_ready": "未听牌 — 向听数 {}（还差几张才听牌）；没有能和的牌"},
+           "not_ready": "未听牌 — 向听数 {}（还差几张才听牌）；没有能和的牌",
+           "called_only": "听牌 — 只听叫胡（和牌张在手中组成特殊杠）：见 mjcalc waits"},
 }
 
 
@@ -233,10 +235,11 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
         lines.extend(wrap(f"{'':<{LABEL}}note: {warning}", width, LABEL))
     lines.append("")
     if r.result == "waiting":
-        if not r.waits:  # one tile short, but no tile completes it: how far from ready
+        if not r.waits:  # no shape wait: how far from ready (or ready only by a set completed in hand)
             from .waits import shanten_of
 
-            lines.extend(wrap(w["not_ready"].format(shanten_of(r)), width, 2))
+            far = shanten_of(r)
+            lines.extend(wrap(w["not_ready"].format(far) if far else w["called_only"], width, 2))
             return "\n".join(lines)
         lines.append(w["waiting"])
         lines.append(_waits_table(r, lang, width))

@@ -40,17 +40,33 @@ def analyse(text: str, request: Request | None = None) -> WaitReport:
     for tile in result.waits:
         report.waits.append((score_with_tile(rules, result.options, hand, self_ctx, tile),
                              score_with_tile(rules, result.options, hand, discard_ctx, tile)))
-    if result.waits:
+    for zimo in called_set_waits(result, self_ctx):
+        report.waits.append((zimo, score_with_tile(rules, result.options, hand, discard_ctx, zimo.tile)))
+        report.shanten = 0
+    report.waits.sort(key=lambda pair: pair[0].tile)
+    if report.waits:
         report.wild_draw = wild_draw(result, self_ctx)
     return report
 
 
+def called_set_waits(result: Result, self_ctx: Any) -> list[WaitScore]:
+    """The self-drawn wins of a waiting hand whose winning tile completes a special set in hand (Meihe's 中发白
+    叫胡, kinds with ``last_set``), which are no shape waits; the kinds the shape waits have are left out."""
+    rules, hand = result.ruleset, result.hand
+    assert rules is not None and hand is not None
+    kinds = {k for sk in rules.tile_rules.special_kongs if sk.last_set for k in sk.core} - set(result.waits)
+    found = [score_with_tile(rules, result.options, hand, self_ctx, kind) for kind in sorted(kinds)]
+    return [w for w in found if w.result is not None and w.result.best is not None]
+
+
 def shanten_of(result: Result) -> int | None:
     """How many tiles a waiting hand (one tile short) is from ready: 0 when some tile completes it."""
-    if result.result != "waiting" or result.hand is None or result.ruleset is None:
+    if result.result != "waiting" or result.hand is None or result.ruleset is None or result.ctx is None:
         return None
     hand = result.hand
-    return 0 if result.waits else shanten(list(hand.concealed), len(hand.melds), hand.sets, result.ruleset.forms)
+    if result.waits or called_set_waits(result, dataclasses.replace(result.ctx, zimo=True, discarder=None)):
+        return 0
+    return shanten(list(hand.concealed), len(hand.melds), hand.sets, result.ruleset.forms)
 
 
 def wild_draw(result: Result, self_ctx: Any) -> WaitScore | None:

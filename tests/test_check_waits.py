@@ -145,6 +145,16 @@ def test_waits_include_the_treasure_and_the_wildcard_draw() -> None:
     assert meihe["waits"][0]["self_drawn"]["points"] == 16
 
 
+def test_a_dragon_call_is_a_wait_self_drawn_only() -> None:
+    """Meihe: two of 中发白 in hand wait on the third as a 中发白 叫胡 (self-drawn only), no shape wait."""
+    out = json.loads(runner.invoke(app, ["waits", "123m456p789s22z56z", "--rules", "meihe", "--json"], env=ENV).stdout)
+    assert out["shanten"] == 0 and [w["tile"] for w in out["waits"]] == ["7z"]
+    assert out["waits"][0]["self_drawn"]["result"] == "win"
+    assert out["waits"][0]["discard"]["failed_conditions"] == ["zfb_selfdraw_only"]
+    score = runner.invoke(app, ["score", "123m456p789s22z56z", "--rules", "meihe"], env=ENV).stdout
+    assert "NOT READY" not in score and "叫胡" in score
+
+
 def test_waits_of_a_complete_hand_says_so() -> None:
     r = runner.invoke(app, ["waits", "123m456p789s111z22z"], env=ENV)
     assert r.exit_code == 2 and "complete" in r.stdout
