@@ -34,6 +34,7 @@ COMPILED = [
     "mjcalc/settlement.py",
     "mjcalc/engine.py",
     "mjcalc/hooks/riichi.py",
+    "mjcalc/hooks/mcr.py",
 ]
 
 

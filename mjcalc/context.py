@@ -463,8 +463,22 @@ def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
     return "+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)"
 
 
+def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+fourth (和绝张): the winning tile was the last of its kind, the other three on the table (discards and
+    melds, the winner's own included), so none of them is among the winner's concealed tiles."""
+    win = hand.win_tile
+    if win is None:
+        return None
+    in_hand = hand.concealed.count(win) - 1
+    if not in_hand:
+        return None
+    return (f"+fourth: the winning tile {T.name(win)} is the last of its kind, but the hand holds {in_hand} more "
+            "of it (和绝张: the other three were on the table)")
+
+
 HAND_CHECKS: Final[tuple[HandCheck, ...]] = (
     HandCheck("gang", _gang_needs_a_replacement),
+    HandCheck("fourth", _fourth_is_the_last_copy),
     HandCheck("dora", _at_most_one_per_kong("dora")),
     HandCheck("ura", _ura_needs_riichi),
     HandCheck("ura", _at_most_one_per_kong("ura")),

@@ -5,7 +5,7 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -18,7 +18,15 @@ from .hand import Hand, build_hand
 from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
-from .readings import Wildcards, reading_class, readings, set_call_hands, shape_waits, substituted_hands
+from .readings import (
+    Wildcards,
+    reading_class,
+    readings,
+    set_call_hands,
+    shape_completions,
+    shape_waits,
+    substituted_hands,
+)
 from .ruleset import Condition, ItemDef, Ruleset, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
 
@@ -248,6 +256,10 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
                 raise MjcalcError("context", f"+{key}={value} in the line and --set {key}={given[key]} disagree: "
                                   "give one (nothing is overridden silently)", column)
             options = {**options, key: line_value}
+    if rules.refused_flags:
+        for name, (value, column) in values.items():
+            if value and name in rules.refused_flags:
+                raise MjcalcError("context", rules.refused_flags[name]["en"], column)
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
@@ -368,16 +380,27 @@ class _WaitsBeforeWin:
     """``_waits_before_win`` of one hand, computed on the first call only: the result and every reading share
     it, and most lines never ask (an object with slots costs less to make than a closure, made once a line)."""
 
-    __slots__ = ("found", "hand", "rules", "wild")
+    __slots__ = ("found", "hand", "rules", "shapes", "wild")
 
     def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards) -> None:
         self.rules, self.hand, self.wild = rules, hand, wild
         self.found: frozenset[int] | None = None
+        self.shapes: frozenset[int] | None = None
 
     def __call__(self) -> frozenset[int]:
         if self.found is None:
             self.found = _waits_before_win(self.rules, self.hand, self.wild)
         return self.found
+
+    def completions(self) -> frozenset[int]:
+        """The kinds that complete the shape, kinds the hand holds four of included (no wildcards: the waits)."""
+        if self.shapes is None:
+            if self.wild.count:
+                self.shapes = self()
+            else:
+                hand = self.hand
+                self.shapes = shape_completions(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
+        return self.shapes
 
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
@@ -390,13 +413,14 @@ def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[
 
 
 def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
-                 waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
+                 waits: _WaitsBeforeWin) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
     play = _in_play(rules, options)
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
+    nearest_key: tuple[int, int] = (0, 0)  # fewer conditions failed, then more toward a minimum
     tried = 0
     # A class-blind ruleset (joker_sets: by_class) cannot tell apart readings of one class: score the first.
     seen: set[tuple[object, ...]] | None = set() if rules.joker_sets == "by_class" else None
@@ -408,22 +432,25 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 if key in seen:
                     continue
                 seen.add(key)
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand)
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, waits.completions)
             not_met = unmet(c.facts)
             failed = None
+            awards_known = False
             for fails, cond in play.checks:
                 if not fails & not_met and not cond.when(c):  # type: ignore[misc]
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
                 awards = evaluate_items(play.items, c, not_met)
+                awards_known = True
                 if play.minimums:
                     failed = below_minimum(play.minimums, awards) or None
             if failed:
-                if nearest is None or len(failed) < len(nearest):
-                    nearest = failed
+                near = (len(failed), -counted_toward_minimum(awards) if awards_known else 0)
+                if nearest is None or near < nearest_key:
+                    nearest, nearest_key = failed, near
                 continue
             settlement = play.settle(c, awards)
-            rank = (settlement.uncapped_total, *settlement.rank, -len(awards))
+            rank = (settlement.uncapped_total, *settlement.rank, *play.tie(c, awards))
             if best_key is None or rank > best_key:
                 best, best_key = Scored(c, awards, settlement), rank
     if best is not None:
@@ -458,6 +485,7 @@ class Play:
     checks: tuple[tuple[int, Condition], ...]  # enabled conditions with a `when`, after the mask of its fail gate
     minimums: tuple[Condition, ...]  # enabled conditions with a `minimum`
     settle: Callable[[Candidate, list[Award]], Settlement]
+    tie: Callable[[Candidate, list[Award]], tuple[int, ...]]  # orders readings that pay the same (``ties``)
 
 
 _IN_PLAY: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Play]] = {}
@@ -486,9 +514,33 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
             checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
             minimums = tuple(c for c in conditions if c.minimum is not None)
             bound = remember(_BOUND, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
-        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options)), 1024)
+        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options), tie_key(rules)), 1024)
     remember(_PLAY_OF, id(options), (options, found), 1024)
     return found
+
+
+def _fewer_items(c: Candidate, awards: list[Award]) -> tuple[int, ...]:
+    return (-len(awards),)
+
+
+def tie_key(rules: Ruleset) -> Callable[[Candidate, list[Award]], tuple[int, ...]]:
+    """How readings that pay the same are ordered, higher first (``ties:``); a reading that ties on every key
+    keeps its place, so the first found wins."""
+    ties = rules.ties
+    if ties == (("fewer_items", ()),):
+        return _fewer_items
+
+    def key(c: Candidate, awards: list[Award]) -> tuple[int, ...]:
+        out: list[int] = []
+        for kind, names in ties:
+            if kind == "fewer_items":
+                out.append(-len(awards))
+            elif kind == "items":
+                out.append(int(any(a.item.id in names for a in awards)))
+            elif kind == "forms":
+                out.append(int(c.reading.form in names))
+        return tuple(out)
+    return key
 
 
 def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
@@ -504,7 +556,7 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
             if v or not isinstance(value, tuple):
                 side.append((tier, BoundItem(item.gate.mask, item.exact, item.when, position, item, v)))
     closed, open_ = (_gated(side) for side in sides)
-    return BoundItems(closed, open_)
+    return BoundItems(closed, open_, any(item.fallback for item in rules.items if item.is_enabled(options)))
 
 
 def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
@@ -554,6 +606,7 @@ class Tier:
 class BoundItems:
     closed: tuple[Tier, ...]  # for a closed hand, highest tier first
     open: tuple[Tier, ...]  # for an open one
+    fallback: bool = False  # some item counts only when no other does (``ItemDef.fallback``)
 
 
 def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
@@ -589,26 +642,89 @@ def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) 
     if len(fired) > 1:
         fired.sort()  # the ruleset's order (positions are unique)
     awards = []
-    excluded: set[str] | None = None
+    excluding = False
     for _, b, n in fired:
         item = b.item
         awards.append(_new(Award, (item, b.value, 1 if n is True else int(n))))
-        if item.excludes:
-            excluded = set() if excluded is None else excluded
+        if item.excludes or item.reduces:
+            excluding = True
+    if excluding:
+        awards = _excluded(awards)
+    if items.fallback and len(awards) > 1:
+        return _without_fallback(awards)
+    return awards
+
+
+def _excluded(awards: list[Award]) -> list[Award]:
+    """The awards left once exclusions apply (``excludes``; ``*`` = all): an item goes when an item that counts
+    excludes it, and an item that does not count excludes nothing (MCR: 四暗刻 drops 不求人, which then does not
+    drop 自摸). Worked out from the top down: each pass drops what the items still counting exclude, until the
+    passes agree (chains of exclusions are short). ``{ID: N}`` entries then take N off that item's count."""
+    dropped: set[str] = set()
+    for _ in range(len(awards) + 1):
+        now: set[str] = set()
+        for a in awards:
+            item = a.item
+            if item.id in dropped or not item.excludes:
+                continue
             if "*" in item.excludes:
-                excluded |= {other.item.id for _, other, _ in fired if other is not b}
+                now.update(other.item.id for other in awards if other.item is not item)
             else:
-                excluded.update(item.excludes)
-    return [a for a in awards if a.item.id not in excluded] if excluded else awards
+                now.update(item.excludes)
+        if now == dropped:
+            break
+        dropped = now
+    kept = [a for a in awards if a.item.id not in dropped] if dropped else awards
+    cut: dict[str, int] | None = None
+    for a in kept:
+        for rid, n in a.item.reduces:
+            cut = {} if cut is None else cut
+            cut[rid] = cut.get(rid, 0) + n
+    if cut is None:
+        return kept
+    out = []
+    for a in kept:
+        left = a.count - cut.get(a.item.id, 0)
+        if left > 0:
+            out.append(a if left == a.count else _new(Award, (a.item, a.value, left)))
+    return out
 
 
-def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
-    """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach."""
+def _without_fallback(awards: list[Award]) -> list[Award]:
+    """A fallback item (MCR 无番和) counts only when no other item does, bonus items (flowers) aside."""
+    if any(not a.item.fallback and not a.item.bonus for a in awards):
+        return [a for a in awards if not a.item.fallback]
+    return awards
+
+
+def counted_toward_minimum(awards: list[Award]) -> int:
+    """The total of the items that count toward a win condition's ``minimum`` (bonus items such as dora left out)."""
     counted = 0
     for a in awards:
         if not a.item.bonus:
             counted += a.value * a.count
-    return [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
+    return counted
+
+
+def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> list[Condition]:
+    """Conditions with a ``minimum`` that the items (bonus items such as dora left out) do not reach; a message
+    with ``{items}``, ``{total}``, ``{lacking}`` or ``{minimum}`` is filled in from this reading's items."""
+    counted = counted_toward_minimum(awards)
+    failed = [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
+    return [_filled(cond, awards, counted) for cond in failed]
+
+
+def _filled(cond: Condition, awards: list[Award], counted: int) -> Condition:
+    minimum: int = cond.minimum  # type: ignore[assignment]
+    if "{" not in cond.message.get("en", ""):
+        return replace(cond, reached=counted)
+    message = {}
+    for lang, text in cond.message.items():
+        listed = [f"{a.item.names.get(lang) or a.item.names['en']} {a.value}" + (f"×{a.count}" if a.count > 1 else "")
+                  for a in awards if not a.item.bonus]
+        items = ("、" if lang == "zh" else ", ").join(listed) or ("无番" if lang == "zh" else "no fan")
+        message[lang] = text.format(items=items, total=counted, lacking=minimum - counted, minimum=minimum)
+    return replace(cond, message=message, reached=counted)
 
 
 def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, tile: int) -> WaitScore:

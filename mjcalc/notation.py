@@ -373,8 +373,8 @@ GB_FLAG_NAMES: Final = ("zimo", "fourth", "last", "qiang")
 def parse_gb(text: str) -> ParsedLine:
     """``[1111s,1][2222m,2][3333p,7][4444p]88s|EE0000|2``: bracketed melds with a source digit (none on a kong
     = concealed; 5-7 = an added kong), the concealed tiles with the winning tile last, then ``|`` the
-    prevalent and seat winds and four 0/1 flags (self-drawn, last of its kind, last tile, robbing a kong),
-    then ``|`` the number of flowers.
+    prevalent and seat winds and four 0/1 flags (self-drawn, last of its kind, last tile, about a kong: with
+    self-drawn 杠上开花 ``+gang``, without it 抢杠和 ``+qiang``), then ``|`` the flowers: a count, or letters a-h.
 
     >>> p = parse_gb("[1111s,1][2222m,2][3333p,7][4444p]88s|EE0000|2")
     >>> [m.kind for m in p.melds], len(p.flowers), [(f.word, f.value) for f in p.flags][:2]
@@ -417,15 +417,21 @@ def parse_gb(text: str) -> ParsedLine:
         if len(bits) != 4 or any(b not in "01" for b in bits):
             raise MjcalcError("notation", "four 0/1 flags must follow the winds: self-drawn, last of its kind, "
                               "last tile, robbing a kong", column + 2)
-        for name, bit in zip(GB_FLAG_NAMES, bits, strict=False):
-            if bit == "1":
-                line.flags.append(FlagWord(name, None, column + 2))
+        for i, (name, bit) in enumerate(zip(GB_FLAG_NAMES, bits, strict=False)):
+            if bit == "1":  # the fourth flag is "about a kong": 杠上开花 when self-drawn, else 抢杠和
+                word = "gang" if name == "qiang" and bits[0] == "1" else name
+                line.flags.append(FlagWord(word, None, column + 2 + i))
         column += len(tails[0]) + 1
     if len(tails) > 1:
         count = tails[1].strip() or "0"
-        if not _is_number(count) or int(count) > 8:  # a line is short: int() of it is quick
-            raise MjcalcError("notation", "the flower count after the second '|' must be 0-8", column)
-        line.flowers.extend(TileAt(k, column) for k in range(int(count)))
+        if _is_number(count) and int(count) <= 8:  # a line is short: int() of it is quick
+            line.flowers.extend(TileAt(k, column) for k in range(int(count)))
+        elif all("a" <= ch <= "h" for ch in count.lower()):  # the flowers themselves: a-h = 春夏秋冬梅兰竹菊
+            for k, ch in enumerate(count.lower()):
+                line.flowers.append(TileAt(ord(ch) - ord("a"), column + k))
+        else:
+            raise MjcalcError("notation", "the flower count after the second '|' must be 0-8, or the flowers written "
+                              "as letters a-h (春夏秋冬梅兰竹菊)", column)
     if len(tails) > 2:
         raise MjcalcError("notation", "a GB string has at most two '|' parts", len(text))
     return line

@@ -53,13 +53,15 @@ class Candidate:
 
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
                  waits: Callable[[], frozenset[int]], wild_kind: int | None = None, wild_count: int = 0,
-                 options: Mapping[str, Any] | None = None, raw: Hand | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, raw: Hand | None = None,
+                 completions: Callable[[], frozenset[int]] | None = None) -> None:
         self.hand = hand
         self.raw = raw if raw is not None else hand
         self.ctx = ctx
         self.reading = reading
         self.subs = subs
         self.waits_of = waits  # computed only for a predicate that asks (one_tile_wait)
+        self.completions_of = completions if completions is not None else waits  # kinds held four times included
         self.wild_kind = wild_kind
         self.wild_count = wild_count
         self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
@@ -119,6 +121,12 @@ class Candidate:
         if self._waits is None:
             self._waits = self.waits_of()
         return self._waits
+
+    @property
+    def completions(self) -> frozenset[int]:
+        """The kinds that would have completed the shape of the hand before the win, kinds it holds all four of
+        included (MCR's reference counts waits so)."""
+        return self.completions_of()
 
     @property
     def tiles(self) -> list[int]:

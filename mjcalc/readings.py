@@ -110,10 +110,6 @@ def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[t
             c[i] -= 3
             walk(c, i, [*acc, ("pon", i)], pair)
             c[i] += 3
-        if c[i] >= 2 and not pair:
-            c[i] -= 2
-            walk(c, i, [*acc, ("pair", i)], True)
-            c[i] += 2
         if not honors and i + 2 < len(c) and c[i + 1] and c[i + 2]:
             c[i] -= 1
             c[i + 1] -= 1
@@ -122,6 +118,10 @@ def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[t
             c[i] += 1
             c[i + 1] += 1
             c[i + 2] += 1
+        if c[i] >= 2 and not pair:
+            c[i] -= 2
+            walk(c, i, [*acc, ("pair", i)], True)
+            c[i] += 2
 
     walk(list(counts), 0, [], False)
     return tuple(out)
@@ -241,12 +241,59 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
     return [tuple(("pair", t) if counts[t] == 2 else ("single", t) for t in ORPHANS)]
 
 
-SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans}
+# The six knitted straights (组合龙): 147 258 369 spread over the three suits, one suit each, as the first kind of
+# each 1-4-7 run and all nine kinds.
+KNITTED_STARTS: Final = tuple(tuple(suit * 9 + rank for suit, rank in zip((0, 1, 2), ranks, strict=True))
+                              for ranks in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
+KNITTED_KINDS: Final = tuple(frozenset(s + k for s in starts for k in (0, 3, 6)) for starts in KNITTED_STARTS)
+
+
+def _knitted_straight(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
+    """组合龙 in a regular hand: the nine tiles of a knitted straight (147 258 369, one suit each) as three sets,
+    the rest of the concealed tiles the other set(s) and the pair (a declared meld may be the fourth set)."""
+    if free_sets < 3:
+        return []
+    out: list[tuple[tuple[str, int], ...]] = []
+    for starts, kinds in zip(KNITTED_STARTS, KNITTED_KINDS, strict=True):
+        if any(not counts[k] for k in kinds):
+            continue
+        rest = list(counts)
+        for k in kinds:
+            rest[k] -= 1
+        knitted = tuple(("knitted", s) for s in sorted(starts))
+        tiles = tuple(t for t, n in enumerate(rest) for _ in range(n))
+        if len(tiles) != 3 * (free_sets - 3) + 2:
+            continue
+        for groups in _regular(tiles):
+            out.append(knitted + tuple((g[0], g[1][0]) for g in groups))
+    return out
+
+
+def _honors_and_knitted(counts: tuple[int, ...], free_sets: int,
+                        spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
+    """全不靠 / 七星不靠: fourteen different tiles, honors and tiles of one knitted straight (147 258 369, one suit
+    each); no meld. A full knitted straight among them is read as one (组合龙), the other tiles as singles."""
+    if free_sets != 4 or sum(counts) != 14 or max(counts) != 1:
+        return []
+    held = frozenset(t for t, n in enumerate(counts) if n and t < T.HONOR_START)
+    for starts, kinds in zip(KNITTED_STARTS, KNITTED_KINDS, strict=True):
+        if held <= kinds:
+            if held == kinds:
+                return [tuple(("knitted", s) for s in sorted(starts))
+                        + tuple(("single", t) for t in range(T.HONOR_START, T.NUM_KINDS) if counts[t])]
+            return [tuple(("single", t) for t, n in enumerate(counts) if n)]
+    return []
+
+
+SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirteen_orphans,
+                        "knitted_straight": _knitted_straight, "honors_and_knitted": _honors_and_knitted}
 # A necessary condition of a special form on the concealed tiles sorted (a form without one is always tried),
 # tested before any count vector is built: most hands are of no special form, and a batch reads millions.
 _ORPHAN_SET: Final = frozenset(ORPHANS)
 MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
-          "thirteen_orphans": _ORPHAN_SET.issuperset}
+          "thirteen_orphans": _ORPHAN_SET.issuperset,
+          "knitted_straight": lambda tiles: _knitted_in(frozenset(tiles)) >= 9,
+          "honors_and_knitted": lambda tiles: len(tiles) == 14 and len(set(tiles)) == 14}
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
 FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
 
@@ -278,10 +325,25 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
     return False
 
 
+def _knitted_in(kinds: frozenset[int]) -> int:
+    """How many kinds of the knitted straight that shares most with ``kinds`` they hold."""
+    return max(len(kinds & pattern) for pattern in KNITTED_KINDS)
+
+
+def _far_tiles_may_complete(spec: FormSpec, held: list[int]) -> bool:
+    """Whether a tile far from every held one may complete this form: a missing knitted tile (eight of a
+    knitted straight held), any tile of 全不靠 (thirteen different tiles held). Waits then try every kind."""
+    if spec.name == "knitted_straight":
+        return _knitted_in(frozenset(held)) >= 8
+    if spec.name == "honors_and_knitted":
+        return len(held) == 13 and len(set(held)) == 13
+    return False
+
+
 # --- readings with the winning tile placed -------------------------------------------------------------
 
 _SIZES: Final = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
-WAITS: Final = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "called")  # Reading.wait, when not None
+WAITS: Final = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "knitted", "called")  # Reading.wait, when not None
 # facts.py: the reading's wait
 WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}
 
@@ -290,6 +352,8 @@ WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(f"{w} wait")
 def _group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))
+    if kind == "knitted":  # a third of a knitted straight: 147, 258 or 369 of a suit
+        return Group("knitted", (t, t + 3, t + 6))
     return Group(kind, (t,) * _SIZES[kind])
 
 
@@ -308,6 +372,8 @@ def _wait_of(group: Group, win: int) -> str:
         return "dual_pung"
     if kind == "single":
         return "single"
+    if kind == "knitted":
+        return "knitted"
     first = group[1][0]
     if win == first + 1:
         return "closed"
@@ -369,6 +435,13 @@ def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, form
     return frozenset(k for k in found if held[k] < 4)
 
 
+def shape_completions(concealed: Iterable[int], melds: Iterable[Meld], sets: int,
+                      forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Tile kinds whose addition completes the shape of the hand (one tile short), kinds it already holds four
+    of included: what a rule that counts waits by the shape alone sees (MCR's reference, for 边张 嵌张 单钓将)."""
+    return _completing_kinds(tuple(T.counts_of(concealed)), sets - len(tuple(melds)), forms)
+
+
 # The kinds a tile can join in a set: itself, and within two of it in its suit (an honor: itself only).
 _NEAR: Final = tuple((t,) if T.is_honor(t) else tuple(u for u in range(t - 2, t + 3) if T.suit_of(u) == T.suit_of(t)
                                                and 0 <= u < T.HONOR_START) for t in range(T.NUM_KINDS))
@@ -394,6 +467,8 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     if specials:
         held = sorted(t for t, n in enumerate(counts) for _ in range(n))
         near: set[int] = set(ORPHANS) if any(spec.name == "thirteen_orphans" for spec in specials) else set()
+        if any(_far_tiles_may_complete(spec, held) for spec in specials):
+            near.update(range(T.NUM_KINDS))
         for t in set(held):
             near.update(_NEAR[t])
         for k in sorted(near - out):

@@ -395,7 +395,7 @@ def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
         elif res is not None and res.error is not None:
             outcome = res.error.message
         elif res is not None:
-            outcome = "not a win: " + ", ".join(c.id for c in res.failed)
+            outcome = _not_a_win(res.failed, r.ruleset.unit if r.ruleset else "")
         else:
             outcome = ""
         rows.append([T.name(ws.tile), ws.unseen, outcome])
@@ -432,7 +432,7 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
         "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
                            for c in r.conditions],
         "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,
-                   "predicate": doc(i.when_text), "excludes": list(i.excludes), "enabled_by": i.enabled, "doc": i.doc,
+                   "predicate": doc(i.when_text), "excludes": list(i.excludes) + [f"{n} of {rid}" for rid, n in i.reduces], "enabled_by": i.enabled, "doc": i.doc,
                    "gate": describe(i.gate)}
                   for i in r.items],
         "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
@@ -595,13 +595,19 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def _not_a_win(failed: list[Any], unit: str) -> str:
+    """A wait that is no win: the conditions it fails; one short of a minimum says how far it got (8 fan)."""
+    parts = [f"{c.id} ({c.reached} of {c.minimum} {unit})" if c.reached is not None else c.id for c in failed]
+    return "not a win: " + ", ".join(parts)
+
+
 def _outcome_text(res: Any, lang: str) -> str:
     if res is None:
         return ""
     if res.best is None:
         if res.error is not None:
             return "—"
-        return "not a win: " + ", ".join(c.id for c in res.failed)
+        return _not_a_win(res.failed, res.ruleset.unit if res.ruleset else "")
     s = res.best.settlement
     unit = res.ruleset.unit if res.ruleset else ""
     fu = f" {s.fu}fu" if s.fu is not None else ""

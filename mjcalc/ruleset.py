@@ -148,6 +148,7 @@ class Condition:
     enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
     enabled_values: tuple[Any, ...] = ()
     fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
+    reached: int | None = None  # a `minimum` that failed: how much the reading reached (its message says so too)
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -167,6 +168,8 @@ class ItemDef:
     enabled_values: tuple[Any, ...] = ()  # empty: the option must be on
     tier: str = "regular"  # an item of a higher tier drops every item of the lower ones (riichi: yakuman)
     bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
+    fallback: bool = False  # counts only when no other item (bonus items aside) does (MCR 无番和)
+    reduces: tuple[tuple[str, int], ...] = ()  # `excludes: [{ID: N}]`: N of that item's count go (不计 one of them)
     gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py): the engine skips it cheaply
     exact: bool = False  # `when` holds exactly when its gate is met: the engine need not ask it
 
@@ -217,6 +220,13 @@ class Ruleset:
     joker_sets: str = "every_tile"
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     tiers: tuple[str, ...] = ("regular",)  # highest first; items default to the last
+    # Flags of the notation that make no sense under these rules and are refused (MCR: 天和 / 地和 / 人和), with the
+    # message: not ignored as a flag another ruleset reads would be.
+    refused_flags: dict[str, dict[str, str]] = field(default_factory=dict)
+    # How readings that pay the same are told apart, in order (``ties:``): ("items", ids) a reading with one of
+    # these items first, ("forms", names) a reading of one of these forms first, ("fewer_items", ()), ("first", ())
+    # the first reading found.
+    ties: tuple[tuple[str, tuple[str, ...]], ...] = (("fewer_items", ()),)
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en") or self.id
@@ -526,7 +536,8 @@ class _Validator:
     def ruleset(self) -> Ruleset:
         d = self.data
         known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
-                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets", "tiers"}
+                 "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets", "tiers",
+                 "refused_flags", "ties"}
         for key in d:
             if key not in known:
                 raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
@@ -557,7 +568,7 @@ class _Validator:
         items = tuple(self.item(e, i, options, tiers) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
         ids = [i.id for i in items]
         for item in items:
-            for ex in item.excludes:
+            for ex in (*item.excludes, *(r for r, _ in item.reduces)):
                 if ex != "*" and ex not in ids:
                     raise self.fail(f"item '{item.id}': field 'excludes': unknown item '{ex}'{did_you_mean(ex, ids)}")
         formula = dict(self.need(d, "formula", dict, "ruleset"))
@@ -570,13 +581,52 @@ class _Validator:
             raise self.fail(f"field 'payments.cover_flag': {_shown(cover_flag)} is no on/off flag"
                             f"{did_you_mean(str(cover_flag), on_off)}")
         kongs = self.kongs(d.get("kongs") or {})
+        refused = self.refused_flags(d.get("refused_flags") or {}, flags)
+        ties = self.ties(d.get("ties") or ["fewer_items"], {i.id for i in items}, forms)
         return Ruleset(
             id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
             payments=payments, kongs=kongs, special_kong_points=special_points, joker_sets=joker_sets, raw=d,
-            tiers=tiers,
+            tiers=tiers, refused_flags=refused, ties=ties,
         )
+
+    def ties(self, raw: Any, items: set[str], forms: tuple[FormSpec, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """``ties: [{items: [ID, …]}, {forms: [NAME, …]}, fewer_items | first]``: how equal readings are ordered."""
+        doc = "field 'ties' is a list of {items: [ID, …]}, {forms: [NAME, …]}, fewer_items or first"
+        if not isinstance(raw, list):
+            raise self.fail(doc)
+        out: list[tuple[str, tuple[str, ...]]] = []
+        for entry in raw:
+            if entry in ("fewer_items", "first"):
+                out.append((str(entry), ()))
+                continue
+            if not isinstance(entry, dict) or len(entry) != 1 or next(iter(entry)) not in ("items", "forms"):
+                raise self.fail(doc)
+            (key, names), = entry.items()
+            known = items if key == "items" else {f.name for f in forms}
+            for name in names if isinstance(names, list) else [names]:
+                if name not in known:
+                    raise self.fail(f"field 'ties': {key}: '{name}' is not one of the ruleset's {key}"
+                                    f"{did_you_mean(str(name), known)}")
+            out.append((str(key), tuple(str(n) for n in (names if isinstance(names, list) else [names]))))
+        return tuple(out)
+
+    def refused_flags(self, raw: Any, reads: frozenset[str]) -> dict[str, dict[str, str]]:
+        """``refused_flags: {FLAG: {zh: …, en: …}}``: flags of the notation a line may not give, with why."""
+        if not isinstance(raw, dict):
+            raise self.fail("field 'refused_flags' maps a flag to its message {zh: …, en: …}")
+        out = {}
+        for name, message in raw.items():
+            entry = f"refused flag '{name}'"
+            if name not in FLAG_BY_NAME:
+                raise self.fail(f"{entry}: unknown flag{did_you_mean(str(name), FLAG_BY_NAME)}")
+            if name in reads:
+                raise self.fail(f"{entry}: the ruleset reads it (field 'flags')")
+            if not isinstance(message, dict) or not message.get("en") or not message.get("zh"):
+                raise self.fail(f"{entry}: the message needs both zh and en")
+            out[str(name)] = {str(k): str(v) for k, v in message.items()}
+        return out
 
     def options(self, raw: dict[str, Any]) -> dict[str, OptionDef]:
         out = {}
@@ -715,7 +765,7 @@ class _Validator:
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
         allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
-                   "remove"}
+                   "fallback", "remove"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
@@ -725,15 +775,32 @@ class _Validator:
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
-        excludes = raw.get("excludes") or []
-        excludes = ("*",) if excludes == "*" else tuple(str(e) for e in excludes)
+        excludes, reduces = self.excludes(raw.get("excludes") or [], entry)
         enabled, enabled_values = self.enabled(raw.get("enabled"), options, entry)
         tier = str(raw.get("tier", tiers[-1]))
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when.fn, when.text, scope, excludes, enabled,
-                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)), when.gate,
-                       when.exact)
+                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)),
+                       bool(raw.get("fallback", False)), reduces, when.gate, when.exact)
+
+    def excludes(self, raw: Any, entry: str) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+        """``excludes: "*"``, or a list of item ids (each dropped) and ``{ID: N}`` (N of its count dropped)."""
+        if raw == "*":
+            return ("*",), ()
+        if not isinstance(raw, list):
+            raise self.fail(f"{entry}: field 'excludes' is \"*\" or a list of item ids and {{ID: N}}")
+        ids: list[str] = []
+        reduces: list[tuple[str, int]] = []
+        for e in raw:
+            if isinstance(e, dict) and len(e) == 1:
+                (key, n), = e.items()
+                if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                    raise self.fail(f"{entry}: field 'excludes': {{{key}: N}} takes a whole number of 1 or more")
+                reduces.append((str(key), n))
+            else:
+                ids.append(str(e))
+        return tuple(ids), tuple(reduces)
 
     def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
         """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""

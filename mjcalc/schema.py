@@ -91,6 +91,15 @@ PREDICATE_PARAMS: dict[str, dict[str, Any]] = {
     "wait_is": {"kind": _wait_kinds},
     "nine_gates": {"pure": bool},
     "riichi.pinfu": {"tsumo_fu": bool},
+    "mcr.chow_fan": {"name": str},
+    "mcr.pung_fan": {"name": str},
+    "mcr.combines_with_seven_pairs": {"allowed": bool},
+    "mcr.terminal_chows": {"suits": int},
+    "mcr.tiles_within": {"low": int, "high": int},
+    "mcr.honors_and_knitted": {"all_honors": bool},
+    "mcr.kong_fan": {"name": str, "mingangang": bool},
+    "mcr.wait_fan": {"kind": ("edge", "closed", "pair"), "mode": ("only_wait", "by_reading")},
+    "mcr.nine_gates": {"shape": ("waiting_on_nine", "holds_the_shape")},
 }
 # The parameters of each winning form (``forms: [{seven_pairs: {allow_four: true}}]``), as above.
 FORM_PARAMS: dict[str, dict[str, Any]] = {
@@ -114,17 +123,20 @@ FORMULA_PARAMS: dict[str, Any] = {
     "cap": Number("option_int", none=True),
     "cap_scope": CAP_SCOPES,
     "fan_cap": Number("option_int", none=True),
+    "per_fan": Number("option_int"),  # additive: base + per_fan × fan
 }
 # What a formula kind cannot do without: parameters of `formula:`, and options of the ruleset (a settler of its
 # own, in a hook, reads some options directly). A kind added with such needs says so here.
 FORMULA_NEEDS: dict[str, dict[str, tuple[str, ...]]] = {
     "exponential": {"params": ("base",)},
+    "additive": {"params": ("base",)},
     "riichi": {"options": ("kazoe", "kiriage", "open_pinfu_fu", "pinfu_tsumo_fu")},
 }
 PAYMENT_PARAMS: dict[str, Any] = {
     "discard": DISCARD_PAYERS,
     "cover": bool,
     "cover_flag": str,  # an on/off flag's name (ruleset.py checks it)
+    "fan_on_discard": ("discarder",),  # on a discard win only the discarder pays on the fan (MCR)
 }
 
 
@@ -308,9 +320,13 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
     item = _object({
         "id": _id(), "names": names, "value": item_value, "when": {"$ref": "#/$defs/when"},
         "applies_to": {"enum": list(SCOPES)},
-        "excludes": {"description": 'a list of item ids, or "*" (every other item)',
-                     "anyOf": [{"const": "*"}, _list(_id(), "items")]},
+        "excludes": {"description": 'a list of item ids and {ID: N} (N of its count), or "*" (every other item)',
+                     "anyOf": [{"const": "*"}, _list({"anyOf": [_id(), {
+                         "type": "object", "minProperties": 1, "maxProperties": 1, "propertyNames": _id(),
+                         "additionalProperties": {"type": "integer", "minimum": 1,
+                                                  "maximum": RANGES["param_int"][1]}}]}, "items")]},
         "enabled": enabled, "doc": _text(), "tier": _id(), "bonus": {"type": "boolean"},
+        "fallback": {"type": "boolean"},
         "remove": {"type": "boolean"},
     }, required=("id", *need("names", "value", "when")))
     condition = _object({
@@ -372,6 +388,15 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
             "items": _list(item, "items"),
             "formula": formula,
             "payments": payments,
+            "refused_flags": {"type": "object", "propertyNames": {"pattern": ID_PATTERN, "maxLength": 64},
+                              "maxProperties": LIMITS["flags"][0], "additionalProperties": names,
+                              "description": "flags a line may not give: {FLAG: {zh: message, en: message}}"},
+            "ties": _list({"anyOf": [{"enum": ["fewer_items", "first"]},
+                                     _object({"items": _list(_id(), "items", minItems=1)}, required=["items"]),
+                                     _object({"forms": _list(_id(), "forms", minItems=1)}, required=["forms"])]},
+                          "tiers", minItems=1,
+                          description="how readings that pay the same are ordered: {items: [...]}, {forms: [...]}, "
+                                      "fewer_items, first"),
         },
         "$defs": {
             "when": when,
@@ -515,15 +540,15 @@ def describe(error: Any, data: Any) -> str:
 
 
 def _pattern_words(pattern: str) -> str:
-    if "mpsz" in pattern:
-        return "a tile such as 1m, 9s, 7z"
-    if "{2,3}" in pattern:
-        return "a language code: zh, en, ja …"
-    if "\\." in pattern:
-        return "lower-case letters, digits and _, optionally ruleset.name"
-    if "-" in pattern:
-        return "lower-case letters, digits, - and _"
-    return "lower-case letters, digits and _, starting with a letter"
+    """What a pattern of the schema admits, in words (``pattern`` may be a whole sub-schema's text)."""
+    words = {TILE_PATTERN: "a tile such as 1m, 9s, 7z", LANG_PATTERN: "a language code: zh, en, ja …",
+             PREDICATE_PATTERN: "lower-case letters, digits and _ (a hook's own: ruleset.name)",
+             RULESET_ID_PATTERN: "lower-case letters, digits, - and _", ID_PATTERN: "lower-case letters, digits "
+             "and _, starting with a letter", "^[a-z]+$": "lower-case letters"}
+    for known, text in words.items():
+        if known == pattern or repr(known)[1:-1] in pattern or known in pattern:
+            return text
+    return "another name"
 
 
 def _words(types: Any) -> str:
@@ -586,7 +611,7 @@ def _spec_words(spec: Any) -> str:
 
 def markdown() -> str:
     """The generated part of rules/SCHEMA.md: every number's range, every limit, every parameter."""
-    from .yamlfile import MAX_DEPTH, MAX_FILE_BYTES, MAX_NUMBER_DIGITS
+    from .yamlfile import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS
 
     lines = [BEGIN, "", "### Ranges", "", "| what | least | most |", "| --- | --- | --- |"]
     from .settlement import MAX_POWER
@@ -597,6 +622,8 @@ def markdown() -> str:
     lines += ["", "### Limits", "", "| what | at most |", "| --- | --- |",
               f"| a file's size (a ruleset; a config file: 64,000) | {MAX_FILE_BYTES:,} bytes |",
               f"| mappings and lists inside one another | {MAX_DEPTH} deep |",
+              f"| values (numbers, words, lists, mappings) in one file | {MAX_NODES:,} |",
+              f"| entries of one list, keys of one mapping | {MAX_ENTRIES:,} |",
               f"| digits of a number | {MAX_NUMBER_DIGITS} |",
               "| YAML aliases (`*name`), and so merge keys (`<<: *name`) | none |",
               "| a key given twice in one mapping | never |"]

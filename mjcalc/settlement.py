@@ -172,7 +172,17 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     return base * 2**power, f"{shown} × {base} = {base * 2**power}"
 
 
-FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential}
+def additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
+    """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone)."""
+    base, per_fan = int(params["base"]), int(params.get("per_fan", 1))
+    amount = base + per_fan * fan
+    if not fan:
+        return amount, f"{base}"
+    shown = f"{fan}" if per_fan == 1 else f"{fan} × {per_fan}"
+    return amount, f"{base} + {shown} = {amount}"
+
+
+FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential, "additive": additive}
 SETTLERS: Final[dict[str, Settler]] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
 
 
@@ -212,14 +222,27 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
     winner = ctx.seat
     seats = payers(ctx, pay_cfg)
-    owed = [[a for a in awards if applies(a.item.applies_to, payer, ctx)] for payer in seats]
-    common, own = split_awards(awards, owed)
+    if all(a.item.applies_to == "all" for a in awards):  # the usual hand: every item is on every payment
+        owed: list[list[Award]] = [awards] * len(seats)
+        common = awards
+        own: list[tuple[Award, ...]] = [()] * len(seats)
+    else:
+        owed = [[a for a in awards if applies(a.item.applies_to, payer, ctx)] for payer in seats]
+        common, own = split_awards(awards, owed)
     fan = sum(a.total for a in common)
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
+    # fan_on_discard: discarder — on a discard win the other payers owe the fan too, but pay the formula on none of
+    # it (MCR: the discarder 8 + fan, the others 8 each)
+    fan_payer = ctx.discarder if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
     for payer, payer_awards, extras in zip(seats, owed, own, strict=True):
         payer_fan = sum(a.total for a in payer_awards)
+        if fan_payer is not None and payer != fan_payer:
+            amount, text = formula(0, params)
+            payments.append(Payment(payer, winner, payer_fan, amount, f"{text} (only the discarder pays the fan)",
+                                    extras=extras))
+            continue
         counted = payer_fan
         if fan_cap is not None and payer_fan > fan_cap:
             counted = fan_cap

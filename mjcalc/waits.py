@@ -188,8 +188,12 @@ def _outcome(ws: WaitScore) -> dict[str, Any]:
     if res is None:
         return {"result": None}
     if res.best is None:
-        return {"result": res.result, "failed_conditions": [c.id for c in res.failed],
-                "error": res.error.message if res.error else None}
+        out: dict[str, Any] = {"result": res.result, "failed_conditions": [c.id for c in res.failed],
+                               "error": res.error.message if res.error else None}
+        reached = [c.reached for c in res.failed if c.reached is not None]
+        if reached:  # short of a minimum (MCR's 8 fan): what the hand reached toward it
+            out["fan"] = reached[0]
+        return out
     s = res.best.settlement
     return {"result": "win", "fan": s.fan, "points": s.points, "items": [a.item.id for a in res.best.awards],
             **({"fu": s.fu} if s.fu is not None else {})}

@@ -5,7 +5,8 @@ directory) no larger than ``MAX_FILE_BYTES``; it is opened without blocking and 
 (plus one) are read, whatever the file claims. Text is UTF-8 (a UTF-8 or UTF-16 byte-order mark is
 honoured). The YAML is read by ``yaml.SafeLoader`` (no tags that run code) with these limits, each with a
 message of its own: no aliases (``*name``: a "billion laughs" cannot expand), nesting at most
-``MAX_DEPTH`` deep, no key given twice in one mapping, no number longer than ``MAX_NUMBER_DIGITS`` digits.
+``MAX_DEPTH`` deep, at most ``MAX_NODES`` values in all and ``MAX_ENTRIES`` in one list or mapping, no key
+given twice in one mapping, no number longer than ``MAX_NUMBER_DIGITS`` digits.
 
 An error names the file and, for a YAML error, the line and column; it never quotes the file's content,
 which may not be a ruleset at all (``--rules /etc/shadow``).
@@ -25,6 +26,8 @@ from .errors import MjcalcError
 MAX_FILE_BYTES = 1_000_000  # 1 MB: the largest built-in ruleset is about 20 kB
 MAX_DEPTH = 32  # mappings and lists inside one another; the built-in rulesets need about 12
 MAX_NUMBER_DIGITS = 12  # an integer literal; every number of the grammar is far smaller (rules/SCHEMA.md)
+MAX_NODES = 20_000  # values (numbers, words, lists, mappings) in one file; the largest built-in has about 2,000
+MAX_ENTRIES = 1_000  # entries of one list, or keys of one mapping
 MAX_PATH_BYTES = 4096
 
 
@@ -109,19 +112,34 @@ _Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYA
 
 
 def _scan(text: str) -> None:
-    """Refuse aliases and deep nesting from the stream of events, before any node is built."""
-    depth = 0
+    """Refuse aliases, deep nesting and too many values from the stream of events, before any node is built
+    (so that what follows — building, the schema's check — has a bounded amount to do)."""
+    children: list[int] = []  # values so far in each open list, or keys and values in each open mapping
+    per_entry: list[int] = []  # 1 for a list, 2 for a mapping
+    nodes = 0
     for event in yaml.parse(text, Loader=_Base):
         if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed here: write the "
                                               "value out", event.start_mark)
-        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_DEPTH} deep",
+        if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise yaml.composer.ComposerError(None, None, f"more than {MAX_NODES:,} values in one file",
                                                   event.start_mark)
+            if children:
+                children[-1] += 1
+                if children[-1] > per_entry[-1] * MAX_ENTRIES:
+                    raise yaml.composer.ComposerError(None, None, f"a list or mapping of more than {MAX_ENTRIES:,} "
+                                                      "entries", event.start_mark)
+            if not isinstance(event, yaml.ScalarEvent):
+                children.append(0)
+                per_entry.append(2 if isinstance(event, yaml.MappingStartEvent) else 1)
+                if len(children) > MAX_DEPTH:
+                    raise yaml.composer.ComposerError(None, None, f"nested more than {MAX_DEPTH} deep",
+                                                      event.start_mark)
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
+            children.pop()
+            per_entry.pop()
 
 
 class _Limited(_Base):  # type: ignore[misc]

@@ -7,6 +7,7 @@ Importing this package registers them all; ``ruleset.load_ruleset`` does so befo
 """
 
 from . import (
+    mcr,  # noqa: F401
     meihe,  # noqa: F401
     riichi,  # noqa: F401
 )

@@ -1,0 +1,627 @@
+"""国标麻将 MCR: what its YAML cannot say — the fans that combine sets under the account-once principle (套算一次)
+and the principles that go with it (不拆移 / 不得相同), counts the exclusions (不计) of ``rules/mcr.yaml`` cannot
+express as whole items, the wait fans, and the kong fans.
+
+The principles, as the reference calculator (ChineseOfficialMahjongHelper, PyPI ``pymahjonggb`` 1.4.0) applies
+them and as ``rules/mcr.md`` explains:
+
+- 不拆移: a reading never splits a set to use its tiles twice; each reading is scored on its own sets, and the
+  best reading is kept (the engine).
+- 套算一次: among chows (and among triplets), a fan of three sets takes those three; the fourth may then combine
+  once with one of them. Without a fan of three, pairs of sets combine so that every set joins the others at
+  most through one chain: the pairs chosen make no cycle (4 sets: at most 3 pair fans).
+- 不得相同: a set combines with another into a given fan only once.
+- 不计 / 不重复: fans implied by a bigger one are excluded (``excludes:`` in the YAML); a triplet that earns
+  箭刻, 圈风刻 or 门风刻 earns no 幺九刻 as well (``pung_of_terminals_or_honors`` counts only the others).
+
+>>> chow_fans((0, 0, 9, 9))  # 123m 123m 123p 123p: two pure double chows and one mixed, three pairs at most
+(('pure_double_chow', 2), ('mixed_double_chow', 1))
+>>> chow_fans((0, 3, 6, 9))  # 清龙 123 456 789m, and 123p joins 123m once
+(('pure_straight', 1), ('mixed_double_chow', 1))
+>>> pung_fans((0, 1, 2, 10))  # 111 222 333m: 一色三节高; 222p joins 222m as a double pung
+(('pure_shifted_pungs', 1), ('double_pung', 1))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import combinations
+from typing import Final
+
+from .. import tiles as T
+from ..context import FLAG_FACTS
+from ..facts import (
+    CHI,
+    CLOSED,
+    DRAGON_PUNG,
+    HONOR,
+    HONOR_KINDS,
+    KIND_BITS,
+    KONG,
+    MELDED,
+    ONE_SUIT,
+    PUNG,
+    TERMINAL,
+    THREE_SUITS,
+    WIND,
+    WIND_PUNG,
+    Gate,
+)
+from ..facts import DRAGON as DRAGON_FACT
+from ..predicates import REGULAR, Candidate, namespaced, needs
+from ..readings import FORM_FACTS
+
+mcr = namespaced("mcr")
+
+Fans = tuple[tuple[str, int], ...]  # (fan id, count), in the order of preference below
+
+# Values decide which combination is kept; on a tie, the fan listed first here (the table's order) wins.
+CHOW_PAIR_FANS: Final = ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
+PUNG_PAIR_FANS: Final = ("double_pung",)
+VALUES: Final = {
+    "quadruple_chow": 48, "four_pure_shifted_chows": 32, "pure_triple_chow": 24, "pure_straight": 16,
+    "pure_shifted_chows": 16, "mixed_straight": 8, "mixed_triple_chow": 8, "mixed_shifted_chows": 6,
+    "pure_double_chow": 1, "mixed_double_chow": 1, "short_straight": 1, "two_terminal_chows": 1,
+    "four_pure_shifted_pungs": 48, "pure_shifted_pungs": 24, "triple_pung": 16, "mixed_shifted_pungs": 8,
+    "double_pung": 2,
+}
+ORDER: Final = {name: i for i, name in enumerate(VALUES)}
+
+
+def _suit(t: int) -> int:
+    return t // 9
+
+
+def _rank(t: int) -> int:
+    return t % 9
+
+
+# --- chows: the first tile of each, sorted -------------------------------------------------------------
+
+
+def _chow_pair(a: int, b: int) -> str | None:
+    """The fan two chows make together (a <= b), if any."""
+    if a == b:
+        return "pure_double_chow"
+    if _suit(a) != _suit(b):
+        return "mixed_double_chow" if _rank(a) == _rank(b) else None
+    if b - a == 3:
+        return "short_straight"
+    if _rank(a) == 0 and _rank(b) == 6:
+        return "two_terminal_chows"
+    return None
+
+
+def _chow_three(a: int, b: int, c: int) -> str | None:
+    """The fan three chows make together (sorted), if any."""
+    suits = {_suit(a), _suit(b), _suit(c)}
+    if len(suits) == 1:
+        if a == b == c:
+            return "pure_triple_chow"
+        if _rank(a) == 0 and b == a + 3 and c == a + 6:
+            return "pure_straight"
+        if b - a == c - b and b - a in (1, 2):
+            return "pure_shifted_chows"
+        return None
+    if len(suits) != 3:
+        return None
+    ranks = sorted((_rank(a), _rank(b), _rank(c)))
+    if ranks == [0, 3, 6]:
+        return "mixed_straight"
+    if ranks[0] == ranks[2]:
+        return "mixed_triple_chow"
+    if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
+        return "mixed_shifted_chows"
+    return None
+
+
+def _chow_four(a: int, b: int, c: int, d: int) -> str | None:
+    if a == b == c == d:
+        return "quadruple_chow"
+    if _suit(a) == _suit(d) and b - a == c - b == d - c and b - a in (1, 2):
+        return "four_pure_shifted_chows"
+    return None
+
+
+def _pung_pair(a: int, b: int) -> str | None:
+    if a < T.HONOR_START and b < T.HONOR_START and _suit(a) != _suit(b) and _rank(a) == _rank(b):
+        return "double_pung"
+    return None
+
+
+def _pung_three(a: int, b: int, c: int) -> str | None:
+    if c >= T.HONOR_START:
+        return None
+    suits = {_suit(a), _suit(b), _suit(c)}
+    ranks = sorted((_rank(a), _rank(b), _rank(c)))
+    if len(suits) == 1:
+        return "pure_shifted_pungs" if b == a + 1 and c == b + 1 else None
+    if len(suits) != 3:
+        return None
+    if ranks[0] == ranks[2]:
+        return "triple_pung"
+    if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
+        return "mixed_shifted_pungs"
+    return None
+
+
+def _pung_four(a: int, b: int, c: int, d: int) -> str | None:
+    if d < T.HONOR_START and _suit(a) == _suit(d) and b == a + 1 and c == b + 1 and d == c + 1:
+        return "four_pure_shifted_pungs"
+    return None
+
+
+def _rank_of(fans: dict[str, int]) -> tuple[int, ...]:
+    """How good a combination is: its total, then its fans in the table's order (more of an earlier fan first)."""
+    total = 0
+    for name, n in fans.items():
+        total += VALUES[name] * n
+    return (total, *(fans.get(name, 0) for name in VALUES))
+
+
+def _as_fans(found: dict[str, int]) -> Fans:
+    return tuple(sorted(found.items(), key=lambda kv: ORDER[kv[0]]))
+
+
+Four = Callable[[int, int, int, int], "str | None"]
+Three = Callable[[int, int, int], "str | None"]
+Pair = Callable[[int, int], "str | None"]
+
+
+def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fans:
+    """The account-once principle over up to four sets (chows or triplets), given the fan functions of four, three
+    and two of them: a fan of four takes them all; else the best fan of three, with the set left over combined
+    once with one of the three; else the best forest of pair fans (no cycle, no set in the same fan twice)."""
+    n = len(sets)
+    if n == 4:
+        fan4 = four(sets[0], sets[1], sets[2], sets[3])
+        if fan4 is not None:
+            return ((fan4, 1),)
+    best: dict[str, int] | None = None
+    best_rank: tuple[int, ...] = ()
+    if n >= 3:
+        for trio in combinations(range(n), 3):
+            fan3 = three(sets[trio[0]], sets[trio[1]], sets[trio[2]])
+            if fan3 is None:
+                continue
+            found = {fan3: 1}
+            rest = [i for i in range(n) if i not in trio]
+            extra: str | None = None
+            for i in rest:
+                for j in trio:
+                    a, b = sorted((sets[i], sets[j]))
+                    cand = pair(a, b)
+                    if cand is not None and (extra is None or ORDER[cand] < ORDER[extra]):
+                        extra = cand
+            if extra is not None:
+                found[extra] = found.get(extra, 0) + 1
+            rank = _rank_of(found)
+            if best is None or rank > best_rank:
+                best, best_rank = found, rank
+        if best is not None:
+            return _as_fans(best)
+    edges: list[tuple[int, int, str]] = []
+    for i, j in combinations(range(n), 2):
+        a, b = sorted((sets[i], sets[j]))
+        fan = pair(a, b)
+        if fan is not None:
+            edges.append((i, j, fan))
+    if not edges:
+        return ()
+    best = {}
+    best_rank = _rank_of(best)
+    for size in range(1, min(len(edges), n - 1) + 1):
+        for chosen in combinations(edges, size):
+            if not _forest(chosen, n):
+                continue
+            found = {}
+            for _, _, fan in chosen:
+                found[fan] = found.get(fan, 0) + 1
+            rank = _rank_of(found)
+            if rank > best_rank:
+                best, best_rank = found, rank
+    return _as_fans(best)
+
+
+def _forest(edges: tuple[tuple[int, int, str], ...], n: int) -> bool:
+    """No cycle among the pairs chosen, and no set in two pairs of the same fan (不得相同)."""
+    parent = list(range(n))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    used: set[tuple[int, str]] = set()
+    for i, j, fan in edges:
+        if (i, fan) in used or (j, fan) in used:
+            return False
+        used.add((i, fan))
+        used.add((j, fan))
+        ri, rj = root(i), root(j)
+        if ri == rj:
+            return False
+        parent[ri] = rj
+    return True
+
+
+@lru_cache(maxsize=4096)
+def chow_fans(starts: tuple[int, ...]) -> Fans:
+    """The fans the chows of a reading make together (their first tiles, sorted), under the account-once rule."""
+    if len(starts) < 2:
+        return ()
+    return _combine(starts, _chow_four, _chow_three, _chow_pair)
+
+
+@lru_cache(maxsize=4096)
+def pung_fans(kinds: tuple[int, ...]) -> Fans:
+    """The fans the triplets and kongs of a reading make together (their kinds, sorted)."""
+    suited = tuple(k for k in kinds if k < T.HONOR_START)
+    if len(suited) < 2:
+        return ()
+    return _combine(suited, _pung_four, _pung_three, _pung_pair)
+
+
+def _count(fans: Fans, name: str) -> int:
+    for fan, n in fans:
+        if fan == name:
+            return n
+    return 0
+
+
+# What each combination fan needs of the hand's facts (facts.py): how many chows or triplets, all three suits.
+_CHOW_GATES: Final = {"quadruple_chow": Gate(CHI.need(4)), "four_pure_shifted_chows": Gate(CHI.need(4)),
+                      "pure_triple_chow": Gate(CHI.need(3)), "pure_straight": Gate(CHI.need(3)),
+                      "pure_shifted_chows": Gate(CHI.need(3)), "mixed_straight": Gate(CHI.need(3) | THREE_SUITS),
+                      "mixed_triple_chow": Gate(CHI.need(3) | THREE_SUITS),
+                      "mixed_shifted_chows": Gate(CHI.need(3) | THREE_SUITS)}
+_PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shifted_pungs": Gate(PUNG.need(3)),
+                      "triple_pung": Gate(PUNG.need(3) | THREE_SUITS),
+                      "mixed_shifted_pungs": Gate(PUNG.need(3) | THREE_SUITS)}
+
+
+@mcr
+@needs(lambda name: _CHOW_GATES.get(name, Gate(CHI.need(2))))
+def chow_fan(c: Candidate, name: str) -> int:
+    """How many times the chows make the fan ``name`` together, by the account-once principle (套算一次)."""
+    return _count(chow_fans(tuple(c.chi_starts)), name)
+
+
+@mcr
+@needs(lambda name: _PUNG_GATES.get(name, Gate(PUNG.need(2))))
+def pung_fan(c: Candidate, name: str) -> int:
+    """How many times the triplets and kongs make the fan ``name`` together (同刻, 节高), account-once."""
+    return _count(pung_fans(tuple(sorted(c.pung_kinds))), name)
+
+
+# --- whole-hand patterns ------------------------------------------------------------------------------
+
+
+@mcr
+def combines_with_seven_pairs(c: Candidate, allowed: bool) -> bool:
+    """Not seven pairs, or seven pairs where the option lets a tile fan combine with it (全大, 绿一色 …)."""
+    return allowed or c.reading.form != "seven_pairs"
+
+
+@mcr
+@needs(FORM_FACTS["seven_pairs"])
+def seven_shifted_pairs(c: Candidate) -> bool:
+    """Seven pairs of seven consecutive numbers of one suit (连七对)."""
+    if c.reading.form != "seven_pairs":
+        return False
+    kinds = sorted({g[1][0] for g in c.reading.groups})
+    return (len(kinds) == 7 and kinds[-1] < T.HONOR_START and _suit(kinds[0]) == _suit(kinds[-1])
+            and kinds[-1] - kinds[0] == 6)
+
+
+@mcr
+@needs(REGULAR | CHI.need(4))
+def terminal_chows(c: Candidate, suits: int) -> bool:
+    """双龙会: chows 123 and 789 twice and a pair of 5 — all of one suit (``suits`` 1: 一色双龙会), or the chows
+    in two suits and the pair of 5 in the third (``suits`` 3: 三色双龙会)."""
+    starts = c.chi_starts
+    pair = c.pair
+    if len(starts) != 4 or pair is None or c.reading.form != "regular":
+        return False
+    five = pair.tiles[0]
+    if five >= T.HONOR_START or _rank(five) != 4:
+        return False
+    if suits == 1:
+        s = _suit(five) * 9
+        return starts == [s, s, s + 6, s + 6]
+    chow_suits = sorted({_suit(t) for t in starts})
+    if len(chow_suits) != 2 or _suit(five) in chow_suits:
+        return False
+    a, b = chow_suits[0] * 9, chow_suits[1] * 9
+    return sorted(starts) == sorted([a, a + 6, b, b + 6])
+
+
+EVEN: Final = T.mask(t for t in range(T.HONOR_START) if _rank(t) % 2 == 1)  # 2 4 6 8 of each suit
+FIVES: Final = frozenset(t for t in range(T.HONOR_START) if _rank(t) == 4)
+
+
+@mcr
+@needs(REGULAR, forbid=CHI.need(1))
+def all_even_pungs(c: Candidate) -> bool:
+    """Every set a triplet or kong of 2, 4, 6 or 8, and the pair too (全双刻)."""
+    return c.reading.form == "regular" and not c.chi_starts and not c.kinds & ~EVEN
+
+
+def _outside(low: int, high: int) -> int:
+    """The kinds that are not suited tiles numbered ``low`` to ``high``."""
+    return KIND_BITS & ~T.mask(t for t in range(T.HONOR_START) if low <= _rank(t) + 1 <= high)
+
+
+@mcr
+@needs(lambda low, high: Gate(0, _outside(low, high)), exact=True)
+def tiles_within(c: Candidate, low: int, high: int) -> bool:
+    """Every tile a suited tile numbered ``low`` to ``high`` (全大 7-9, 全中 4-6, 全小 1-3, 大于五, 小于五)."""
+    kinds = c.kinds
+    if kinds & ~((1 << T.HONOR_START) - 1):
+        return False
+    for t in range(T.HONOR_START):
+        if kinds >> t & 1 and not low <= _rank(t) + 1 <= high:
+            return False
+    return True
+
+
+@mcr
+@needs(REGULAR)
+def all_five(c: Candidate) -> bool:
+    """Every set and the pair hold a 5 (全带五)."""
+    if c.reading.form != "regular":
+        return False
+    for g in c.reading.groups:
+        if not any(t in FIVES for t in g[1]):
+            return False
+    return True
+
+
+@mcr
+@needs(REGULAR)
+def outside_hand(c: Candidate) -> bool:
+    """Every set and the pair hold a 1, a 9 or an honor (全带幺)."""
+    if c.reading.form != "regular":
+        return False
+    for g in c.reading.groups:
+        tiles = g[1]
+        if not (_OUTSIDE[tiles[0]] or _OUTSIDE[tiles[-1]]):
+            return False
+    return True
+
+
+_OUTSIDE: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
+REVERSIBLE: Final = T.mask([T.parse_tile(t) for t in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s",
+                                                      "6s", "8s", "9s", "5z")])
+
+
+@mcr
+@needs(forbid=KIND_BITS & ~REVERSIBLE, exact=True)
+def reversible_tiles(c: Candidate) -> bool:
+    """Every tile looks the same upside down: 1234589 of dots, 245689 of bamboo, 白 (推不倒)."""
+    return not c.kinds & ~REVERSIBLE
+
+
+@mcr
+@needs(THREE_SUITS | WIND | DRAGON_FACT, exact=True)
+def all_types(c: Candidate) -> bool:
+    """Tiles of all three suits, a wind and a dragon (五门齐)."""
+    return len(c.suits) == 3 and bool(c.kinds & _WIND_MASK) and bool(c.kinds & _DRAGON_MASK)
+
+
+_WIND_MASK: Final = T.mask(T.WINDS)
+_DRAGON_MASK: Final = T.mask(T.DRAGONS)
+_HONOR_MASK: Final = _WIND_MASK | _DRAGON_MASK
+
+
+@mcr
+@needs(forbid=THREE_SUITS | ONE_SUIT)
+def one_voided_suit(c: Candidate) -> bool:
+    """Tiles of exactly two of the three suits (缺一门)."""
+    return len(c.suits) == 2
+
+
+@mcr
+@needs(forbid=HONOR, exact=True)
+def no_honors(c: Candidate) -> bool:
+    """No wind or dragon anywhere (无字)."""
+    return not c.kinds & _HONOR_MASK
+
+
+@mcr
+@needs(CHI.need(1), forbid=HONOR | PUNG.need(1))
+def all_chows(c: Candidate) -> bool:
+    """Four chows (a knitted straight counts as three) and a pair of a suit: no triplet, no honor (平和)."""
+    form = c.reading.form
+    if form != "regular" and form != "knitted_straight":
+        return False
+    if c.pung_kinds or c.kinds & _HONOR_MASK:
+        return False
+    return all(g[0] != "special" for g in c.reading.groups)
+
+
+@mcr
+def knitted(c: Candidate) -> bool:
+    """The hand holds a knitted straight: 147, 258 and 369, one suit each (组合龙)."""
+    return any(g[0] == "knitted" for g in c.reading.groups)
+
+
+@mcr
+@needs(FORM_FACTS["honors_and_knitted"])
+def honors_and_knitted(c: Candidate, all_honors: bool) -> bool:
+    """Fourteen different honors and knitted tiles (全不靠); with ``all_honors``, all seven honors among them
+    (七星不靠)."""
+    if c.reading.form != "honors_and_knitted":
+        return False
+    return (bin(c.kinds & _HONOR_MASK).count("1") == 7) == all_honors
+
+
+@mcr
+@needs(MELDED, forbid=CLOSED | FLAG_FACTS["zimo"])
+def melded_hand(c: Candidate) -> bool:
+    """Every set declared as a chi, pon or exposed kong, and the pair completed by a discard (全求人)."""
+    if c.ctx.zimo:
+        return False
+    melds = c.hand.melds
+    return len(melds) == c.hand.sets and all(m.exposed for m in melds)
+
+
+@mcr
+@needs(PUNG.need(1))
+def pung_of_terminals_or_honors(c: Candidate) -> int:
+    """Triplets and kongs of 1s, 9s and winds, each once; one that earns 圈风刻 or 门风刻 is not counted again,
+    nor three or four winds that earn 三风刻 (小四喜, 大四喜); dragons earn 箭刻."""
+    found = 0
+    seat, prevalent = _WIND_OF[c.ctx.seat], _WIND_OF[c.ctx.round]
+    kinds = c.pung_kinds
+    winds_apart = sum(1 for k in kinds if k in T.WINDS) >= 3  # 三风刻 / 小四喜 / 大四喜 take their winds
+    for k in kinds:
+        if k in T.DRAGONS or k == seat or k == prevalent or (winds_apart and k in T.WINDS):
+            continue
+        if k >= T.HONOR_START or _rank(k) in (0, 8):
+            found += 1
+    return found
+
+
+_WIND_OF: Final = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
+
+
+@mcr
+@needs(DRAGON_PUNG.need(1))
+def dragon_pungs(c: Candidate) -> int:
+    """How many triplets or kongs of dragons (箭刻, each)."""
+    return sum(1 for k in c.pung_kinds if k in T.DRAGONS)
+
+
+@mcr
+@needs(WIND_PUNG.need(3))
+def big_three_winds(c: Candidate) -> bool:
+    """Three triplets or kongs of winds (三风刻)."""
+    return sum(1 for k in c.pung_kinds if T.WINDS[0] <= k <= T.WINDS[-1]) == 3
+
+
+@mcr
+def tile_hog(c: Candidate) -> int:
+    """How many kinds the hand holds all four of without a kong of them (四归一)."""
+    counts = c.counts
+    if 4 not in counts:
+        return 0
+    kongs = {m.tiles[0] for m in c.hand.melds if m.is_kong}
+    return sum(1 for t, n in enumerate(counts) if n == 4 and t not in kongs)
+
+
+# --- kongs ---------------------------------------------------------------------------------------------
+
+
+def _kong_fans(melded: int, concealed: int, mingangang: bool) -> tuple[str, ...]:
+    total = melded + concealed
+    if total == 4:
+        return ("four_kongs",)
+    if total == 3:
+        return ("three_kongs",)
+    if total == 2:
+        if concealed == 2:
+            return ("two_concealed_kongs",)
+        if melded == 2:
+            return ("two_melded_kongs",)
+        return ("concealed_kong_and_melded_kong",) if mingangang else ("melded_kong", "concealed_kong")
+    if total == 1:
+        return ("concealed_kong",) if concealed else ("melded_kong",)
+    return ()
+
+
+@mcr
+@needs(KONG.need(1))
+def kong_fan(c: Candidate, name: str, mingangang: bool) -> bool:
+    """The kongs declared make the fan ``name``: 明杠 / 暗杠 for one, 双明杠 / 双暗杠 / 明暗杠 for two (with the
+    option ``mingangang`` off, one of each is 明杠 + 暗杠), 三杠, 四杠."""
+    melded = concealed = 0
+    for m in c.hand.melds:
+        if m.kind == "kong":
+            melded += 1
+        elif m.kind == "concealed_kong":
+            concealed += 1
+    return name in _kong_fans(melded, concealed, mingangang)
+
+
+# --- the wait ------------------------------------------------------------------------------------------
+
+
+@mcr
+def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
+    """边张 / 嵌张 / 单钓将 (``kind`` edge, closed, pair). Mode ``only_wait`` (the option wait_fans, the reference):
+    only when one tile kind completed the shape of the hand (kinds it holds four of count too), then 边张 when the
+    winning tile is an end of a concealed chow of the reading, else 嵌张 when it is the middle of one, else 单钓将
+    when it is the pair; none when it is only a tile of a knitted straight. Mode ``by_reading``: where this reading
+    places the winning tile (12→3 or 89→7, 13→2, the pair)."""
+    if mode != "only_wait":
+        return c.reading.wait == kind
+    return _unique_wait(c) == kind and len(c.completions) == 1
+
+
+def _unique_wait(c: Candidate) -> str | None:
+    win = c.hand.win_tile
+    end = middle = pair = False
+    for g in c.reading.groups:
+        kind, tiles = g[0], g[1]
+        if g[3] or win not in tiles:  # a declared meld, or a group without the winning tile
+            continue
+        if kind == "chi":
+            if win == tiles[1]:
+                middle = True
+            else:
+                end = True
+        elif kind == "pair":
+            pair = True
+    return "edge" if end else "closed" if middle else "pair" if pair else None
+
+
+# --- nine gates ----------------------------------------------------------------------------------------
+
+
+@mcr
+@needs(ONE_SUIT | TERMINAL, forbid=MELDED | HONOR_KINDS)
+def nine_gates(c: Candidate, shape: str) -> bool:
+    """九莲宝灯: a closed hand without melds, 1112345678999 of one suit plus one tile of it. ``shape`` (the option
+    nine_gates): waiting_on_nine, the hand before the win was exactly 1112345678999 (the winning tile the extra
+    one); holds_the_shape, any such fourteen tiles."""
+    hand = c.hand
+    if hand.melds or len(c.suits) != 1 or c.kinds & _HONOR_MASK:
+        return False
+    suit = next(iter(c.suits)) * 9
+    counts = c.counts
+    if counts[suit] < 3 or counts[suit + 8] < 3 or 0 in counts[suit + 1:suit + 8]:
+        return False
+    if shape != "waiting_on_nine":
+        return True
+    win = hand.win_tile
+    return win is not None and counts[win] == (4 if win in (suit, suit + 8) else 2)
+
+
+# --- the last tile ------------------------------------------------------------------------------------
+
+
+@mcr
+def last_tile(c: Candidate) -> bool:
+    """和绝张: +fourth (the other three copies were in sight), or the winner's own chi / pon melds show the other
+    three copies of the winning tile."""
+    if c.ctx.fourth:
+        return True
+    win = c.hand.win_tile
+    if win is None:
+        return False
+    shown = 0
+    for m in c.hand.melds:
+        if m.exposed:
+            shown += m.tiles.count(win)
+    return shown == 3
+
+
+# --- flowers -------------------------------------------------------------------------------------------
+
+
+@mcr
+def flowers(c: Candidate) -> int:
+    """How many flowers the winner has laid out (1f-8f, or the count of a GB string), one fan each."""
+    return len(c.hand.flowers)
