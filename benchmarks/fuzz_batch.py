@@ -68,8 +68,8 @@ def mangle(rng: random.Random, text: str) -> str:
             text = text[:at]
         elif roll < 0.93:
             text += " +rules=" + rng.choice(RULESETS)
-        elif roll < 0.95:
-            text = text * rng.randint(50, 400)  # a huge line
+        elif roll < 0.95 and len(text) < 1000:
+            text = text * rng.randint(50, 400)  # a huge line (up to some 100,000 characters)
         else:
             text = text.translate({ord(c): ord(c) + 0xFEE0 for c in "0123456789mpsz"})  # all full-width
     return text.replace("\n", " ")

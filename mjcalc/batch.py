@@ -41,7 +41,6 @@ CHUNK = 256  # records per task sent to a worker process, and per flush of the o
 # Bounds, each with its own message. A hand line is under 200 characters; these leave room for comments and
 # homework answers and keep a hostile file from taking the memory or the time of the run.
 MAX_RECORD = 65_536  # characters in one physical line (one record of lines / CSV / JSONL)
-MAX_RUNAWAY = 64 * 1024 * 1024  # a "line" this long with no newline is not a hand file: stop reading it
 MAX_YAML_ENTRY = 65_536  # characters in one entry of a YAML list
 MAX_YAML_WHOLE = 2 * 1024 * 1024  # a YAML file not laid out as a block list is read whole: its size
 MAX_VALUE = 1_000  # characters in one option or flag value of a CSV / JSON / YAML record
@@ -70,6 +69,7 @@ _BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
     (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
 )
 _BLOCK = 1 << 16
+_HEAD = 80  # characters of an over-long line kept to show it
 _MARKED = re.compile("[\udc00-\udcff]")  # only the handler below puts lone surrogates in decoded text
 
 
@@ -120,7 +120,7 @@ class LineSource:
         self.limit = limit
         self.position = 0
         self.encoding = "UTF-8"
-        self.stopped: str | None = None  # why reading stopped early (a runaway line)
+        self.stopped: str | None = None  # why reading stopped early (the input failed)
         self._codec = "utf-8"
 
     def _blocks(self) -> Iterator[str]:
@@ -153,6 +153,7 @@ class LineSource:
         carry: list[str] = []  # the start of a line not ended yet
         carried = 0
         overlong = -1  # >= 0: the line being read is over the limit; its length so far
+        head = ""  # the start of that line, kept: it shows the record, and where a YAML entry starts
         for block in self._blocks():
             if not block:
                 continue
@@ -161,7 +162,7 @@ class LineSource:
             for piece in pieces:
                 number += 1
                 if overlong >= 0:
-                    yield self._too_long(number, overlong + len(piece))
+                    yield self._too_long(number, overlong + len(piece), head)
                     overlong = -1
                     continue
                 if carry:
@@ -169,20 +170,16 @@ class LineSource:
                     piece = "".join(carry)
                     carry, carried = [], 0
                 yield self._line(number, piece)
-            if overlong >= 0:
+            if overlong >= 0:  # skipped to its end, however long: the lines after it are records too
                 overlong += len(last)
-                if overlong > MAX_RUNAWAY:
-                    self.stopped = (f"line {number + 1} runs past {MAX_RUNAWAY:,} characters with no line end: "
-                                    "this is not a hand file; reading stopped there")
-                    yield self._too_long(number + 1, overlong)
-                    return
             elif last:
                 carry.append(last)
                 carried += len(last)
                 if carried > self.limit:
+                    head = "".join(carry)[:_HEAD]
                     overlong, carry, carried = carried, [], 0
         if overlong >= 0:
-            yield self._too_long(number + 1, overlong)
+            yield self._too_long(number + 1, overlong, head)
         elif carry:
             yield self._line(number + 1, "".join(carry))
 
@@ -190,7 +187,7 @@ class LineSource:
         if text.endswith("\r"):
             text = text[:-1]
         if len(text) > self.limit:
-            return self._too_long(number, len(text))
+            return self._too_long(number, len(text), text[:_HEAD])
         if text.isascii():
             return Line(number, text)
         found = _MARKED.search(text)
@@ -200,8 +197,9 @@ class LineSource:
         return Line(number, _escape_marks(text), f"not {self.encoding} at byte {at}: "
                     f"the line is not valid text (save the file as UTF-8)")
 
-    def _too_long(self, number: int, length: int) -> Line:
-        return Line(number, "", f"the line is {length:,} characters long; a record is at most {self.limit:,}")
+    def _too_long(self, number: int, length: int, head: str) -> Line:
+        return Line(number, _escape_marks(head) + "…",
+                    f"the line is {length:,} characters long; a record is at most {self.limit:,}")
 
 
 # --- readers -------------------------------------------------------------------------------------------
@@ -797,8 +795,10 @@ def usable_cpus() -> int:
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End the workers now (they hold no output: the parent writes everything), and wait for them and for
-    the pool's own thread, which then sees them gone."""
+    """End the workers now (they hold no output: the parent writes everything) and wait for them, but not
+    for the pool's own thread: a worker stopped while it was sending a chunk's results leaves that thread
+    reading a message that never ends, so joining it (here, or at the interpreter's exit) would hang. A run
+    stopped this way therefore ends its process with ``os._exit`` (``cli.batch``)."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
     for p in procs:
         if p.is_alive():
@@ -808,7 +808,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
         if p.is_alive():
             p.kill()
             p.join(timeout=2)
-    pool.shutdown(wait=True, cancel_futures=True)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],

@@ -217,6 +217,19 @@ def _quiet_broken_pipe() -> None:
     os._exit(141)
 
 
+def _end_now(code: int) -> None:
+    """Exit at once with ``code``, what was written flushed, skipping the interpreter's exit (which joins
+    every thread left running)."""
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
@@ -321,6 +334,8 @@ def batch(
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:
         typer.echo(summary.line(), err=True)
+    if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch._stop_pool)
+        _end_now(code)
     if not code:
         counts = summary.counts
         code = EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if counts.get("error") else 0

@@ -110,10 +110,10 @@ def test_control_bytes_stay_in_their_line(tmp_path: Path) -> None:
 
 def test_an_overlong_line_is_one_error_record(tmp_path: Path) -> None:
     path = tmp_path / "h.txt"
-    path.write_text(f"{WIN}\n{'1m' * 100_000}\n{WIN}\n", encoding="utf-8")
+    path.write_text(f"{WIN}\n{'1m' * 100_000}\n{WIN}\n{'1m' * 5_000_000}\n{WIN}", encoding="utf-8")
     records, _ = batch(path, code=2)
-    assert results(records) == [(1, "win"), (2, "error"), (3, "win")]
-    assert "200,000 characters" in message(records[1])
+    assert results(records) == [(1, "win"), (2, "error"), (3, "win"), (4, "error"), (5, "win")]
+    assert "200,000 characters" in message(records[1]) and "10,000,000 characters" in message(records[3])
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -200,6 +200,14 @@ def test_a_bad_yaml_entry_is_one_error_record(tmp_path: Path) -> None:
                                 (10, "not_a_win")]
     assert "not valid YAML at line 4" in message(records[1])
     assert "aliases" in message(records[4])
+
+
+def test_an_overlong_yaml_entry_line_is_still_its_own_record(tmp_path: Path) -> None:
+    path = tmp_path / "h.yaml"
+    path.write_text(f"- hand: {WIN}\n- hand: {WIN * 3000}\n  zimo: true\n- hand: {WIN}\n", encoding="utf-8")
+    records, _ = batch(path, code=2)
+    assert results(records) == [(1, "win"), (2, "error"), (4, "win")]
+    assert "characters long" in message(records[1]) and records[1]["input"].startswith("- hand: 123m")
 
 
 def test_yaml_with_a_hands_key_and_a_flow_list(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS, problem
 from mjcalc.yamlfile import load as load_yaml
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 HEAD = "id: x\nextends: changchun\nnames: {zh: 我的, en: Mine}\n"
 runner = CliRunner()
 
@@ -441,14 +442,14 @@ def _garble(text: str, rng: random.Random) -> str:
 
 
 def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
-    """Seeded: 250 mutations of the built-in files (values of every type swapped in, keys dropped or added,
+    """Seeded: 200 mutations of the built-in files (values of every type swapped in, keys dropped or added,
     text garbled); each loads or fails with a clean ruleset error, and one that loads scores a line and shows
     itself without an exception."""
     rng = random.Random(20261201)
     sources = {name: (builtin_dir() / f"{name}.yaml").read_text(encoding="utf-8") for name in builtin_names()}
     parsed = {name: load_yaml(str(builtin_dir() / f"{name}.yaml"), name) for name in sources}
     outcomes = {"loaded": 0, "refused": 0}
-    for n in range(250):
+    for n in range(200):
         name = rng.choice(sorted(sources))
         if n % 3 == 0:
             text = _garble(sources[name], rng)
@@ -456,7 +457,7 @@ def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
             data = _mutate(parsed[name], rng)
             if isinstance(data, dict) and isinstance(data.get("extends"), str):
                 data["extends"] = data["extends"]  # a built-in name: still found
-            text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+            text = yaml.dump(data, Dumper=DUMPER, allow_unicode=True, sort_keys=False)
         path = _write(tmp_path, text, f"m{n}.yaml")
         try:
             rules = load_ruleset(path)
@@ -473,7 +474,7 @@ def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
         from mjcalc.render import ruleset_text
 
         ruleset_text(rules)
-    assert outcomes["refused"] > 80 and outcomes["loaded"] > 10, outcomes
+    assert outcomes["refused"] > 60 and outcomes["loaded"] > 10, outcomes
 
 
 # --- the config file ------------------------------------------------------------------------------------
