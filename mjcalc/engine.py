@@ -19,6 +19,8 @@ from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
 from .predicates import Candidate
 from .readings import (
+    IMMEDIATE,
+    Reading,
     Wildcards,
     reading_class,
     readings,
@@ -313,6 +315,15 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if wild.note:
         result.warnings.append(wild.note)
+    if rules.immediate_items:
+        immediate = immediate_win(rules, options, hand, ctx, waits_of)
+        if immediate is not None:
+            scored, failed = immediate
+            if scored is None:
+                result.result, result.failed = "not_a_win", failed
+            else:
+                result.best = scored
+            return result
     if hand.waiting:
         result.result = "waiting"
         if with_wait_scores:
@@ -462,6 +473,26 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     return None, nearest, tried
 
 
+def immediate_win(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context,
+                  waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition]] | None:
+    """An immediate win (an item with ``immediate: true`` holds, such as a flower win): the hand wins whatever
+    its tiles, of a winning size or one short, read as no sets at all; the items that hold then are scored as
+    usual (the immediate item's ``excludes`` says which others stand). Only ``minimum`` conditions apply (the
+    others are about the tiles); failing one, the scored part is None with the conditions failed. None when no
+    immediate item holds."""
+    c = Candidate(hand, ctx, _new(Reading, (IMMEDIATE, (), None, None)), {}, waits, options=options)
+    if not any(item.is_enabled(options) and item.when(c) for item in rules.immediate_items):
+        return None
+    play = _in_play(rules, options)
+    awards = evaluate_items(play.items, c)
+    if not any(a.item.immediate for a in awards):
+        return None
+    failed = below_minimum(play.minimums, awards)
+    if failed:
+        return None, failed
+    return Scored(c, awards, play.settle(c, awards)), []
+
+
 def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Hand, dict[str, str]]]:
     """The hand with its wildcards substituted every way, also read with its winning tile completing a
     special set in hand (叫胡) where the ruleset allows it; what each wildcard stood for alongside."""
@@ -512,7 +543,8 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
         if bound is None or bound[0] is not rules:
             conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
             checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
-            minimums = tuple(c for c in conditions if c.minimum is not None)
+            minimums = tuple(replace(c, minimum=int(options[c.minimum_option])) if c.minimum_option else c
+                             for c in conditions if c.minimum is not None)
             bound = remember(_BOUND, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
         found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options), tie_key(rules)), 1024)
     remember(_PLAY_OF, id(options), (options, found), 1024)
@@ -668,7 +700,8 @@ def _excluded(awards: list[Award]) -> list[Award]:
             if item.id in dropped or not item.excludes:
                 continue
             if "*" in item.excludes:
-                now.update(other.item.id for other in awards if other.item is not item)
+                now.update(other.item.id for other in awards
+                           if other.item is not item and other.item.id not in item.spares)
             else:
                 now.update(item.excludes)
         if now == dropped:
@@ -698,10 +731,11 @@ def _without_fallback(awards: list[Award]) -> list[Award]:
 
 
 def counted_toward_minimum(awards: list[Award]) -> int:
-    """The total of the items that count toward a win condition's ``minimum`` (bonus items such as dora left out)."""
+    """The total of the items that count toward a win condition's ``minimum``: those every payer pays alike (items
+    of some payers only, such as a dealer's, depend on who pays, not on the hand), bonus items such as dora apart."""
     counted = 0
     for a in awards:
-        if not a.item.bonus:
+        if not a.item.bonus and a.item.applies_to == "all":
             counted += a.value * a.count
     return counted
 

@@ -123,8 +123,14 @@ def compare(res: Result, answer: Answer, lang: str = "en") -> list[Difference]:
         out.extend(_compare_items(res, rules, answer.items, lang))
     unit = rules.unit
     if "fan" in given and given["fan"] != s.fan:
+        own = {id(a) for p in s.payments for a in p.extras}  # items of some payments only: not in the fan
+        common = [a for a in res.best.awards if id(a) not in own]
+        besides = [f"{_item_label(a.item, lang)} {a.total} on " + ", ".join(
+            f"{p.payer}'s" for p in s.payments if any(x is a for x in p.extras)) + " payment only"
+            for a in res.best.awards if id(a) in own]
         out.append(Difference("fan", "wrong", f"{unit}: you wrote {given['fan']}, it is {s.fan} "
-                              f"({' + '.join(_item_label(a.item, lang) + f' {a.total}' for a in res.best.awards)})"))
+                              f"({' + '.join(_item_label(a.item, lang) + f' {a.total}' for a in common) or 'no item'}"
+                              + (f"; besides, {'; '.join(besides)}" if besides else "") + ")"))
     if "fu" in given and s.fu is not None and given["fu"] != s.fu:
         lines = ", ".join(f"{reason} {fu}" for reason, fu in s.fu_lines)
         out.append(Difference("fu", "wrong", f"fu: you wrote {given['fu']}, it is {s.fu} ({lines})"))
@@ -186,7 +192,7 @@ def why_not(res: Result, item: ItemDef) -> str:
     c = res.best.candidate
     if item.when(c):
         fired = [i for i in res.ruleset.items if i.is_enabled(res.options) and i.when(c)]
-        by = [i for i in fired if item.id in i.excludes or ("*" in i.excludes and i.id != item.id)]
+        by = [i for i in fired if item.id in i.excludes or ("*" in i.excludes and i.id != item.id and item.id not in i.spares)]
         if by:
             return "it is not counted together with " + ", ".join(f"{i.names.get('zh')} {i.id}" for i in by)
     return item.doc or item.when_text

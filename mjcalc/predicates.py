@@ -244,8 +244,9 @@ def _positional(fn: Predicate, args: tuple[object, ...]) -> Callable[[Candidate]
 # How a ruleset's ``when`` combines predicates (ruleset.py compiles it once; these run on every reading).
 
 
-def combined(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool]:
-    """``any`` / ``all`` of bound predicates, as plain loops (any() over a generator costs more)."""
+def combined(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Callable[[Candidate], bool | int]:
+    """``any`` / ``all`` of bound predicates, as plain loops (any() over a generator costs more). ``all`` gives
+    the last part's value when every part holds, as Python's ``and`` does: a count there counts the item."""
     if key == "any":
         def any_of(c: Candidate) -> bool:
             for fn in fns:  # noqa: SIM110
@@ -254,11 +255,13 @@ def combined(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Ca
             return False
         return any_of
 
-    def all_of(c: Candidate) -> bool:
-        for fn in fns:  # noqa: SIM110
-            if not fn(c):
+    def all_of(c: Candidate) -> bool | int:
+        value: bool | int = True
+        for fn in fns:
+            value = fn(c)
+            if not value:
                 return False
-        return True
+        return value
     return all_of
 
 
@@ -308,6 +311,13 @@ def dealer_wins(c: Candidate) -> bool:
 
 
 @predicate
+@needs(forbid=ZIMO | DEALER)
+def dealer_discarded(c: Candidate) -> bool:
+    """Another player won on the dealer's discard (or robbed the dealer's kong, or his eighth flower)."""
+    return not c.ctx.zimo and c.ctx.discarder == c.ctx.dealer
+
+
+@predicate
 @needs(lambda name: Gate(FLAG_FACTS.get(name, 0)), exact=True)
 def flag(c: Candidate, name: str) -> bool:
     """The context flag ``name`` is on (``+gang``, ``+mobao`` …)."""
@@ -331,6 +341,61 @@ def all_sets_declared(c: Candidate) -> bool:
 def melded_sets_at_most(c: Candidate, count: int) -> bool:
     """At most ``count`` chi / pon / exposed-kong melds."""
     return sum(1 for m in c.hand.melds if m.exposed) <= count
+
+
+@predicate
+@needs(lambda name: Gate(FLAG_FACTS.get(name, 0)))
+def flag_value(c: Candidate, name: str) -> int:
+    """The number a context flag holds (``+lian=N``: N), counting the item that many times."""
+    return int(getattr(c.ctx, name))
+
+
+@predicate
+def all_sets_exposed(c: Candidate) -> bool:
+    """Every set is a chi, pon or exposed kong declared before the win (a concealed kong does not count): one
+    tile was left in hand."""
+    exposed = 0
+    for m in c.hand.melds:
+        exposed += m.exposed
+    return exposed >= c.hand.sets
+
+
+# --- flowers (1f-8f: 春 夏 秋 冬 梅 兰 竹 菊, set aside as drawn; never part of a reading) -----------------
+
+FLOWER_SETS: Final = ((0, 1, 2, 3), (4, 5, 6, 7))  # 春夏秋冬 and 梅兰竹菊
+NUM_FLOWERS: Final = 8
+
+
+@predicate
+def flower_count(c: Candidate) -> int:
+    """How many flowers the winner holds (1f-8f, or the count of a GB string): each counts once (MCR 花牌 a fan each)."""
+    return len(c.hand.flowers)
+
+
+@predicate
+def all_flowers(c: Candidate) -> bool:
+    """The winner holds all eight flowers."""
+    return len(c.hand.flowers) == NUM_FLOWERS
+
+
+def _complete_flower_sets(flowers: tuple[int, ...]) -> list[tuple[int, ...]]:
+    return [group for group in FLOWER_SETS if all(f in flowers for f in group)]
+
+
+@predicate
+def seat_flowers(c: Candidate, except_in_sets: bool = False) -> int:
+    """How many flowers of the winner's seat he holds: 东 1f 5f, 南 2f 6f, 西 3f 7f, 北 4f 8f (a flower's number
+    less one, modulo 4, is its seat); with ``except_in_sets``, not one in a complete set of four (花杠)."""
+    seat = T.wind_index(c.ctx.seat)
+    flowers = c.hand.flowers
+    complete = _complete_flower_sets(flowers) if except_in_sets else []
+    return sum(1 for f in flowers if f % 4 == seat and not any(f in group for group in complete))
+
+
+@predicate
+def flower_sets(c: Candidate) -> int:
+    """How many complete sets of four flowers the winner holds: 春夏秋冬 (1f-4f), 梅兰竹菊 (5f-8f)."""
+    return len(_complete_flower_sets(c.hand.flowers))
 
 
 # --- tiles anywhere in the hand ------------------------------------------------------------------------
@@ -405,6 +470,13 @@ def pair_is(c: Candidate, kind: str) -> bool:
     t = c.pair.tiles[0]
     tests = {"dragon": T.is_dragon, "wind": T.is_wind, "honor": T.is_honor, "terminal": T.is_terminal}
     return tests[kind](t)
+
+
+@predicate
+@needs(REGULAR | CHI.need(1))
+def all_sequences(c: Candidate) -> bool:
+    """A regular hand whose every set is a chow (平胡's five sequences and a pair)."""
+    return c.reading.form == "regular" and len(c.chi_starts) == len(c.sets)
 
 
 @predicate
@@ -597,6 +669,17 @@ def _honor_sets(c: Candidate, kinds: tuple[int, ...]) -> tuple[int, bool]:
     """How many triplets or kongs of ``kinds``, and whether the pair is one of them."""
     pungs = sum(1 for k in c.pung_kinds if k in kinds)
     return pungs, c.pair is not None and c.pair.tiles[0] in kinds
+
+
+_PUNG_KINDS: Final = {"dragon": (DRAGON_PUNG, T.DRAGONS), "wind": (WIND_PUNG, T.WINDS)}
+
+
+@predicate
+@needs(lambda kind: Gate(_PUNG_KINDS[kind][0].need(1)))
+def pungs_of(c: Candidate, kind: str) -> int:
+    """How many triplets or kongs of ``kind`` (dragon, wind) the reading holds: the item counts once for each."""
+    kinds = _PUNG_KINDS[kind][1]
+    return sum(1 for k in c.pung_kinds if k in kinds)
 
 
 @predicate

@@ -295,7 +295,9 @@ MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
           "knitted_straight": lambda tiles: _knitted_in(frozenset(tiles)) >= 9,
           "honors_and_knitted": lambda tiles: len(tiles) == 14 and len(set(tiles)) == 14}
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
-FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in FORM_NAMES}  # facts.py: the reading's form
+IMMEDIATE: Final = "immediate"  # the form of the one reading of an immediate win (no sets: a flower win)
+# facts.py: the reading's form
+FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in (*FORM_NAMES, IMMEDIATE)}
 
 
 def decompositions(concealed: tuple[int, ...], free_sets: int,

@@ -10,6 +10,7 @@ from tabulate import tabulate
 from . import tiles as T
 from .engine import Result
 from .facts import describe
+from .readings import IMMEDIATE
 from .ruleset import SCOPES, Ruleset
 from .settlement import Award
 
@@ -28,7 +29,8 @@ WORDS = {
            "own": "payer's own items", "with": "with", "unless": "unless said",
            "treasure": "treasure drawn", "wildcard": "wildcard drawn",
            "not_ready": "NOT READY — shanten {} (tiles to change before the hand waits); no tile completes it",
-           "called_only": "WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it"},
+           "called_only": "WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it",
+           "immediate": "an immediate win, whatever the tiles"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
            "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
@@ -38,7 +40,8 @@ WORDS = {
            "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外",
            "treasure": "摸宝", "wildcard": "摸会",
            "not_ready": "未听牌 — 向听数 {}（还差几张才听牌）；没有能和的牌",
-           "called_only": "听牌 — 只听叫胡（和牌张在手中组成特殊杠）：见 mjcalc waits"},
+           "called_only": "听牌 — 只听叫胡（和牌张在手中组成特殊杠）：见 mjcalc waits",
+           "immediate": "不论手牌即可胡牌"},
 }
 
 
@@ -256,15 +259,19 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     marked = []
     for i, text in enumerate(c.reading.text()):
         marked.append(f"{text}*" if i == c.reading.win_index else text)
-    assert c.hand.win_tile is not None  # a win has its winning tile
-    why = f"(* {w['wins_on']} {T.name(c.hand.win_tile)}{', ' + wait_text if wait_text else ''})"
-    lines.extend(_fields(w["reading"], marked, width, "   " + why, sep=" "))
+    if c.reading.form == IMMEDIATE:  # a flower win: the hand wins whatever its tiles
+        names = ", ".join(_name(a.item.names, lang) for a in r.best.awards if a.item.immediate)
+        lines.extend(wrap(f"{w['reading']:<10}— {w['immediate']}: {names}", width, 10))
+    else:
+        assert c.hand.win_tile is not None  # a win read in sets has its winning tile
+        why = f"(* {w['wins_on']} {T.name(c.hand.win_tile)}{', ' + wait_text if wait_text else ''})"
+        lines.extend(_fields(w["reading"], marked, width, "   " + why, sep=" "))
     if c.subs:
         lines.extend(_fields(w["substitutions"], [f"{k} → {v}" for k, v in c.subs.items()], width, sep=", "))
     lines.append("")
     own = {id(a) for p in s.payments for a in p.extras}  # the items not on every payment of this hand
     rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
-             f"+{a.total}" if a.count == 1 else f"+{a.value} × {a.count}",
+             f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}",
              _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
     table = tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple")
@@ -298,7 +305,7 @@ def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
     w = WORDS[lang]
 
     def own(p: Any) -> str:
-        return " ".join(f"{_name(a.item.names, lang)} +{a.total}" for a in p.extras)
+        return " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras)
 
     def amount(p: Any) -> str:
         return str(p.amount) if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"
@@ -432,7 +439,9 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
         "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
                            for c in r.conditions],
         "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,
-                   "predicate": doc(i.when_text), "excludes": list(i.excludes) + [f"{n} of {rid}" for rid, n in i.reduces], "enabled_by": i.enabled, "doc": i.doc,
+                   "predicate": doc(i.when_text),
+                   "excludes": list(i.excludes) + [f"{n} of {rid}" for rid, n in i.reduces],
+                   "excludes_all_but": list(i.spares), "immediate": i.immediate, "enabled_by": i.enabled, "doc": i.doc,
                    "gate": describe(i.gate)}
                   for i in r.items],
         "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
@@ -529,7 +538,11 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     rows = []
     for i in data["items"]:
         extra = []
-        if i["excludes"]:
+        if i["immediate"]:
+            extra.append("a win whatever the tiles")
+        if i["excludes_all_but"]:
+            extra.append("excludes every other item but " + ", ".join(i["excludes_all_but"]))
+        elif i["excludes"]:
             extra.append("excludes " + ", ".join(i["excludes"]))
         if i["enabled_by"]:
             extra.append(f"only with option {i['enabled_by']}")
@@ -567,7 +580,8 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     if res.result != "waiting":
         if res.error is not None:
             return to_text(res, lang, width)
-        return "\n".join(wrap(f"{res.hand.text() if res.hand else res.input}: the hand is complete (14 tiles); "
+        size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
+        return "\n".join(wrap(f"{res.hand.text() if res.hand else res.input}: the hand is complete ({size} tiles); "
                               "give it one tile short to list its waits", width, 2))
     rules = res.ruleset
     w = WORDS[lang]

@@ -149,6 +149,7 @@ class Condition:
     enabled_values: tuple[Any, ...] = ()
     fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
     reached: int | None = None  # a `minimum` that failed: how much the reading reached (its message says so too)
+    minimum_option: str | None = None  # ``minimum: {option: NAME}``: the minimum is that option's value
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -172,6 +173,8 @@ class ItemDef:
     reduces: tuple[tuple[str, int], ...] = ()  # `excludes: [{ID: N}]`: N of that item's count go (不计 one of them)
     gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py): the engine skips it cheaply
     exact: bool = False  # `when` holds exactly when its gate is met: the engine need not ask it
+    spares: tuple[str, ...] = ()  # ``excludes: {all_but: [...]}``: the items "*" leaves standing
+    immediate: bool = False  # when it holds the hand wins whatever its tiles, read as no sets (flower wins)
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
@@ -269,10 +272,16 @@ class Ruleset:
         return value
 
     @cached_property
+    def immediate_items(self) -> tuple[ItemDef, ...]:
+        """Items that make a win whatever the tiles (``immediate: true``): asked before any reading."""
+        return tuple(i for i in self.items if i.immediate)
+
+    @cached_property
     def binding_options(self) -> tuple[str, ...]:
         """The options that decide which items and conditions are in play and what the items are worth: what
         the engine binds once per set of their values (the others, such as the formula's, are read later)."""
         names = {x.enabled for x in self.items if x.enabled} | {x.enabled for x in self.conditions if x.enabled}
+        names.update(x.minimum_option for x in self.conditions if x.minimum_option)
         names.update(name for item in self.items for name in option_refs(item.value))
         return tuple(sorted(names))
 
@@ -568,7 +577,7 @@ class _Validator:
         items = tuple(self.item(e, i, options, tiers) for i, e in enumerate(self.need(d, "items", list, "ruleset")))
         ids = [i.id for i in items]
         for item in items:
-            for ex in (*item.excludes, *(r for r, _ in item.reduces)):
+            for ex in (*item.excludes, *(r for r, _ in item.reduces), *item.spares):
                 if ex != "*" and ex not in ids:
                     raise self.fail(f"item '{item.id}': field 'excludes': unknown item '{ex}'{did_you_mean(ex, ids)}")
         formula = dict(self.need(d, "formula", dict, "ruleset"))
@@ -749,9 +758,17 @@ class _Validator:
         enabled, enabled_values = self.enabled(raw.get("enabled"), self.options_def, entry)
         if "minimum" in raw:
             minimum = raw["minimum"]
+            if isinstance(minimum, dict) and set(minimum) == {"option"}:
+                option = self.options_def.get(str(minimum["option"]))
+                if option is None or option.type != "int":
+                    raise self.fail(f"{entry}: field 'minimum': {{option: NAME}} names a declared int option")
+                return Condition(cid, self.names(raw, entry), message, None,
+                                 f"the items every payer pays, bonus apart, add up to option {option.name}+",
+                                 option.default, enabled, enabled_values, minimum_option=option.name)
             if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 1:
-                raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more")
-            return Condition(cid, self.names(raw, entry), message, None, f"items other than bonus add up to {minimum}+",
+                raise self.fail(f"{entry}: field 'minimum' is a whole number of 1 or more, or {{option: NAME}}")
+            return Condition(cid, self.names(raw, entry), message, None,
+                             f"the items every payer pays, bonus apart, add up to {minimum}+",
                              minimum, enabled, enabled_values)
         when = self.when(self.need(raw, "when", (str, dict), entry), entry)
         return Condition(cid, self.names(raw, entry), message, when.fn, when.text, None, enabled, enabled_values,
@@ -765,7 +782,7 @@ class _Validator:
         if not ID_RE.match(iid):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
         allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
-                   "fallback", "remove"}
+                   "fallback", "immediate", "remove"}
         for key in raw:
             if key not in allowed:
                 raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
@@ -775,14 +792,25 @@ class _Validator:
         scope = str(raw.get("applies_to", "all"))
         if scope not in SCOPES:
             raise self.fail(f"{entry}: field 'applies_to': '{scope}' is not one of {', '.join(SCOPES)}")
-        excludes, reduces = self.excludes(raw.get("excludes") or [], entry)
+        excludes_raw = raw.get("excludes") or []
+        spares: tuple[str, ...] = ()
+        if isinstance(excludes_raw, dict):  # {all_but: [ids]}: every other item but these
+            if set(excludes_raw) != {"all_but"} or not isinstance(excludes_raw["all_but"], list):
+                raise self.fail(f"{entry}: field 'excludes' is \"*\", a list of item ids and {{ID: N}}, or "
+                                "{all_but: [ids]} (every other item but these)")
+            spares = tuple(str(e) for e in excludes_raw["all_but"])
+            excludes_raw = "*"
+        excludes, reduces = self.excludes(excludes_raw, entry)
+        immediate = raw.get("immediate", False)
+        if not isinstance(immediate, bool):
+            raise self.fail(f"{entry}: field 'immediate' is true or false")
         enabled, enabled_values = self.enabled(raw.get("enabled"), options, entry)
         tier = str(raw.get("tier", tiers[-1]))
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when.fn, when.text, scope, excludes, enabled,
                        str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)),
-                       bool(raw.get("fallback", False)), reduces, when.gate, when.exact)
+                       bool(raw.get("fallback", False)), reduces, when.gate, when.exact, spares, immediate)
 
     def excludes(self, raw: Any, entry: str) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
         """``excludes: "*"``, or a list of item ids (each dropped) and ``{ID: N}`` (N of its count dropped)."""

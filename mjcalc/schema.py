@@ -90,6 +90,9 @@ PREDICATE_PARAMS: dict[str, dict[str, Any]] = {
     "kongs": {"count": int},
     "wait_is": {"kind": _wait_kinds},
     "nine_gates": {"pure": bool},
+    "pungs_of": {"kind": ("dragon", "wind")},
+    "flag_value": {"name": _flag_names},
+    "seat_flowers": {"except_in_sets": bool},
     "riichi.pinfu": {"tsumo_fu": bool},
     "mcr.chow_fan": {"name": str},
     "mcr.pung_fan": {"name": str},
@@ -202,7 +205,8 @@ def _describe(spec: Any) -> str:
 # --- the range of every number (rules/SCHEMA.md lists them; a test keeps the two the same) ---------------
 # name: (least, most, what it is)
 RANGES: dict[str, tuple[int, int, str]] = {
-    "value": (0, 1000, "an item's value (fan, tai, han), and each value of `values:` / `closed:` / `open:`"),
+    "value": (-1000, 1000, "an item's value (fan, tai, han), and each value of `values:` / `closed:` / `open:` "
+                           "(below 0: an adjustment, such as 字一色's less 4)"),
     "sets": (1, 5, "`tiles.sets`: sets besides the pair (4; 5 for 16-tile rules)"),
     "min_distinct": (1, 9, "`special_kongs.*.min_distinct`"),
     "kong_points": (0, 1000, "kong points: `points`, `extra_points`, `per_tile`, `exposed`, `concealed`"),
@@ -320,11 +324,14 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
     item = _object({
         "id": _id(), "names": names, "value": item_value, "when": {"$ref": "#/$defs/when"},
         "applies_to": {"enum": list(SCOPES)},
-        "excludes": {"description": 'a list of item ids and {ID: N} (N of its count), or "*" (every other item)',
+        "excludes": {"description": 'a list of item ids and {ID: N} (N of its count), "*" (every other item), '
+                                    'or {all_but: [ids]} (every other item but these)',
                      "anyOf": [{"const": "*"}, _list({"anyOf": [_id(), {
                          "type": "object", "minProperties": 1, "maxProperties": 1, "propertyNames": _id(),
                          "additionalProperties": {"type": "integer", "minimum": 1,
-                                                  "maximum": RANGES["param_int"][1]}}]}, "items")]},
+                                                  "maximum": RANGES["param_int"][1]}}]}, "items"),
+                               _object({"all_but": _list(_id(), "items")}, required=["all_but"])]},
+        "immediate": {"type": "boolean"},
         "enabled": enabled, "doc": _text(), "tier": _id(), "bonus": {"type": "boolean"},
         "fallback": {"type": "boolean"},
         "remove": {"type": "boolean"},
@@ -332,7 +339,9 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
     condition = _object({
         "id": _id(), "names": names, "message": {**names, "additionalProperties": _text(2000),
                                                  "description": "what the user reads: {zh: …, en: …}"},
-        "when": {"$ref": "#/$defs/when"}, "minimum": _int("minimum"), "enabled": enabled,
+        "when": {"$ref": "#/$defs/when"}, "enabled": enabled,
+        "minimum": {"description": "a whole number, or {option: NAME} (an int option; 0: no minimum)",
+                    "anyOf": [_int("minimum"), OPTION_REF]},
         "remove": {"type": "boolean"},
     }, required=("id",))
     option = _object({

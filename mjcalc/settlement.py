@@ -173,7 +173,8 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
 
 
 def additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
-    """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone)."""
+    """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone), the 16-tile rules'
+    底 + 台 × 台钱."""
     base, per_fan = int(params["base"]), int(params.get("per_fan", 1))
     amount = base + per_fan * fan
     if not fan:
@@ -233,6 +234,7 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
+    uncapped = 0  # what the payments would be with no cap at all: readings are ranked by it
     # fan_on_discard: discarder — on a discard win the other payers owe the fan too, but pay the formula on none of
     # it (MCR: the discarder 8 + fan, the others 8 each)
     fan_payer = ctx.discarder if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
@@ -240,18 +242,19 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
         payer_fan = sum(a.total for a in payer_awards)
         if fan_payer is not None and payer != fan_payer:
             amount, text = formula(0, params)
+            uncapped += amount
             payments.append(Payment(payer, winner, payer_fan, amount, f"{text} (only the discarder pays the fan)",
                                     extras=extras))
             continue
-        counted = payer_fan
+        amount, text = formula(payer_fan, params)
+        uncapped += amount
+        capped_from = None
         if fan_cap is not None and payer_fan > fan_cap:
-            counted = fan_cap
-            notes.append(f"{payer}: {payer_fan} fan capped at {fan_cap}")
-        amount, text = formula(counted, params)
-        if counted != payer_fan:
-            text = f"{text} (capped from {payer_fan} fan)"
-        payments.append(Payment(payer, winner, payer_fan, amount, text, extras=extras))
-    uncapped = sum(p.amount for p in payments)
+            notes.append(f"{payer}: {payer_fan} {rules.unit} capped at {fan_cap}")
+            capped_from = amount
+            amount, text = formula(fan_cap, params)
+            text = f"{text} (capped from {payer_fan} {rules.unit})"
+        payments.append(Payment(payer, winner, payer_fan, amount, text, capped_from, extras=extras))
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:
         for p in payments:
@@ -271,7 +274,7 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
         for p in payments:
             if p.amount > cap:
                 notes.append(f"cap {cap}: {p.on_behalf_of or p.payer}'s payment cut from {p.amount} to {cap}")
-                p.capped_from, p.amount = p.amount, cap
+                p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, cap
         return
     total = sum(p.amount for p in payments)
     if total <= cap:
@@ -282,7 +285,7 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
     notes.append(f"cap {cap} per player: the winner's {total} scaled down to {cap} (largest remainder)")
     for p, new in zip(payments, scaled, strict=True):
         if new != p.amount:
-            p.capped_from, p.amount = p.amount, new
+            p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, new
 
 
 KongFinder = Callable[["Candidate"], list[tuple[int, ...]]]

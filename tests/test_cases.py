@@ -3,6 +3,8 @@
 A case file::
 
     ruleset: changchun            # default ruleset of its cases
+    also_under: [changchun-x]     # optional: each case without its own `rules` runs under these too (a preset
+                                  # that extends the ruleset and keeps what those cases check)
     cases:
       - id: worked_example_1
         hand: "456p23s55z777z [123m] 1s +from=W"
@@ -44,12 +46,17 @@ def _load_cases() -> list[tuple[str, str, dict[str, Any]]]:
     for path in sorted(CASE_DIR.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for case in data["cases"]:
-            rules = case.get("rules", data["ruleset"])
-            out.append((path.stem, rules, case))
+            out.append((path.stem, case.get("rules", data["ruleset"]), case))
+            if "rules" not in case:
+                out += [(path.stem, also, case) for also in data.get("also_under", [])]
     return out
 
 
 CASES = _load_cases()
+
+
+def _also(stem: str) -> list[str]:
+    return yaml.safe_load((CASE_DIR / f"{stem}.yaml").read_text(encoding="utf-8")).get("also_under", [])
 
 
 def run_case(rules: str, case: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +71,7 @@ def _per_payer(payments: list[dict[str, Any]]) -> dict[str, int]:
     return dict(out)
 
 
-@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" for f, _, c in CASES])
+@pytest.mark.parametrize(("file", "rules", "case"), CASES, ids=[f"{f}::{c['id']}" + (f"[{r}]" if r in _also(f) else "") for f, r, c in CASES])
 def test_case(file: str, rules: str, case: dict[str, Any]) -> None:
     out = run_case(rules, case)
     expect = case["expect"]

@@ -161,7 +161,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("item_names_list", item("names: [a, b]"), ["item 'closed_win'", "field 'names'"]),
     ("item_applies_to", item("applies_to: everyone"), ["item 'closed_win'", "applies_to"]),
     ("item_excludes_unknown", item("excludes: [nothing]"), ["item 'closed_win'", "unknown item 'nothing'"]),
-    ("item_excludes_mapping", item("excludes: {a: 1}"), ["item 'closed_win'", "field 'excludes'"]),
+    ("item_excludes_mapping", item("excludes: {a: 1}"), ["item 'closed_win'", "'excludes'", "all_but"]),
     ("item_enabled_text", item("enabled: always"), ["item 'closed_win'", "field 'enabled'"]),
     ("item_enabled_unknown", item("enabled: {option: nothing}"), ["item 'closed_win'", "enabled"]),
     ("item_bonus_text", item("bonus: sometimes"), ["item 'closed_win'", "field 'bonus'"]),

@@ -616,12 +616,3 @@ def last_tile(c: Candidate) -> bool:
         if m.exposed:
             shown += m.tiles.count(win)
     return shown == 3
-
-
-# --- flowers -------------------------------------------------------------------------------------------
-
-
-@mcr
-def flowers(c: Candidate) -> int:
-    """How many flowers the winner has laid out (1f-8f, or the count of a GB string), one fan each."""
-    return len(c.hand.flowers)
