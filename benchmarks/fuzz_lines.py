@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from line_mutations import builtin_rulesets, mutate, seed_lines  # noqa: E402
+from line_mutations import builtin_rulesets, mutate, seed_lines, to_bytes  # noqa: E402
 
 from mjcalc.engine import Request, score_line  # noqa: E402
 from mjcalc.render import to_json, to_text  # noqa: E402
@@ -57,16 +57,18 @@ def cli_run(args: list[str], stdin: str | None = None) -> tuple[int, str]:
 
 def cli_problem(line: str, rules: str, command: str) -> str | None:
     """What is wrong with the command line's answer to this line, or None."""
-    if "\x00" in line:  # an argument cannot hold a NUL: give it through a file
-        command = "check" if command != "batch" else command
+    try:
+        line.encode("utf-8", "surrogateescape")
+        unsayable = "\x00" in line or len(line) > 100_000
+    except UnicodeEncodeError:  # a lone surrogate that is no undecodable byte
+        unsayable = True
+    if unsayable:  # an argument cannot hold a NUL, a megabyte or a lone surrogate: through a file
+        command = "check" if command == "waits" else "batch" if command == "score" else command
     if command in ("score", "waits"):
         code, err = cli_run([command, line, "--rules", rules])
     else:
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", encoding="utf-8", errors="surrogateescape",
-                                         delete=False) as f:
-            f.write(line.replace("\n", " ").replace("\r", " ").replace("\x85", " ").replace("\u2028", " ")
-                    .replace("\u2029", " ").replace("\x0b", " ").replace("\x0c", " ").replace("\x1c", " ")
-                    .replace("\x1d", " ").replace("\x1e", " ") + (" => fan 1\n" if command == "check" else "\n"))
+        with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+            f.write(to_bytes(" ".join(line.splitlines()) + (" => fan 1\n" if command == "check" else "\n")))
         try:
             code, err = cli_run([command, f.name, "--rules", rules])
         finally:

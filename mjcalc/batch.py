@@ -104,6 +104,7 @@ class Line:
     number: int
     text: str
     problem: str | None = None
+    bare: str | None = None  # a line that is not text: what is left without its bad bytes (its layout)
 
 
 def _escape_marks(text: str) -> str:
@@ -195,7 +196,7 @@ class LineSource:
             return Line(number, text)
         at = len(text[: found.start()].encode(self._codec)) + 1
         return Line(number, _escape_marks(text), f"not {self.encoding} at byte {at}: "
-                    f"the line is not valid text (save the file as UTF-8)")
+                    f"the line is not valid text (save the file as UTF-8)", _MARKED.sub("", text))
 
     def _too_long(self, number: int, length: int, head: str) -> Line:
         return Line(number, _escape_marks(head) + "…",
@@ -513,7 +514,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
             break
         if not stripped or stripped.startswith("#") or stripped == "---" or _YAML_HEAD.match(line.text):
             continue
-        found = _ENTRY.match(line.text)
+        found = _ENTRY.match(line.text if line.bare is None else line.bare)
         if found:
             indent = len(found.group(1))
         break
@@ -522,7 +523,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         return
     entry: list[Line] = []
     for line in _chain(ahead, lines):
-        found = _ENTRY.match(line.text)  # a line that is not text still shows where it starts
+        found = _ENTRY.match(line.text if line.bare is None else line.bare)  # a line not text still has a layout
         if found and len(found.group(1)) == indent:
             if entry:
                 yield from _yaml_entry(entry, indent, from_line)

@@ -444,16 +444,22 @@ def _gang_needs_a_replacement(hand: Hand, ctx: Context, tiles: TileRules) -> str
     return "+gang is a win on the tile drawn after a kong, but the hand has no kong: write it, e.g. (2222s) or [2222s]"
 
 
-def _at_most_one_per_kong(flag: str) -> Callable[[Hand, Context, TileRules], str | None]:
-    """+dora / +ura: one indicator, and one more for each kong."""
-    def check(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-        given = len(ctx.dora if flag == "dora" else ctx.ura)
-        kongs = _kongs(hand)
-        if given <= 1 + kongs:
-            return None
-        return (f"+{flag}: {given} indicators, but a hand with {kongs} kong{'' if kongs == 1 else 's'} has at most "
-                f"{1 + kongs}: one, and one more for each kong")
-    return check
+def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+dora: one indicator, and one more for each kong."""
+    return None if len(ctx.dora) <= 1 else _one_per_kong("dora", len(ctx.dora), hand)
+
+
+def _ura_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+ura: one indicator, and one more for each kong."""
+    return None if len(ctx.ura) <= 1 else _one_per_kong("ura", len(ctx.ura), hand)
+
+
+def _one_per_kong(flag: str, given: int, hand: Hand) -> str | None:
+    kongs = _kongs(hand)
+    if given <= 1 + kongs:
+        return None
+    return (f"+{flag}: {given} indicators, but a hand with {kongs} kong{'' if kongs == 1 else 's'} has at most "
+            f"{1 + kongs}: one, and one more for each kong")
 
 
 def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
@@ -479,23 +485,26 @@ def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str 
 HAND_CHECKS: Final[tuple[HandCheck, ...]] = (
     HandCheck("gang", _gang_needs_a_replacement),
     HandCheck("fourth", _fourth_is_the_last_copy),
-    HandCheck("dora", _at_most_one_per_kong("dora")),
+    HandCheck("dora", _dora_indicators),
     HandCheck("ura", _ura_needs_riichi),
-    HandCheck("ura", _at_most_one_per_kong("ura")),
+    HandCheck("ura", _ura_indicators),
 )
 _CHECKED_FACTS: Final = sum({FLAG_FACTS[c.flag] for c in HAND_CHECKS})  # one test tells most lines none applies
+_CHECKS_BY_FACT: Final = tuple((FLAG_FACTS[c.flag], c) for c in HAND_CHECKS)
 
 
-def check_hand(words: Sequence[FlagWord], hand: Hand, ctx: Context, tiles: TileRules) -> None:
+def check_hand(words: Sequence[FlagWord], more: Sequence[FlagWord], hand: Hand, ctx: Context,
+               tiles: TileRules) -> None:
     """Refuse the first flag of HAND_CHECKS that is on and that the hand contradicts: a context error with the
-    column of the flag as written (``words``: the line's flags and the command line's)."""
-    if not ctx.facts & _CHECKED_FACTS:
+    column of the flag as written (``words``: the line's flags; ``more``: the command line's)."""
+    facts = ctx.facts
+    if not facts & _CHECKED_FACTS:
         return
-    for check in HAND_CHECKS:
-        if ctx.facts & FLAG_FACTS[check.flag]:
+    for fact, check in _CHECKS_BY_FACT:
+        if facts & fact:
             message = check.refuses(hand, ctx, tiles)
             if message is not None:
-                raise MjcalcError("context", message, _column_of(words, check.flag))
+                raise MjcalcError("context", message, _column_of([*words, *more], check.flag))
 
 
 def _column_of(words: Sequence[FlagWord], flag: str) -> int | None:

@@ -265,7 +265,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
-    check_hand([*parsed.flags, *request.flags] if request.flags else parsed.flags, hand, ctx, rules.tile_rules)
+    check_hand(parsed.flags, request.flags, hand, ctx, rules.tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
 
 
@@ -424,10 +424,12 @@ def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[
 
 
 def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
-                 waits: _WaitsBeforeWin) -> tuple[Scored | None, list[Condition], int]:
+                 waits: Callable[[], frozenset[int]]) -> tuple[Scored | None, list[Condition], int]:
     """Every reading that passes the win conditions, scored; the one that pays the winner most wins (ties:
     fewer items, then the first found). With none, the failed conditions of the nearest reading."""
     play = _in_play(rules, options)
+    # The kinds that complete the shape, held fours included (MCR's wait fans); the waits for any other caller.
+    completions = waits.completions if isinstance(waits, _WaitsBeforeWin) else waits
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -443,7 +445,7 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 if key in seen:
                     continue
                 seen.add(key)
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, waits.completions)
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, completions)
             not_met = unmet(c.facts)
             failed = None
             awards_known = False

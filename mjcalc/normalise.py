@@ -26,7 +26,6 @@ from typing import Final
 from .errors import MjcalcError
 from .memo import remember
 
-MAX_LINE: Final = 1000  # characters in one line of notation; a hand with every flag written out needs ~200
 # Compatibility forms that are not read as the characters they decompose to.
 _NOT_READ_AS: Final = frozenset(("<super>", "<sub>", "<circle>", "<fraction>", "<square>"))
 # What each non-ASCII character met so far normalises to (itself when nothing), and why it cannot be read (None

@@ -39,7 +39,7 @@ from . import tiles as T
 from .errors import MjcalcError
 from .lazy import lazy
 from .memo import remember
-from .normalise import MAX_LINE, normalise
+from .normalise import normalise
 
 
 class FlagWord(NamedTuple):
@@ -50,6 +50,7 @@ class FlagWord(NamedTuple):
     column: int | None
 
 
+MAX_LINE: Final = 1000  # characters in one line of notation; a hand with every flag written out needs ~200
 OPENERS: Final = {"[": ("]", "exposed"), "(": (")", "concealed_kong"), "{": ("}", "special")}
 SUIT_BASE: Final = {"m": 0, "p": 9, "s": 18, "z": 27}  # kind of the suit's 1
 # Scanning by regular expressions: a batch reads millions of lines.

@@ -329,17 +329,15 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 
 def _knitted_in(kinds: frozenset[int]) -> int:
     """How many kinds of the knitted straight that shares most with ``kinds`` they hold."""
-    return max(len(kinds & pattern) for pattern in KNITTED_KINDS)
+    best = 0
+    for pattern in KNITTED_KINDS:
+        n = len(kinds & pattern)
+        if n > best:
+            best = n
+    return best
 
 
-def _far_tiles_may_complete(spec: FormSpec, held: list[int]) -> bool:
-    """Whether a tile far from every held one may complete this form: a missing knitted tile (eight of a
-    knitted straight held), any tile of 全不靠 (thirteen different tiles held). Waits then try every kind."""
-    if spec.name == "knitted_straight":
-        return _knitted_in(frozenset(held)) >= 8
-    if spec.name == "honors_and_knitted":
-        return len(held) == 13 and len(set(held)) == 13
-    return False
+
 
 
 # --- readings with the winning tile placed -------------------------------------------------------------
@@ -465,22 +463,42 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
             every_other_splits, pairs = _pairs_if_split(b for j, b in enumerate(bits) if j != s and b is not None)
             if every_other_splits and pairs <= 1:
                 out.update(offset + i for i in _suit_completions(sub, honors)[pairs])
-    specials = [spec for spec in forms if spec.name != "regular"]
-    if specials:
-        held = sorted(t for t, n in enumerate(counts) for _ in range(n))
-        near: set[int] = set(ORPHANS) if any(spec.name == "thirteen_orphans" for spec in specials) else set()
-        if any(_far_tiles_may_complete(spec, held) for spec in specials):
-            near.update(range(T.NUM_KINDS))
-        for t in set(held):
-            near.update(_NEAR[t])
-        for k in sorted(near - out):
-            fourteen = tuple(sorted([*held, k]))
-            for spec in specials:
-                if MAY_BE.get(spec.name, bool)(fourteen) and SPECIAL_FORMS[spec.name](
-                        tuple(T.counts_of(fourteen)), free, spec):
-                    out.add(k)
-                    break
+    for spec in forms:
+        if spec.name == "regular":
+            continue
+        form = SPECIAL_FORMS[spec.name]
+        for k in sorted(_form_candidates(spec.name, counts) - out):
+            filled = list(counts)
+            filled[k] += 1
+            if form(tuple(filled), free, spec):
+                out.add(k)
     return frozenset(out)
+
+
+def _form_candidates(name: str, counts: tuple[int, ...]) -> set[int]:
+    """The kinds one of which might complete a special form of these concealed counts (a superset of those that
+    do), by what the form needs: seven pairs the one kind held an odd number of times; thirteen orphans an
+    orphan; a knitted straight a missing knitted tile (eight held) or a tile near a held one; 全不靠 a kind not
+    held (thirteen different held); any other form a tile near a held one."""
+    held = [t for t, n in enumerate(counts) if n]
+    if name == "seven_pairs":
+        odd = [t for t in held if counts[t] % 2]
+        return set(odd) if len(odd) == 1 else set()
+    if name == "thirteen_orphans":
+        return set(ORPHANS) if _ORPHAN_SET.issuperset(held) else set()
+    if name == "honors_and_knitted":
+        if sum(counts) != 13 or len(held) != 13:
+            return set()
+        return set(range(T.NUM_KINDS)) - set(held)
+    near: set[int] = set()
+    for t in held:
+        near.update(_NEAR[t])
+    if name == "knitted_straight":
+        if _knitted_in(frozenset(held)) < 8:
+            return set()
+        for pattern in KNITTED_KINDS:
+            near.update(pattern)
+    return near
 
 
 @lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded

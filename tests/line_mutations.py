@@ -172,6 +172,13 @@ def _mutate_once(line: str, rng: random.Random) -> str:
     return line + line
 
 
+def to_bytes(text: str) -> bytes:
+    """A mutated line as a file holds it: an undecodable byte (\\udc80-\\udcff) as that byte, another lone
+    surrogate as the invalid UTF-8 of its code point."""
+    return b"".join(ch.encode("utf-8", "surrogateescape" if "\udc80" <= ch <= "\udcff" else "surrogatepass")
+                    for ch in text)
+
+
 def lines(count: int, seed: int) -> list[tuple[str, str]]:
     """``count`` mutated lines, each with a built-in ruleset to score it under."""
     rng = random.Random(seed)

@@ -210,6 +210,15 @@ def test_an_overlong_yaml_entry_line_is_still_its_own_record(tmp_path: Path) -> 
     assert "characters long" in message(records[1]) and records[1]["input"].startswith("- hand: 123m")
 
 
+def test_a_yaml_entry_starting_with_a_bad_byte_is_still_its_own_record(tmp_path: Path) -> None:
+    path = tmp_path / "h.yaml"
+    path.write_bytes(f"- hand: {WIN}\n".encode() + b"\xed\xa0\x80- hand: 1m\n  zimo: true\n"
+                     + f"- hand: {WIN}\n".encode())
+    records, _ = batch(path, code=2)
+    assert results(records) == [(1, "win"), (2, "error"), (4, "win")]
+    assert "not UTF-8" in message(records[1])
+
+
 def test_yaml_with_a_hands_key_and_a_flow_list(tmp_path: Path) -> None:
     (tmp_path / "a.yaml").write_text(f"hands:\n  - hand: {WIN}\n  - hand: 1m\n  - hand: {WIN}\n", encoding="utf-8")
     records, _ = batch(tmp_path / "a.yaml", code=2)

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from mjcalc.cli import app
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import printable
-from mjcalc.normalise import MAX_LINE, normalise
+from mjcalc.normalise import normalise
+from mjcalc.notation import MAX_LINE
 from mjcalc.render import to_json, to_text
 
 ROOT = Path(__file__).resolve().parent.parent
