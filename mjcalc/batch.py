@@ -661,6 +661,7 @@ def score_record(record: Record, base: Request) -> Result:
             options={**base.options, **record.options},
             flags=[*base.flags, *record.flags],
             config_options=base.config_options,
+            lenient=base.lenient,  # --set NAME applies to the records whose ruleset has it
             rules_dir=base.rules_dir,
         )
         res = score_line(record.text, request, with_wait_scores=False)

@@ -9,7 +9,7 @@ from typing import IO, Annotated, Any
 import typer
 
 from .config import Config, load_config
-from .engine import DEFAULT_RULESET, Request, request_options, score_line
+from .engine import DEFAULT_RULESET, Request, check_run_options, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
@@ -49,7 +49,7 @@ RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset nam
                                                  "(default: MJCALC_RULES, the config file, then changchun).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")]
 LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of messages: en or zh.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of spec/OUTPUT.md.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of docs/OUTPUT.md.")]
 
 
 def _fail(exc: MjcalcError) -> None:
@@ -78,13 +78,14 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 def _lang(lang: str | None, config: Config) -> str:
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
-        _fail(MjcalcError("context", f"--lang is en or zh, not '{chosen}'"))
+        _fail(MjcalcError("option", f"--lang is en or zh, not '{chosen}'"))
     return chosen
 
 
 @app.command()
 def score(
-    hand: Annotated[str, typer.Argument(help="The hand in one line, e.g. \"123m456p789s111z22z +zimo +seat=E\".")],
+    hand: Annotated[list[str], typer.Argument(help="The hand in one line, e.g. \"123m456p789s111z22z +zimo +seat=E\" "
+                                                   "(quotes optional: the words are joined).")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     json_out: JsonOpt = False,
@@ -120,7 +121,7 @@ def score(
         word, eq, value = f.lstrip("+").partition("=")
         words.append(FlagWord(word, value if eq else None, None))
     request = Request(rules or config.rules, _options(set_), words, config.options)
-    result = score_line(hand, request)
+    result = score_line(" ".join(hand), request)
     chosen = _lang(lang, config)
     if json_out:
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
@@ -136,7 +137,7 @@ def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
     from .batch import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
-        _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
+        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
     if path == "-":
         return sys.stdin.buffer, detect_format("", fmt), None
     try:
@@ -232,8 +233,9 @@ def _end_now(code: int) -> None:
 def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
-    request = Request(rules or config.rules, _options(set_), (), config.options)
+    request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)
     try:
+        check_run_options(request)  # NAME: an option of some ruleset; RULESET.NAME: of that one
         request_options(load_ruleset(request.rules or DEFAULT_RULESET), request)
     except MjcalcError as exc:
         _fail(exc)
@@ -253,6 +255,8 @@ def _in_folder(request: Request, file: str) -> Request:
 def _bounded_jobs(jobs: int) -> int:
     from .batch import usable_cpus
 
+    if jobs < 1:
+        _fail(MjcalcError("option", f"--jobs is a number of worker processes, at least 1, not {jobs}"))
     usable = usable_cpus()
     if jobs > usable:
         typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
@@ -271,7 +275,7 @@ def batch(
     input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml "
                                               "(auto: the file's extension, else its first line)")] = "auto",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes (at most the cores); "
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most the cores); "
                                       "order is kept.")] = 1,
     from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
                                            "records from this input line on (line numbers kept; -o is "
@@ -285,9 +289,9 @@ def batch(
     )
 
     if output_format not in OUTPUT_FORMATS:
-        _fail(MjcalcError("context", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
+        _fail(MjcalcError("option", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
     if input_format not in INPUT_FORMATS:
-        _fail(MjcalcError("context", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
+        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
     jobs = _bounded_jobs(jobs)
@@ -395,7 +399,8 @@ def check(
 
 @app.command()
 def waits(
-    hand: Annotated[str, typer.Argument(help="A hand one tile short (13 tiles, 16 for 16-tile rules).")],
+    hand: Annotated[list[str], typer.Argument(help="A hand one tile short (13 tiles, 16 for 16-tile rules); "
+                                                   "quotes optional.")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     json_out: JsonOpt = False,
@@ -406,7 +411,7 @@ def waits(
     from .waiting import analyse, report_json
 
     config = _config()
-    report = analyse(hand, Request(rules or config.rules, _options(set_), (), config.options))
+    report = analyse(" ".join(hand), Request(rules or config.rules, _options(set_), (), config.options))
     if json_out:
         typer.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     else:
@@ -458,7 +463,7 @@ def rules_show(
     if json_out:
         typer.echo(json.dumps(ruleset_json(rules), ensure_ascii=False, indent=2, default=str))
     else:
-        typer.echo(ruleset_text(rules, _lang(lang, _config())))
+        typer.echo(ruleset_text(rules, _lang(lang, _config()), terminal_width()))
 
 
 def main(argv: list[str] | None = None) -> Any:

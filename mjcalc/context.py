@@ -290,17 +290,31 @@ def collect_flags(words: list[FlagWord],
     """
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
+    said: dict[str, FlagWord] = {}
     for w in words:
         try:
             name, value = _typed(w.word, w.value, reads)
         except MjcalcError as exc:
             raise MjcalcError(exc.kind, exc.message, w.column) from None
         if name in values and values[name][0] != value:
-            raise MjcalcError("context", f"+{name} is given twice with different values", w.column)
+            raise MjcalcError("context", _twice(name, said[name], w), w.column)
         values[name] = (value, w.column)
+        said[name] = w
         if name not in reads and name not in ignored and name not in ("rules",):
             ignored.append(name)
     return values, ignored
+
+
+def _twice(name: str, first: FlagWord, second: FlagWord) -> str:
+    """Why one flag given twice is refused: both as written, and what a shorthand (+dealer) stands for."""
+    def written(w: FlagWord) -> str:
+        return f"+{w.word}" + ("" if w.value is None else f"={w.value}")
+
+    why = [f"+{w.word} means +{SHORTHANDS[w.word.lower()][0]}={SHORTHANDS[w.word.lower()][1]}"
+           + (" (East is the dealer)" if SHORTHANDS[w.word.lower()] == ("seat", "E") else "")
+           for w in (first, second) if w.word.lower() in SHORTHANDS]
+    return (f"+{name} is given twice with different values: {written(first)} and {written(second)}"
+            + (f"; {', '.join(why)}" if why else "") + ": give one")
 
 
 def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:

@@ -11,8 +11,8 @@ from typing import Any, Final, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, Context, build_context, check_hand, collect_flags, read_plain_flags
-from .errors import MjcalcError
+from .context import ALIASES, CONTEXT_FACTS, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
+from .errors import MjcalcError, did_you_mean
 from .facts import OPEN_GATE, unmet
 from .hand import Hand, build_hand
 from .memo import remember
@@ -126,6 +126,9 @@ class Request:
     options: Mapping[str, Any] = field(default_factory=dict)
     flags: Sequence[FlagWord] = ()
     config_options: Mapping[str, Any] = field(default_factory=dict)  # from the user config: only where known
+    # A run of many lines (batch, check): an option NAME applies to the lines whose ruleset has it (the run checked
+    # up front that one has: ``check_run_options``). One line (score, waits): an option its ruleset lacks is an error.
+    lenient: bool = False
     rules_dir: str | None = None  # a batch file's folder: a ruleset path a line names is looked up there first
 
 
@@ -138,12 +141,39 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
         rules = load_ruleset(_ruleset_ref(parsed, request))
         return _score(text, parsed, rules, request, with_wait_scores)
     except MjcalcError as exc:
+        exc = _bare_flag_hint(text, exc)
         if rules is None and exc.kind != "ruleset":
             try:
                 rules = load_ruleset(request.rules or DEFAULT_RULESET)
             except MjcalcError:
                 rules = None
         return Result(text, "error", rules, error=exc)
+
+
+def _bare_flag_hint(text: str, exc: MjcalcError) -> MjcalcError:
+    """A notation error on a word that is a flag written without its ``+`` (``zimo``, ``seat=E``, ``riichi``):
+    the same error, saying which flag was meant."""
+    if exc.kind != "notation" or exc.column is None or not 0 < exc.column <= len(text):
+        return exc
+    at = exc.column - 1
+    start = text.rfind(" ", 0, at) + 1
+    end = text.find(" ", at)
+    word = text[start:] if end < 0 else text[start:end]
+    name, eq, value = word.partition("=")
+    if not name.isalpha() or len(name) < 2:
+        return exc
+    words = [*ALIASES, *SHORTHANDS]
+    if name.lower() in words:
+        meant = name.lower()
+    else:
+        import difflib
+
+        close = difflib.get_close_matches(name.lower(), words, n=1, cutoff=0.8)
+        if not close:
+            return exc
+        meant = close[0]
+    return MjcalcError(exc.kind, f"{exc.message} — '{word}' looks like a flag: did you mean +{meant}{eq}{value}? "
+                       "(a flag starts with +)", exc.column)
 
 
 _RULES_WORDS: Final = frozenset(word for word, name in ALIASES.items() if name == "rules")
@@ -195,17 +225,18 @@ def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
     """The options a line is scored with before its own +base / +cap: the config file's ``set:`` where the
     ruleset has the option, then ``--set``. A config option that no ruleset has, or a value that its option
     cannot take, is blamed on the config file (config.py), a bad ``--set`` on ``--set``."""
+    given = options_for(rules, request.options, request.lenient) if request.options else request.options
     config = request.config_options
     if not config:
-        return rules.option_values(request.options)
+        return rules.option_values(given)
     known = {k: v for k, v in config.items() if k in rules.options}
     source = str(getattr(config, "source", "the config file"))
     if len(known) < len(config):
         check_config_options(tuple(sorted(k for k in config if k not in known)), rules.id, source)
-    used = {k: v for k, v in known.items() if k not in request.options}
+    used = {k: v for k, v in known.items() if k not in given}
     if used:
         rules.option_values(used, f"{source}: set")
-    return rules.option_values({**known, **request.options})
+    return rules.option_values({**known, **given})
 
 
 def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
@@ -220,7 +251,13 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     options = request_options(rules, request)
     for key in ("base", "cap"):
         if key in values and key in rules.flags:
-            options = {**options, key: rules.options[key].parse(values[key][0], f"+{key}")}
+            value, column = values[key]
+            line_value = rules.options[key].parse(value, f"+{key}")
+            given = options_for(rules, request.options, request.lenient) if request.options else request.options
+            if key in given and options[key] != line_value:
+                raise MjcalcError("context", f"+{key}={value} in the line and --set {key}={given[key]} disagree: "
+                                  "give one (nothing is overridden silently)", column)
+            options = {**options, key: line_value}
     if rules.refused_flags:
         for name, (value, column) in values.items():
             if value and name in rules.refused_flags:
@@ -230,6 +267,45 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     ctx = build_context(values, rules.flags) if plain is None else plain
     check_hand(parsed.flags, request.flags, hand, ctx, rules.tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
+
+
+def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Mapping[str, Any]:
+    """The options (``--set``) that apply to ``rules``: ``RULESET.NAME`` for this ruleset only, a plain ``NAME``
+    to every ruleset that has it. Not ``lenient`` (one line), a plain NAME this ruleset lacks is kept, so that
+    ``option_values`` says it is no option here, and so is one aimed at another ruleset."""
+    if not lenient and not any("." in k for k in options):
+        return options
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        target, dot, name = key.rpartition(".")
+        if dot and target != rules.id:
+            if not lenient:
+                raise MjcalcError("ruleset", f"--set {key}: this line is scored by {rules.id}, not {target}")
+        elif dot or name in rules.options or not lenient:
+            out[name] = value
+    return out
+
+
+def check_run_options(request: Request) -> None:
+    """Before a run of many lines: each ``--set NAME`` must be an option of the run's ruleset or of a built-in
+    one, and ``RULESET.NAME`` of that ruleset; each value must read under every ruleset it is checked by."""
+    from .ruleset import builtin_names
+
+    main = load_ruleset(request.rules or DEFAULT_RULESET)
+    candidates = [main, *(load_ruleset(n) for n in builtin_names() if n != main.id)]
+    for key, value in request.options.items():
+        target, dot, name = key.rpartition(".")
+        if dot:
+            found = next((r for r in candidates if r.id == target), None)
+            rules = found if found is not None else load_ruleset(target)
+            rules.option_values({name: value}, f"--set {key}")
+            continue
+        having = [r for r in candidates if name in r.options]
+        if not having:
+            known = sorted({o for r in candidates for o in r.options})
+            raise MjcalcError("ruleset", f"--set: '{name}' is an option of no ruleset{did_you_mean(name, known)}")
+        for r in having:
+            r.option_values({name: value})
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:

@@ -18,7 +18,7 @@ class MjcalcError(Exception):
     """A problem the user can fix. ``column`` is 1-based, in the line as given."""
 
     exit_codes: ClassVar[dict[str, int]] = {"notation": EXIT_BAD_INPUT, "context": EXIT_BAD_INPUT,
-                                            "ruleset": EXIT_BAD_RULESET}
+                                            "ruleset": EXIT_BAD_RULESET, "option": EXIT_BAD_RULESET}
 
     def __init__(self, kind: str, message: str, column: int | None = None) -> None:
         message = printable(message, keep_newlines=True)  # it may quote the line: no control character reaches a terminal

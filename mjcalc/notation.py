@@ -1,6 +1,6 @@
 """The hand notation: one line of text → the tiles, melds, flowers and flag words as written, with columns.
 
-Grammar (the contract is ``spec/NOTATION.md``; this is its one implementation):
+Grammar (the contract is ``docs/NOTATION.md``; this is its one implementation):
 
     line    := group*                       groups are separated by spaces; ``+`` needs no space before it
     group   := tiles | "[" tiles "]"        bare tiles: the concealed hand;  [..] an exposed chi, pon or kong

@@ -1,4 +1,4 @@
-"""Render a Result: the JSON of ``spec/OUTPUT.md`` and the human table. No scoring logic here."""
+"""Render a Result: the JSON of ``docs/OUTPUT.md`` and the human table. No scoring logic here."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ WORDS = {
            "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
            "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
            "own": "payer's own items", "with": "with", "unless": "unless said",
+           "treasure": "treasure drawn", "wildcard": "wildcard drawn",
+           "not_ready": "NOT READY — shanten {} (tiles to change before the hand waits); no tile completes it",
+           "called_only": "WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it",
            "immediate": "an immediate win, whatever the tiles"},
     "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
            "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
@@ -34,7 +37,11 @@ WORDS = {
            "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
            "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
            "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
-           "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外", "immediate": "不论手牌即可胡牌"},
+           "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外",
+           "treasure": "摸宝", "wildcard": "摸会",
+           "not_ready": "未听牌 — 向听数 {}（还差几张才听牌）；没有能和的牌",
+           "called_only": "听牌 — 只听叫胡（和牌张在手中组成特殊杠）：见 mjcalc waits",
+           "immediate": "不论手牌即可胡牌"},
 }
 
 
@@ -145,7 +152,7 @@ def _wrapped(lines: list[str], width: int | None, indent: int = 0) -> list[str]:
 
 
 def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
-    """The object of spec/OUTPUT.md: keys may be added, never renamed or dropped."""
+    """The object of docs/OUTPUT.md: keys may be added, never renamed or dropped."""
     out: dict[str, Any] = {}
     if r.line is not None:
         out["line"] = r.line
@@ -163,6 +170,9 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
     if r.hand is not None:
         out["waits"] = [T.name(t) for t in r.waits]
     if r.result == "waiting":
+        from .waits import shanten_of
+
+        out["shanten"] = shanten_of(r)
         out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
     if r.ignored_flags:
         out["ignored_flags"] = r.ignored_flags
@@ -228,6 +238,12 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
         lines.extend(wrap(f"{'':<{LABEL}}note: {warning}", width, LABEL))
     lines.append("")
     if r.result == "waiting":
+        if not r.waits:  # no shape wait: how far from ready (or ready only by a set completed in hand)
+            from .waits import shanten_of
+
+            far = shanten_of(r)
+            lines.extend(wrap(w["not_ready"].format(far) if far else w["called_only"], width, 2))
+            return "\n".join(lines)
         lines.append(w["waiting"])
         lines.append(_waits_table(r, lang, width))
         return "\n".join(lines)
@@ -464,28 +480,63 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-def ruleset_text(r: Ruleset, lang: str = "en") -> str:
+def _value_text(value: Any) -> str:
+    """A value of the ruleset's data as a reader writes it: ``option base``, on / off, none, ``1, 2``."""
+    if isinstance(value, dict) and "option" in value:
+        shown = f"option {value['option']}"
+        if isinstance(value.get("values"), dict):
+            shown += " (" + ", ".join(f"{_option_text(k)}: {_value_text(v)}" for k, v in value["values"].items()) + ")"
+        return shown
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value_text(v) for v in value)
+    return _option_text(value)
+
+
+RULES_WIDTH = 120  # rules show on a pipe: the tables wrapped at this width
+
+
+def _reference_table(rows: list[list[Any]], headers: list[str], width: int) -> str:
+    """A table whose last column wraps to fit ``width``; when the other columns leave it too little room, each
+    row as a line of its first columns and the last one wrapped under it."""
+    rows = [["" if x is None else str(x) for x in row] for row in rows]
+    others = [max(cols(x) for x in [h, *(row[i] for row in rows)]) for i, h in enumerate(headers[:-1])]
+    room = width - sum(others) - 2 * len(others) - 2  # tabulate's two spaces between columns, and a margin
+    if room >= 24:
+        table = tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=[*[None] * len(others), room])
+        if _widest(table) <= width:
+            return table
+    out = [" · ".join(headers)]
+    for row in rows:
+        out.extend(wrap("  ".join(x for x in row[:-1] if x), width, 4))
+        out.extend(wrap("    " + row[-1], width, 4))
+    return "\n".join(out)
+
+
+def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
+    """Every option, win condition, item and kong of a ruleset, from the data that scores, fitted to ``width``
+    (a pipe: ``RULES_WIDTH``)."""
     data = ruleset_json(r)
-    lines = [f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", r.description, f"source: {r.source}",
-             f"file: {r.path}", ""]
-    lines.append(f"hand: {r.tile_rules.sets} sets + a pair; forms: {', '.join(data['hand']['forms'])}; "
-                 f"wildcard: {r.wildcard}")
-    lines.append(f"flags read: {' '.join('+' + f for f in data['flags'])}")
+    fit = width or RULES_WIDTH
+    lines = [*wrap(f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", fit, 2), *wrap(r.description, fit),
+             *wrap(f"source: {r.source}", fit, 2), *wrap(f"file: {r.path}", fit, 2), ""]
+    lines.extend(wrap(f"hand: {r.tile_rules.sets} sets + a pair; forms: {', '.join(data['hand']['forms'])}; "
+                      f"wildcard: {r.wildcard}", fit, 2))
+    lines.extend(wrap(f"flags read: {' '.join('+' + f for f in data['flags'])} (docs/NOTATION.md)", fit, 2))
     lines.append("")
-    lines.append("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)")
-    lines.append(tabulate([[k, o["type"] if not o["choices"] else " | ".join(o["choices"]),
-                            _option_text(o["default"]), o["doc"]]
-                           for k, o in data["options"].items()], headers=["option", "type", "default", "meaning"],
-                          tablefmt="simple", maxcolwidths=[None, None, None, 70]))
+    lines.extend(wrap("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)", fit, 2))
+    lines.append(_reference_table([[k, o["type"] if not o["choices"] else " | ".join(o["choices"]),
+                                    _option_text(o["default"]), o["doc"]] for k, o in data["options"].items()],
+                                  ["option", "type", "default", "meaning"], fit))
     lines.append("")
     lines.append("WIN CONDITIONS (all must hold)")
-    lines.append(tabulate([[c["id"], c["names"].get("zh"), _name(c["message"], lang)] for c in data["win_conditions"]],
-                          headers=["id", "名称", "meaning"], tablefmt="simple", maxcolwidths=[None, None, 80]))
+    lines.append(_reference_table([[c["id"], c["names"].get("zh"), _name(c["message"], lang)]
+                                   for c in data["win_conditions"]], ["id", "名称", "meaning"], fit))
     lines.append("")
     lines.append(f"ITEMS ({r.unit})")
     rows = []
     for i in data["items"]:
-        value = i["value"] if not isinstance(i["value"], dict) else f"option {i['value'].get('option')}"
         extra = []
         if i["immediate"]:
             extra.append("a win whatever the tiles")
@@ -497,13 +548,12 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
             extra.append(f"only with option {i['enabled_by']}")
         if i["gate"]:
             extra.append(i["gate"])  # asked only when the hand's facts meet it
-        rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), value, _scope(i["applies_to"], lang),
-                     " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
-    lines.append(tabulate(rows, headers=["id", "名称", "name", r.unit, "applies to", "when"], tablefmt="simple",
-                          maxcolwidths=[None, None, None, None, None, 60]))
+        rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), _value_text(i["value"]),
+                     _scope(i["applies_to"], lang), " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
+    lines.append(_reference_table(rows, ["id", "名称", "name", r.unit, "applies to", "when"], fit))
     if data["special_kongs"] or data["kongs"]:
         lines.append("")
-        lines.append("KONG POINTS (× base, paid by each of the other three; apart from the hand)")
+        lines.extend(wrap("KONG POINTS (× base, paid by each of the other three; apart from the hand)", fit, 2))
         krows = [[k["id"], k["names"].get("zh"), _kong_points_text(k)] for k in data["kongs"]]
         for sk in data["special_kongs"]:
             p = sk["points"]
@@ -514,11 +564,13 @@ def ruleset_text(r: Ruleset, lang: str = "en") -> str:
             if sk["last_set"]:
                 value += "; also when the winning tile completes it in hand (叫胡)"
             krows.append([sk["id"], sk["names"].get("zh"), f"{{{sk['core']}}}: {value}"])
-        lines.append(tabulate(krows, headers=["kong", "名称", "points"], tablefmt="simple",
-                              maxcolwidths=[None, None, 90]))
+        lines.append(_reference_table(krows, ["kong", "名称", "points"], fit))
     lines.append("")
     f = r.formula
-    lines.append(f"FORMULA: {f.get('kind')} {', '.join(f'{k}={v}' for k, v in f.items() if k != 'kind')}")
+    lines.extend(wrap(f"FORMULA: {f.get('kind')}" + "".join(f" · {k} {_value_text(v)}" for k, v in f.items()
+                                                          if k != "kind"), fit, 4))
+    if r.payments:
+        lines.extend(wrap("PAYMENTS: " + " · ".join(f"{k} {_value_text(v)}" for k, v in r.payments.items()), fit, 4))
     return "\n".join(lines)
 
 
@@ -541,6 +593,10 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     rows = []
     for zimo, ron in report.waits:
         rows.append([T.name(zimo.tile), zimo.unseen, _outcome_text(zimo.result, lang), _outcome_text(ron.result, lang)])
+    if report.wild_draw is not None:  # drawing the treasure / a wildcard: a self-draw, never a discard
+        d = report.wild_draw
+        rows.append([f"{T.name(d.tile)} ({w['treasure'] if rules.wildcard == 'treasure' else w['wildcard']})",
+                     d.unseen, _outcome_text(d.result, lang), "—"])
     table = tabulate(rows, headers=[w["waits"], w["unseen"], w["self"], w["discard"]], tablefmt="simple")
     if width is not None and _widest(table) > width:  # narrow: a wait a line, its two outcomes under it
         narrow = []

@@ -133,7 +133,7 @@ def applies(scope: str, payer: str, ctx: Context) -> bool:
 
 def split_awards(awards: list[Award], owed: list[list[Award]]) -> tuple[list[Award], list[tuple[Award, ...]]]:
     """Of a reading's ``awards``, given the ones ``owed`` on each payment: the items of every payment (the hand's
-    ``fan``, spec/OUTPUT.md) and, for each payment, the items of that payment alone. Decided by the payments, not
+    ``fan``, docs/OUTPUT.md) and, for each payment, the items of that payment alone. Decided by the payments, not
     by an item's declared scope: 庄家 on "a payment the dealer is part of" is on every payment when the dealer
     wins, and 放炮 is when the discarder is the only payer. No payment at all: the items of every payer."""
     if not owed:

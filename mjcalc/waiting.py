@@ -24,6 +24,7 @@ class WaitReport:
     result: Result  # the line read as a waiting hand (or the error / the complete hand)
     shanten: int | None = None
     waits: list[tuple[WaitScore, WaitScore]] = field(default_factory=list)  # (self-drawn, on a discard)
+    wild_draw: WaitScore | None = None  # drawing the treasure / a wildcard, self-drawn (it is never discarded)
 
 
 def analyse(text: str, request: Request | None = None) -> WaitReport:
@@ -33,14 +34,53 @@ def analyse(text: str, request: Request | None = None) -> WaitReport:
     if result.result != "waiting" or result.ruleset is None or result.hand is None or result.ctx is None:
         return report
     rules, hand, ctx = result.ruleset, result.hand, result.ctx
-    melds = len(hand.melds)
-    report.shanten = 0 if result.waits else shanten(list(hand.concealed), melds, hand.sets, rules.forms)
+    report.shanten = shanten_of(result)
     self_ctx = dataclasses.replace(ctx, zimo=True, discarder=None)
     discard_ctx = ctx if not ctx.zimo else dataclasses.replace(ctx, zimo=False, discarder=T.next_seat(ctx.seat, 2))
     for tile in result.waits:
         report.waits.append((score_with_tile(rules, result.options, hand, self_ctx, tile),
                              score_with_tile(rules, result.options, hand, discard_ctx, tile)))
+    for zimo in called_set_waits(result, self_ctx):
+        report.waits.append((zimo, score_with_tile(rules, result.options, hand, discard_ctx, zimo.tile)))
+        report.shanten = 0
+    report.waits.sort(key=lambda pair: pair[0].tile)
+    if report.waits:
+        report.wild_draw = wild_draw(result, self_ctx)
     return report
+
+
+def called_set_waits(result: Result, self_ctx: Any) -> list[WaitScore]:
+    """The self-drawn wins of a waiting hand whose winning tile completes a special set in hand (Meihe's 中发白
+    叫胡, kinds with ``last_set``), which are no shape waits; the kinds the shape waits have are left out."""
+    rules, hand = result.ruleset, result.hand
+    assert rules is not None and hand is not None
+    kinds = {k for sk in rules.tile_rules.special_kongs if sk.last_set for k in sk.core} - set(result.waits)
+    found = [score_with_tile(rules, result.options, hand, self_ctx, kind) for kind in sorted(kinds)]
+    return [w for w in found if w.result is not None and w.result.best is not None]
+
+
+def shanten_of(result: Result) -> int | None:
+    """How many tiles a waiting hand (one tile short) is from ready: 0 when some tile completes it."""
+    if result.result != "waiting" or result.hand is None or result.ruleset is None or result.ctx is None:
+        return None
+    hand = result.hand
+    if result.waits or called_set_waits(result, dataclasses.replace(result.ctx, zimo=True, discarder=None)):
+        return 0
+    return shanten(list(hand.concealed), len(hand.melds), hand.sets, result.ruleset.forms)
+
+
+def wild_draw(result: Result, self_ctx: Any) -> WaitScore | None:
+    """A ready hand that draws the wildcard of its ruleset's provider: the treasure (``+bao``, won as 摸宝)
+    or the 会牌 (``+hui`` / ``+flip``), which stands for the best wait; None where there is none."""
+    rules, hand = result.ruleset, result.hand
+    assert rules is not None and hand is not None
+    if rules.wildcard == "treasure" and self_ctx.bao is not None and "mobao" in rules.flags:
+        return score_with_tile(rules, result.options, hand, dataclasses.replace(self_ctx, mobao=True), self_ctx.bao)
+    if rules.wildcard == "hui":
+        kind = T.next_kind(self_ctx.flip) if self_ctx.flip is not None else self_ctx.hui
+        if kind is not None:
+            return score_with_tile(rules, result.options, hand, self_ctx, kind)
+    return None
 
 
 def shanten(concealed: list[int], melds: int, sets: int, forms: tuple[FormSpec, ...]) -> int:
@@ -136,6 +176,10 @@ def report_json(report: WaitReport) -> dict[str, Any]:
         {"tile": T.name(zimo.tile), "unseen": zimo.unseen, "self_drawn": _outcome(zimo), "discard": _outcome(ron)}
         for zimo, ron in report.waits
     ]
+    if report.wild_draw is not None:  # the treasure / wildcard drawn: self-drawn only
+        w = report.wild_draw
+        out["wild_draw"] = {"tile": T.name(w.tile), "unseen": w.unseen, "wildcard": report.result.ruleset.wildcard
+                            if report.result.ruleset else None, "self_drawn": _outcome(w)}
     return out
 
 

@@ -136,7 +136,7 @@ def test_every_builtin_ruleset_has_cases() -> None:
     assert set(builtin_names()) - covered == set()
 
 
-# Which payment an item is on, by its declared scope, written from spec/OUTPUT.md and the rules' texts (not from
+# Which payment an item is on, by its declared scope, written from docs/OUTPUT.md and the rules' texts (not from
 # mjcalc's settlement): the hand's fan is then the sum of the items on every payment.
 def _on_payment(scope: str, payment: dict[str, Any], context: dict[str, Any]) -> bool | None:
     payer, payee, dealer = payment["on_behalf_of"] or payment["payer"], payment["payee"], "E"  # whose share

@@ -57,7 +57,7 @@ def test_points_diagnoses() -> None:
 
 
 def test_dealer_win_puts_the_dealer_item_in_fan_for_check() -> None:
-    """spec/OUTPUT.md: when the dealer wins, 庄家 / 庄 is on every payment, so it is in fan and no hint says it
+    """docs/OUTPUT.md: when the dealer wins, 庄家 / 庄 is on every payment, so it is in fan and no hint says it
     applies only to some payers; when another player wins, it does."""
     res = score_line("123m456p789s111z22z +zimo +seat=E +rules=meihe")  # 平胡 自摸 庄家 穷胡: 4 fan, 8 each
     assert res.best is not None and res.best.settlement.fan == 4
@@ -115,6 +115,44 @@ def test_waits_of_nine_gates_and_a_hand_not_ready() -> None:
     assert out["waits"][0]["discard"]["result"] == "not_a_win"  # one suit: not a Changchun win
     out = json.loads(runner.invoke(app, ["waits", "12m456p789s11z257z", "--json"], env=ENV).stdout)
     assert out["shanten"] == 2 and out["waits"] == []
+
+
+def test_score_of_a_hand_not_ready_gives_its_shanten() -> None:
+    r = runner.invoke(app, ["score", "12m456p789s11z257z"], env=ENV)
+    assert "NOT READY — shanten 2" in r.stdout and "WAITING" not in r.stdout
+    out = json.loads(runner.invoke(app, ["score", "12m456p789s11z257z", "--json"], env=ENV).stdout)
+    assert out["result"] == "waiting" and out["shanten"] == 2 and out["waits"] == []
+    ready = json.loads(runner.invoke(app, ["score", "123m456p789s111z2z", "--json"], env=ENV).stdout)
+    assert ready["shanten"] == 0
+
+
+def test_waits_include_the_treasure_and_the_wildcard_draw() -> None:
+    """Drawing the treasure (摸宝) wins whatever it stands for; Changchun: 宝牌 +2 and 自摸, so 6 fan here
+    (平胡, 自摸, 夹胡, 宝牌 2, 立胡) against 3 and 4 for the real 6s and 9s."""
+    out = json.loads(runner.invoke(app, ["waits", "123m456p78s99s111z +bao=5m", "--json"], env=ENV).stdout)
+    assert [(w["tile"], w["self_drawn"]["points"]) for w in out["waits"]] == [("6s", 12), ("9s", 24)]
+    draw = out["wild_draw"]
+    assert (draw["tile"], draw["wildcard"], draw["self_drawn"]["points"]) == ("5m", "treasure", 96)
+    assert "treasure" in draw["self_drawn"]["items"]
+    text = runner.invoke(app, ["waits", "123m456p78s99s111z +bao=5m"], env=ENV).stdout
+    assert "5m (treasure drawn)" in text and "6 fan → 96" in text
+    plain = json.loads(runner.invoke(app, ["waits", "123m456p78s99s111z", "--json"], env=ENV).stdout)
+    assert "wild_draw" not in plain  # no treasure named: nothing to draw
+    # Meihe: the 会牌 drawn stands for 2z or 7z; it is held, so no 穷胡: 2 fan → 8 against 16 for a real tile
+    meihe = json.loads(runner.invoke(app, ["waits", "123m456p789s22z77z +flip=4m", "--rules", "meihe", "--json"],
+                                     env=ENV).stdout)
+    assert (meihe["wild_draw"]["tile"], meihe["wild_draw"]["self_drawn"]["points"]) == ("5m", 8)
+    assert meihe["waits"][0]["self_drawn"]["points"] == 16
+
+
+def test_a_dragon_call_is_a_wait_self_drawn_only() -> None:
+    """Meihe: two of 中发白 in hand wait on the third as a 中发白 叫胡 (self-drawn only), no shape wait."""
+    out = json.loads(runner.invoke(app, ["waits", "123m456p789s22z56z", "--rules", "meihe", "--json"], env=ENV).stdout)
+    assert out["shanten"] == 0 and [w["tile"] for w in out["waits"]] == ["7z"]
+    assert out["waits"][0]["self_drawn"]["result"] == "win"
+    assert out["waits"][0]["discard"]["failed_conditions"] == ["zfb_selfdraw_only"]
+    score = runner.invoke(app, ["score", "123m456p789s22z56z", "--rules", "meihe"], env=ENV).stdout
+    assert "NOT READY" not in score and "叫胡" in score
 
 
 def test_waits_of_a_complete_hand_says_so() -> None:

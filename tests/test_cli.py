@@ -159,3 +159,76 @@ def test_version_says_whether_the_core_is_compiled() -> None:
     compiled = not mjcalc.engine.__file__.endswith(".py")
     assert r.output.startswith("mjcalc 0.1.0 (core: ")
     assert ("compiled with mypyc" if compiled else "pure Python") in r.output
+
+
+def test_the_cli_forgives_what_people_type() -> None:
+    """Words after the hand are joined into it; a flag without its + gets a did-you-mean; +dealer with another
+    +seat says why it is refused."""
+    joined = run("score", "234m", "567p", "345s", "999s", "11z", "+zimo", "--json")
+    assert joined.exit_code == 0, joined.output
+    assert json.loads(joined.output)["input"] == "234m 567p 345s 999s 11z +zimo"
+    assert run("waits", "123m", "456p", "789s", "111z", "2z", "--json").exit_code == 0
+    for word, meant in [("zimo", "+zimo"), ("seat=E", "+seat=E"), ("riichi", "+riichi"), ("zimoo", "+zimo")]:
+        r = run("score", "234m 567p 345s 999s 11z", word)
+        assert r.exit_code == 2 and f"did you mean {meant}?" in r.output, r.output
+    assert "did you mean" not in run("score", "234m 567p 345s 999s 11x").output  # no flag-like word: no guess
+    r = run("score", "123m456p789s111z22z +dealer +seat=S")
+    assert r.exit_code == 2
+    assert "+dealer and +seat=S" in r.output and "+dealer means +seat=E (East is the dealer)" in r.output
+    assert run("score", "123m456p789s111z22z +dealer +seat=E").exit_code == 0  # the same seat: no conflict
+
+
+def test_one_rule_for_options(tmp_path) -> None:
+    """--set NAME applies to every ruleset of the run that has it, an error only when none does; RULESET.NAME
+    targets one; +base= in a line and a different --set base= is an error (README)."""
+    path = tmp_path / "mixed.txt"
+    path.write_text("123m456p789s111z22z +zimo\n123m456p789s23s55p 1s +riichi +rules=riichi\n", encoding="utf-8")
+    out = run("batch", str(path), "--format", "jsonl", "--set", "base=2", "--set", "kiriage=on")
+    assert out.exit_code == 0, out.output
+    first, second = (json.loads(x) for x in out.stdout.splitlines())
+    assert first["options"]["base"] == 2 and second["options"]["kiriage"] is True
+    assert "base" not in second["options"] and "kiriage" not in first["options"]
+    targeted = run("batch", str(path), "--format", "jsonl", "--set", "changchun.base=3")
+    a, b = (json.loads(x) for x in targeted.stdout.splitlines())
+    assert a["options"]["base"] == 3 and b["result"] == "win"
+    for bad in ("kiriagee=on", "changchun.kiriage=on", "nope.base=2"):
+        r = run("batch", str(path), "--set", bad)
+        assert r.exit_code == 3, (bad, r.output)
+    assert "option of no ruleset (did you mean 'kiriage'?)" in run("batch", str(path), "--set", "kiriagee=on").output
+    assert run("score", QUICK, "--set", "kiriage=on").exit_code == 3  # one line: its ruleset has no kiriage
+    assert run("score", QUICK, "--set", "changchun.base=3", "--json").exit_code == 0
+    clash = run("score", QUICK + " +base=3", "--set", "base=2")
+    assert clash.exit_code == 2 and "+base=3 in the line and --set base=2 disagree" in clash.output
+    assert run("score", QUICK + " +base=2", "--set", "base=2").exit_code == 0
+
+
+@pytest.mark.parametrize("name", ["changchun", "changchun-mil", "jilin", "meihe", "riichi"])
+def test_rules_show_writes_values_as_a_reader_does_and_fits_the_terminal(name: str) -> None:
+    from mjcalc.render import cols
+
+    for columns in ("60", "100"):
+        r = run("rules", "show", name, env={"COLUMNS": columns})
+        assert r.exit_code == 0
+        assert max(cols(line) for line in r.output.splitlines()) <= int(columns), name
+        assert "{'" not in r.output
+        assert name == "riichi" or "base option base" in r.output.split("FORMULA")[1]
+    assert max(cols(line) for line in run("rules", "show", name, env={"COLUMNS": ""}).output.splitlines()) <= 120
+
+
+def test_bad_cli_values_are_option_problems_exit_3() -> None:
+    for args in (["score", QUICK, "--lang", "fr"], ["batch", "examples/changchun.txt", "--format", "xml"],
+                 ["batch", "examples/changchun.txt", "--jobs", "0"],
+                 ["batch", "examples/changchun.txt", "--input-format", "xml"]):
+        r = run(*args)
+        assert r.exit_code == 3, (args, r.output)
+
+
+def test_the_contracts_live_in_the_repository() -> None:
+    from pathlib import Path
+
+    top = Path(__file__).parent.parent
+    for doc in ("docs/NOTATION.md", "docs/OUTPUT.md"):
+        assert (top / doc).is_file()
+    readme = (top / "README.md").read_text(encoding="utf-8")
+    assert "spec/NOTATION.md" not in readme and "spec/OUTPUT.md" not in readme and "docs/OUTPUT.md" in readme
+    assert "docs/OUTPUT.md" in run("score", "--help", env={"COLUMNS": "200"}).output

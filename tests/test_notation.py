@@ -1,4 +1,4 @@
-"""The notation contract: every example of spec/NOTATION.md, and the errors with their columns."""
+"""The notation contract: every example of docs/NOTATION.md, and the errors with their columns."""
 
 from __future__ import annotations
 
