@@ -1,4 +1,4 @@
-"""The Python API: the objects of the command line's JSON output (spec/OUTPUT.md), as dicts, for scripts and
+"""The Python API: the objects of the command line's JSON output (docs/OUTPUT.md), as dicts, for scripts and
 notebooks. What is here is stable (the README's "Python" section says what may change); everything else in
 the package is internal.
 
@@ -73,7 +73,7 @@ def _line(line: object) -> str:
 
 def score(line: str, rules: str | None = None, options: Options | None = None, lang: str = "en"
           ) -> dict[str, Any]:
-    """Score one line of notation: the object ``mjcalc score --json`` prints (spec/OUTPUT.md).
+    """Score one line of notation: the object ``mjcalc score --json`` prints (docs/OUTPUT.md).
 
     ``rules`` is a built-in ruleset's name or a path to a ruleset file (default: changchun; the user's config
     file and ``MJCALC_RULES`` are not read), ``options`` what ``--set`` gives (``{"cap": 500}``), ``lang`` the

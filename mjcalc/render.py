@@ -170,7 +170,7 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
     if r.hand is not None:
         out["waits"] = [T.name(t) for t in r.waits]
     if r.result == "waiting":
-        from .waits import shanten_of
+        from .waiting import shanten_of
 
         out["shanten"] = shanten_of(r)
         out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
@@ -239,7 +239,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     lines.append("")
     if r.result == "waiting":
         if not r.waits:  # no shape wait: how far from ready (or ready only by a set completed in hand)
-            from .waits import shanten_of
+            from .waiting import shanten_of
 
             far = shanten_of(r)
             lines.extend(wrap(w["not_ready"].format(far) if far else w["called_only"], width, 2))
