@@ -13,27 +13,12 @@ from __future__ import annotations
 
 import random
 
+from gen import fmt  # the one compact tile writer of these tests
+
 SEATS = ("E", "S", "W", "N")
-SUITS = "mpsz"
 WINDS = [27, 28, 29, 30]
 DRAGONS = [31, 32, 33]
 HONORS = WINDS + DRAGONS
-
-
-def fmt(tiles: list[int], sort: bool = True) -> str:
-    """Tiles in compact notation: 123m45p11z."""
-    ts = sorted(tiles) if sort else tiles
-    out, cur, digits = [], None, ""
-    for k in ts:
-        s = SUITS[k // 9]
-        if cur is not None and s != cur:
-            out.append(digits + cur)
-            digits = ""
-        cur = s
-        digits += str(k % 9 + 1)
-    if cur is not None:
-        out.append(digits + cur)
-    return "".join(out)
 
 
 class Hand:
