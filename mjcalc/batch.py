@@ -290,17 +290,24 @@ def _guarded(n: int, text: str, read: Callable[[], Record]) -> Record:
         return Record(n, text[:200], problem=f"internal error reading the record: {type(exc).__name__}: {exc}")
 
 
+def _unread(line: Line, text: str) -> Record | None:
+    """The record of a line with nothing to read in it: one that is not text, a blank line or a comment."""
+    if line.problem is not None:
+        return Record(line.number, line.text, problem=line.problem)
+    if not text or text.startswith("#"):
+        return Record(line.number, text, skipped=True)
+    return None
+
+
 def _read_lines(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
     for line in lines:
         n = line.number
         if n < from_line:
             continue
-        if line.problem is not None:
-            yield Record(n, line.text, problem=line.problem)
-            continue
         text = line.text.strip().lstrip("\ufeff")  # a byte-order mark pasted mid-file
-        if not text or text.startswith("#"):
-            yield Record(n, text, skipped=True)
+        unread = _unread(line, text)
+        if unread is not None:
+            yield unread
         elif _JSON_START.match(text):
             yield Record(n, text, problem="this is a JSON record, and the input is read as lines of notation: "
                                           "use --input-format jsonl (or name the file .jsonl)")
@@ -404,14 +411,9 @@ def _read_jsonl(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         n = line.number
         if n < from_line:
             continue
-        if line.problem is not None:
-            yield Record(n, line.text, problem=line.problem)
-            continue
         text = line.text.strip()
-        if not text or text.startswith("#"):
-            yield Record(n, text, skipped=True)
-            continue
-        yield _guarded(n, text, lambda: _json_record(n, text))
+        unread = _unread(line, text)
+        yield unread if unread is not None else _guarded(n, text, lambda: _json_record(n, text))
 
 
 def _json_record(n: int, text: str) -> Record:
