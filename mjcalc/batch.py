@@ -746,6 +746,7 @@ class Stop:
     whole record; a second one stops at once."""
 
     signum = 0
+    active = False  # inside ``handling``: a signal received is this run's
 
     @classmethod
     def handler(cls, signum: int, frame: Any) -> None:
@@ -757,7 +758,7 @@ class Stop:
     @contextmanager
     def handling(cls) -> Iterator[None]:
         """Our handlers for the time of a run (the main thread only), the previous ones back after."""
-        cls.signum = 0
+        cls.signum, cls.active = 0, True
         previous: dict[int, Any] = {}
         try:
             for name in ("SIGINT", "SIGTERM", "SIGHUP"):
@@ -768,6 +769,7 @@ class Stop:
         try:
             yield
         finally:
+            cls.active = False
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
 
@@ -884,7 +886,8 @@ def scored(records: Iterable[Record], base: Request, render: Renderer, jobs: int
 def _parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, jobs: int
               ) -> Generator[list[tuple[int, str, str]], None, None]:
     """The chunks scored on ``jobs`` processes, a bounded number in flight, yielded in input order. Closing
-    the generator before its end (a stop, an output error) ends the workers at once (``_stop_pool``)."""
+    the generator before its end drops the chunks not yet started; after a signal the workers are ended at
+    once (``_stop_pool``)."""
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
@@ -916,8 +919,14 @@ def _parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, j
     finally:
         if clean:
             pool.shutdown(wait=True)
-        else:
+        elif Stop.active and Stop.signum:  # the CLI was signalled: it ends its process with os._exit, so nothing is joined
             _stop_pool(pool)
+        else:
+            # The caller stopped early (closed the iterator, an output error, an exception): the chunks not
+            # started are dropped and the few in flight (at most 3 x jobs, each CHUNK records) finish, so
+            # the pool's thread ends cleanly. Terminating the workers here instead could leave that thread
+            # blocked on a half-sent result, and the interpreter's exit (which joins it) would hang.
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 # --- writers -------------------------------------------------------------------------------------------

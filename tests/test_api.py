@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,10 @@ def test_score_many_stops_when_the_caller_does() -> None:
     first = [next(rows) for _ in range(3)]
     rows.close()  # the workers are ended; nothing hangs
     assert [x["points"] for x in first] == [48, 48, 48]
+    # ... not even the interpreter's exit, which joins every executor thread left running (a pool thread
+    # blocked on a worker ended mid-message once hung the whole test run at its end)
+    left = [t for t in threading.enumerate() if "Executor" in type(t).__name__ and t.is_alive()]
+    assert left == []
 
 
 def test_a_bad_record_is_an_error_record_never_an_exception() -> None:
