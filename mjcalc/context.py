@@ -137,15 +137,6 @@ class Context:
         """The other three seats in turn order from the winner's."""
         return LOSERS[self.seat]
 
-    @classmethod
-    def _of(cls, fields: dict[str, object]) -> Context:
-        """A Context whose instance dictionary is ``fields`` (build_context's checked values and their facts):
-        the frozen dataclass __init__ would set each of its 29 fields through object.__setattr__. Fields not
-        given keep their defaults, which the dataclass holds as class attributes."""
-        ctx = object.__new__(cls)
-        object.__setattr__(ctx, "__dict__", fields)
-        return ctx
-
     def to_json(self) -> dict[str, object]:
         """Every flag, defaults filled in, in the notation's spelling (``from``, tiles as ``5m``). Most fields
         keep their defaults: those are written once (``_DEFAULT_JSON``), the others on top, in field order."""
@@ -359,13 +350,27 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     return _context(used, frozenset(values), seat, zimo, discarder, facts)
 
 
+_NEW_OBJECT: Final = object.__new__
+_SET_ATTRIBUTE: Final = object.__setattr__
+
+
 def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: bool, discarder: str | None,
              facts: int) -> Context:
     """The Context of checked flag fields, with the seat, the way of winning and the discarder settled; ``facts``
-    of the flags that are on, to which zimo (also when a self-drawn flag implies it) and the dealer are added."""
-    facts |= (_ZIMO if zimo else 0) | (DEALER if seat == "E" else 0)
-    fields.update(seat=seat, zimo=zimo, discarder=discarder, given=given, facts=facts)
-    return Context._of(fields)
+    of the flags that are on, to which zimo (also when a self-drawn flag implies it) and the dealer are added.
+
+    The Context's instance dictionary is ``fields`` itself: the frozen dataclass __init__ would set each of its 29
+    fields through object.__setattr__. Fields not given keep their defaults, which the dataclass holds as class
+    attributes."""
+    # Item by item, not fields.update(seat=…): a call with keywords costs a compiled module a dictionary more.
+    fields["seat"] = seat
+    fields["zimo"] = zimo
+    fields["discarder"] = discarder
+    fields["given"] = given
+    fields["facts"] = facts | (_ZIMO if zimo else 0) | (DEALER if seat == "E" else 0)
+    ctx = _NEW_OBJECT(Context)  # Context._of without looking up a class method (2,000 instructions a line)
+    _SET_ATTRIBUTE(ctx, "__dict__", fields)
+    return ctx
 
 
 # Flags whose value is a field of the Context and nothing more: none implies or contradicts another, and the

@@ -11,9 +11,9 @@ from typing import Any, Final, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
-from .context import ALIASES, CONTEXT_FACTS, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
+from .context import ALIASES, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
 from .errors import MjcalcError, did_you_mean
-from .facts import OPEN_GATE, unmet
+from .facts import KIND_BITS, Gate, unmet
 from .hand import Hand, build_hand
 from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
@@ -228,7 +228,7 @@ def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
     given = options_for(rules, request.options, request.lenient) if request.options else request.options
     config = request.config_options
     if not config:
-        return rules.option_values(given)
+        return _option_values(rules, given)
     known = {k: v for k, v in config.items() if k in rules.options}
     source = str(getattr(config, "source", "the config file"))
     if len(known) < len(config):
@@ -237,6 +237,22 @@ def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
     if used:
         rules.option_values(used, f"{source}: set")
     return rules.option_values({**known, **given})
+
+
+# ``Ruleset.option_values`` of the usual request (no config file), looked up here first: ruleset.py is not compiled,
+# and a call into it costs a line ~10,000 instructions (callgrind), this look-up ~1,000. The same mapping either way.
+_OPTION_VALUES: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], tuple[Ruleset, Mapping[str, Any]]]] = {}
+
+
+def _option_values(rules: Ruleset, given: Mapping[str, Any]) -> Mapping[str, Any]:
+    key = (id(rules), tuple(given.items()))
+    try:
+        found = _OPTION_VALUES.get(key)
+    except TypeError:  # an unhashable value: option_values says what is wrong with it
+        return rules.option_values(given)
+    if found is None or found[0] is not rules:
+        found = remember(_OPTION_VALUES, key, (rules, rules.option_values(given)), 1024)
+    return found[1]
 
 
 def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
@@ -446,14 +462,13 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                     continue
                 seen.add(key)
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, completions)
-            not_met = unmet(c.facts)
             failed = None
             awards_known = False
-            for fails, cond in play.checks:
-                if not fails & not_met and not cond.when(c):  # type: ignore[misc]
+            for cond in play.checks.asked(c.facts):
+                if not cond.when(c):  # type: ignore[misc]
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
-                awards = evaluate_items(play.items, c, not_met)
+                awards = evaluate_items(play.items, c)
                 awards_known = True
                 if play.minimums:
                     failed = below_minimum(play.minimums, awards) or None
@@ -515,7 +530,7 @@ class Play:
 
     rules: Ruleset
     items: BoundItems
-    checks: tuple[tuple[int, Condition], ...]  # enabled conditions with a `when`, after the mask of its fail gate
+    checks: Checks  # enabled conditions with a `when`
     minimums: tuple[Condition, ...]  # enabled conditions with a `minimum`
     settle: Callable[[Candidate, list[Award]], Settlement]
     tie: Callable[[Candidate, list[Award]], tuple[int, ...]]  # orders readings that pay the same (``ties``)
@@ -524,8 +539,7 @@ class Play:
 _IN_PLAY: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Play]] = {}
 # Items and conditions bound by the values of the options that decide them (Ruleset.binding_options) alone:
 # option sets that differ only in, say, the formula's options share one binding, the costly part of a Play.
-_BOUND: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, BoundItems, tuple[tuple[int, Condition], ...],
-                                                tuple[Condition, ...]]] = {}
+_BOUND: dict[tuple[int, tuple[Any, ...]], tuple[Ruleset, BoundItems, Checks, tuple[Condition, ...]]] = {}
 
 
 # The Play of each options mapping itself (option_values gives the same one for the same overrides), kept with
@@ -544,7 +558,7 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
         bound = _BOUND.get(bound_key)
         if bound is None or bound[0] is not rules:
             conditions = tuple(c for c in rules.conditions if c.is_enabled(options))
-            checks = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+            checks = _checks(conditions)
             minimums = tuple(replace(c, minimum=int(options[c.minimum_option])) if c.minimum_option else c
                              for c in conditions if c.minimum is not None)
             bound = remember(_BOUND, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
@@ -588,52 +602,116 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
         tier = rules.tiers.index(item.tier)
         for side, v in zip(sides, value if isinstance(value, tuple) else (value, value), strict=True):
             if v or not isinstance(value, tuple):
-                side.append((tier, BoundItem(item.gate.mask, item.exact, item.when, position, item, v)))
+                side.append((tier, _bound_item(item, position, v)))
     closed, open_ = (_gated(side) for side in sides)
     return BoundItems(closed, open_, any(item.fallback for item in rules.items if item.is_enabled(options)))
 
 
 def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
-    """Items by tier, highest first; within a tier, those gated on the context alone apart (``Tier``)."""
+    """Items by tier, highest first, each tier in the ruleset's order."""
     tiers: dict[int, list[BoundItem]] = {}
     for tier, b in bound:
         tiers.setdefault(tier, []).append(b)
     out = []
     for t in sorted(tiers):
-        on_context = tuple(b for b in tiers[t] if b.item.gate != OPEN_GATE
-                           and not (b.item.gate.need | b.item.gate.forbid) & ~CONTEXT_FACTS)
-        out.append(Tier({}, on_context, tuple(b for b in tiers[t] if b not in on_context)))
+        items = tuple(tiers[t])
+        reads = 0
+        for b in items:
+            reads |= (b.item.gate.need | b.item.gate.forbid) & ~KIND_BITS
+        # Option sets that differ in the items' values or in items without a gate read alike: one memo serves them.
+        gates = (reads, tuple(b.gate for b in items))
+        met_by = _MET_BY.get(gates)
+        if met_by is None:
+            met_by = remember(_MET_BY, gates, {}, 256)
+        out.append(Tier(items, reads, met_by, tuple(b.gate for b in items)))
     return tuple(out)
+
+
+def _bound_item(item: ItemDef, position: int, value: int) -> BoundItem:
+    need, forbid = item.gate
+    return BoundItem(Gate(need & ~KIND_BITS, forbid & ~KIND_BITS).mask, need & KIND_BITS, forbid & KIND_BITS,
+                     item.exact, item.when, position, item, value, Award(item, value, 1),
+                     bool(item.excludes or item.reduces))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class BoundItem:
-    gate: int  # the mask of the item's gate (facts.py): the item is not asked unless it is met
+    # The item's gate (facts.py), which it must meet to be asked: the mask of its named facts, and apart the tile
+    # kinds it needs and forbids (bits 0-33, small ints: a reading tests them without a big-int operation).
+    gate: int
+    need_kinds: int
+    forbid_kinds: int
     exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
     when: Callable[[Candidate], bool | int]
     position: int  # in the ruleset's list: awards are listed in that order
     item: ItemDef
     value: int
+    award: Award  # the item counted once
+    excluding: bool  # the item excludes or reduces others
+
+
+# How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer (measured on
+# 20,000 fresh hands: at most ~1,500 a riichi tier, ~2,300 the MCR one), and the memo must not grow with the file.
+MET_LIMIT: Final = 8192
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Tier:
-    """The items of one tier. Those gated on the context alone (flags, the dealer) meet their gates alike on
-    every reading of a line and on every line with the same context facts: which do is looked up by those
-    facts, not tested item by item."""
+    """The items of one tier, in the ruleset's order. Whether an item's gate is met by a reading's named facts
+    (beside the tiles: the form, the sets, the flags …) depends only on those that some gate of the tier reads
+    (``reads``), and few sets of those come back line after line: the items they let through are looked up by
+    them (``met``), one look-up instead of a test per item. The kinds an item needs or forbids are then tested
+    item by item (``BoundItem.need_kinds``): with them in the key, nearly every hand would be a new one."""
 
-    by_context: dict[int, tuple[BoundItem, ...]]  # context facts → the items of ``on_context`` they meet
-    on_context: tuple[BoundItem, ...]
-    on_hand: tuple[BoundItem, ...]  # the others, their gates tested one by one
+    items: tuple[BoundItem, ...]
+    reads: int  # every named fact some gate of the tier needs or forbids
+    met_by: dict[int, tuple[int, ...]]  # the named facts read → the items whose gates they meet (their indices)
+    gates: tuple[int, ...]  # of each item, its gate's mask on the named facts
 
-    def met_on_context(self, context: int, not_met: int) -> tuple[BoundItem, ...]:
-        """The items gated on the context whose gates these facts meet (all of them when facts are unknown)."""
-        if not not_met:
-            return self.on_context
-        found = self.by_context.get(context)
+    def met(self, facts: int) -> tuple[int, ...]:
+        """The items (their indices) whose gates these facts meet on the named facts, in the ruleset's order."""
+        key = facts & self.reads
+        found = self.met_by.get(key)
         if found is None:
-            found = remember(self.by_context, context, tuple(b for b in self.on_context if not b.gate & not_met))
+            not_met = unmet(key)  # the facts no gate reads do not matter: leaving them out changes no answer
+            found = remember(self.met_by, key, tuple(i for i, gate in enumerate(self.gates) if not gate & not_met),
+                             MET_LIMIT)
         return found
+
+
+# Tiers of one ruleset under different options often have the same gates: they share the memo of ``Tier.met``.
+_MET_BY: Final[dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, ...]]]] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Checks:
+    """A ruleset's enabled conditions with a ``when``, each with its fail gate (facts.py): a condition whose fail
+    gate is not met holds, unasked. As for a Tier, which are asked is looked up by the facts their gates read."""
+
+    conditions: tuple[tuple[int, Condition], ...]  # the mask of each one's fail gate, and the condition
+    reads: int
+    asked_by: dict[int, tuple[Condition, ...]]
+
+    def asked(self, facts: int | None) -> tuple[Condition, ...]:
+        """The conditions to ask for a reading of these facts (every one when the facts are unknown)."""
+        if facts is None:
+            return tuple(cond for _, cond in self.conditions)
+        key = facts & self.reads
+        found = self.asked_by.get(key)
+        if found is None:
+            not_met = unmet(key)
+            found = remember(self.asked_by, key, tuple(cond for fails, cond in self.conditions
+                                                       if not fails & not_met), MET_LIMIT)
+        return found
+
+
+def _checks(conditions: tuple[Condition, ...]) -> Checks:
+    pairs = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+    reads = 0
+    for c in conditions:
+        if c.when is not None:
+            reads |= c.fail_gate.need | c.fail_gate.forbid
+    return Checks(pairs, reads, {})
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -643,45 +721,35 @@ class BoundItems:
     fallback: bool = False  # some item counts only when no other does (``ItemDef.fallback``)
 
 
-def evaluate_items(items: BoundItems, c: Candidate, not_met: int | None = None) -> list[Award]:
+def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     """Items that fire on this reading: an item of a higher tier drops the lower tiers (yakuman drop the rest:
     once one fires, lower tiers are not even asked), then those excluded by another that fired go
-    (``excludes``; ``*`` = all). An item whose gate is not met is skipped with one test (``not_met``:
-    ``facts.unmet`` of the candidate's facts, when the caller has it; 0, facts unknown, meets every gate)."""
-    if not_met is None:
-        not_met = unmet(c.facts)
-    fired: list[tuple[int, BoundItem, bool | int]] = []
-    context = c.ctx.facts
+    (``excludes``; ``*`` = all). An item whose gate the candidate's facts do not meet is not asked
+    (``Tier.met``); with the facts unknown (None), every item is."""
+    facts = c.facts
+    kinds = c.kinds  # the kind bits of the facts
+    awards: list[Award] = []
+    excluding = False
     for tier in items.closed if c.hand.closed else items.open:
-        if not_met:
-            for b in tier.on_hand:
-                if not b.gate & not_met:
-                    n = True if b.exact else b.when(c)
-                    if n:
-                        fired.append((b.position, b, n))
-            on_context = tier.by_context.get(context)  # met_on_context's look-up, without a call
-            if on_context is None:
-                on_context = tier.met_on_context(context, not_met)
-            for b in on_context:
-                n = True if b.exact else b.when(c)
-                if n:
-                    fired.append((b.position, b, n))
-        else:  # facts unknown: every item is asked
-            for b in (*tier.on_hand, *tier.on_context):
+        in_tier = tier.items
+        # Counted once (True, or 1), an item's award is the one made when it was bound: an award is a value.
+        if facts is None:
+            for b in in_tier:
                 n = b.when(c)
                 if n:
-                    fired.append((b.position, b, n))
-        if fired:
-            break
-    if len(fired) > 1:
-        fired.sort()  # the ruleset's order (positions are unique)
-    awards = []
-    excluding = False
-    for _, b, n in fired:
-        item = b.item
-        awards.append(_new(Award, (item, b.value, 1 if n is True else int(n))))
-        if item.excludes or item.reduces:
-            excluding = True
+                    awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
+                    excluding = excluding or b.excluding
+        else:
+            for i in tier.met(facts):
+                b = in_tier[i]
+                if b.need_kinds & ~kinds or b.forbid_kinds & kinds:
+                    continue
+                n = True if b.exact else b.when(c)
+                if n:
+                    awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
+                    excluding = excluding or b.excluding
+        if awards:
+            break  # in the ruleset's order already: so are a tier's items
     if excluding:
         awards = _excluded(awards)
     if items.fallback and len(awards) > 1:

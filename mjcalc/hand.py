@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import eq, itemgetter
+from operator import itemgetter
 from typing import Final
 
 from mypy_extensions import mypyc_attr
@@ -237,7 +237,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     kinds = line.kinds
     reds = line.red_kinds
     concealed = tuple(sorted(kinds))
-    every: Sequence[int] = concealed  # the kinds of every tile written, sorted
+    every = concealed  # the kinds of every tile written, sorted
     if line.melds:
         written = list(concealed)
         for m in line.melds:
@@ -245,7 +245,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             written += meld_kinds
             if meld_reds:
                 reds = [*reds, *meld_reds]
-        every = sorted(written)
+        every = tuple(sorted(written))
     if reds and (not rules.red_fives or len(set(reds)) < len(reds)):
         _refuse_reds(line, rules)
     flowers = _flowers(line, rules) if line.flowers else ()
@@ -312,9 +312,12 @@ _KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it 
 CHOWS: Final = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
 
-def _check_copies(line: ParsedLine, kinds: Sequence[int]) -> None:
+def _check_copies(line: ParsedLine, kinds: tuple[int, ...]) -> None:
     """At most four of a kind among the line's tiles (``kinds``: the kinds of all of them, sorted)."""
-    if not any(map(eq, kinds, kinds[4:])):  # sorted, five of a kind put its first and fifth copies 4 apart
+    for i in range(len(kinds) - 4):  # sorted, five of a kind put its first and fifth copies 4 apart
+        if kinds[i] == kinds[i + 4]:
+            break
+    else:
         return
     counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
     for t in sorted(_every_tile(line), key=lambda t: t.column):
