@@ -987,9 +987,9 @@ class FileRecords:
         (decoding cannot start mid-file), YAML (an entry spans lines). The format is decided, and a CSV
         file's header found, as ``read_records`` does, from the file's first lines."""
         try:
+            if not stat.S_ISREG(os.stat(self.path).st_mode):  # a pipe, a device: read once, by the parent
+                return None
             with open(self.path, "rb") as f:
-                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                    return None
                 codec, _, skip = sniff_encoding(f.read(4))
                 if codec != "utf-8":
                     return None
