@@ -391,10 +391,11 @@ def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | 
         table = _PLAIN_TYPED[reads] = {}
     fields: dict[str, object] = {}
     facts = 0
-    for word, raw, _ in words:
-        found = table.get((word, raw))
+    for w in words:
+        key = (w[0], w[1])  # by index: a named tuple unpacked in a loop is iterated over as any object
+        found = table.get(key)
         if found is None:
-            found = remember(table, (word, raw), _plain_typed(word, raw, reads))
+            found = remember(table, key, _plain_typed(w[0], w[1], reads))
         if found is False:
             return None
         name, value, fact = found  # type: ignore[misc]
@@ -507,7 +508,8 @@ def check_hand(words: Sequence[FlagWord], more: Sequence[FlagWord], hand: Hand, 
         return
     for fact, check in _CHECKS_BY_FACT:
         if facts & fact:
-            message = check.refuses(hand, ctx, tiles)
+            refuses = check[1]  # by index: a named tuple's callable field is called as a method (looked up)
+            message = refuses(hand, ctx, tiles)
             if message is not None:
                 raise MjcalcError("context", message, _column_of([*words, *more], check.flag))
 

@@ -99,33 +99,36 @@ class FormSpec(NamedTuple):  # a tuple: part of the key of the waits cache (_com
 def _suit_decompositions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
     """All ways to split one suit's counts into chi / pon / at most one pair, as (kind, offset) tuples."""
     out: list[tuple[tuple[str, int], ...]] = []
-
-    def walk(c: list[int], start: int, acc: list[tuple[str, int]], pair: bool) -> None:
-        i = start
-        while i < len(c) and c[i] == 0:
-            i += 1
-        if i == len(c):
-            out.append(tuple(acc))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            walk(c, i, [*acc, ("pon", i)], pair)
-            c[i] += 3
-        if not honors and i + 2 < len(c) and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            walk(c, i, [*acc, ("chi", i)], pair)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        if c[i] >= 2 and not pair:
-            c[i] -= 2
-            walk(c, i, [*acc, ("pair", i)], True)
-            c[i] += 2
-
-    walk(list(counts), 0, [], False)
+    _walk(list(counts), 0, [], False, honors, out)
     return tuple(out)
+
+
+def _walk(c: list[int], start: int, acc: list[tuple[str, int]], pair: bool, honors: bool,
+          out: list[tuple[tuple[str, int], ...]]) -> None:
+    """``_suit_decompositions``' search from the first tile at or after ``start``: a pon, a chi, then the pair
+    there. A function of the module, not a closure: a compiled closure is called as a Python object."""
+    i = start
+    while i < len(c) and c[i] == 0:
+        i += 1
+    if i == len(c):
+        out.append(tuple(acc))
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        _walk(c, i, [*acc, ("pon", i)], pair, honors, out)
+        c[i] += 3
+    if not honors and i + 2 < len(c) and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        _walk(c, i, [*acc, ("chi", i)], pair, honors, out)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    if c[i] >= 2 and not pair:
+        c[i] -= 2
+        _walk(c, i, [*acc, ("pair", i)], True, honors, out)
+        c[i] += 2
 
 
 def _suit_slices(counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, int]]:
@@ -188,8 +191,9 @@ def _suit_splits(sub: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
 def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> tuple[tuple[Group, ...], ...]:
     """A suit's decompositions as groups of the suit's kinds, each once (the search can reach one split in
     several orders: a pair then a chow at the same tile, or the chow first)."""
-    unique = dict.fromkeys(tuple(sorted(d, key=lambda g: (g[1], g[0]))) for d in _suit_decompositions(sub, honors))
-    return tuple(tuple(_group(k, t + offset) for k, t in d) for d in unique)
+    # Each split's groups sorted by tile, then kind (chi, pair, pon), as (tile, kind): a key function costs more.
+    unique = dict.fromkeys(tuple(sorted([(t, k) for k, t in d])) for d in _suit_decompositions(sub, honors))
+    return tuple(tuple([_group(k, t + offset) for t, k in d]) for d in unique)
 
 
 @lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
