@@ -128,7 +128,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "h_to_all": {"en": "every payer was charged {item}, but it applies to {scope} (here: {payers})",
                  "zh": "每家都算了 {item}，但它只算{scope}（这里：{payers}）"},
     "h_payer_missed": {"en": "{item} was left out of the payment of {payers}: it applies to {scope}",
-                       "zh": "{payers} 的付款漏了 {item}：它算{scope}"},
+                       "zh": "{payers} 的付款漏了 {item}：它只算{scope}"},
     "h_fan_on_discard": {"en": "every payer was charged the {unit}: on a discard only the discarder {payer} pays it, "
                                "the others pay the base alone",
                          "zh": "每家都付了{unit}：点和时只有放铳的 {payer} 付番，其他两家只付底分"},
@@ -649,7 +649,7 @@ def _doc(item: ItemDef) -> str:
 def _scope_text(scope: str, lang: str) -> str:
     from .schema import SCOPES
 
-    zh = {"all": "每家", "discarder": "只算放铳者", "dealer_paying": "庄家输时", "dealer_involved": "庄家参与的每笔付款",
+    zh = {"all": "每家", "discarder": "放铳者一家", "dealer_paying": "输牌的庄家", "dealer_involved": "庄家参与的每笔付款",
           "closed_payers": "每个门清的输家"}
     return zh.get(scope, SCOPES[scope]) if lang == "zh" else SCOPES[scope]
 
@@ -866,8 +866,8 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
     if "fan" in given and given["fan"] != s.fan:
         out.append((("wrong_fan",), msg("h_fan", lang, unit=unit, given=given["fan"], actual=s.fan),
                     again(_shifted(res, given["fan"] - s.fan)), "given"))
-    if student_awards is not None:
-        counted = sum(a.total for a in student_awards if a.item.applies_to == "all")
+    counted = sum(a.total for a in student_awards or () if a.item.applies_to == "all")
+    if student_awards is not None:  # the items counted (a payer's item among them) carried through
         out.append((("wrong_fan",), msg("h_items", lang, unit=unit, given=counted, actual=s.fan),
                     again(student_awards), "given"))
     if "fan" not in given:
