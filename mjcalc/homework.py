@@ -42,6 +42,7 @@ KEYS = {
     "结果": "result",
 }
 NOT_A_WIN = {"not a win", "not_a_win", "no win", "不能和", "不能胡", "不和", "诈和", "诈胡"}
+NO_ITEMS = {"none", "-", "—", "无", "没有", "无番"}
 ITEM_SPLIT = re.compile(r"[,，、;；]\s*")
 
 # The causes a difference can carry (docs/OUTPUT.md, "check --json"): what step of the answer went wrong.
@@ -138,7 +139,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
                     "zh": "这只是 {payer} 一家的付款：和牌者收 {n} 家（{amounts}）"},
     "h_base": {"en": "those are the points at {name} {value}; it is {actual} here",
                "zh": "这是 {name} {value} 的分；这里是 {actual}"},
-    "h_cap_missed": {"en": "the cap was not applied: {notes}", "zh": "没有封顶：{notes}"},
+    "h_base_as_price": {"en": "the base {base} was taken as the price of each {unit} and not paid itself: it is "
+                              "base {base} + each {unit} × {price}",
+                        "zh": "把底 {base} 当成了每台的价钱，底本身没付：应为 底 {base} + 台 × {price}"},
+    "h_cap_missed": {"en": "the cap was not applied ({caps}): {notes}", "zh": "没有封顶（{caps}）：{notes}"},
     "h_cap_scope": {"en": "the cap was applied {wrong} — here it is {right}: {notes}",
                     "zh": "封顶算成了{wrong} —— 这里是{right}：{notes}"},
     "h_cap_value": {"en": "those are the points with the cap at {value}{unit}; it is {actual}",
@@ -150,6 +154,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "h_kiriage": {"en": "those are the points with kiriage mangan {on}; the option kiriage is {now}",
                   "zh": "这是切上满贯{on}的分；选项 kiriage 现在是 {now}"},
     "h_round_fu": {"en": "the fu were not rounded up: {raw} → {fu}", "zh": "符没有进位：{raw} → {fu}"},
+    "h_round_fu_down": {"en": "the fu were rounded down: {raw} → {down}, it is up: {raw} → {fu}",
+                        "zh": "符数舍掉了：{raw} → {down}，应进位：{raw} → {fu}"},
     "h_round_pay": {"en": "the payments were not rounded up to 100", "zh": "付款没有进到整百"},
     "h_round_pay_to": {"en": "the payments were rounded to {step}, not up to 100", "zh": "付款进到了 {step}，应进到整百"},
     "h_dealer": {"en": "those are the points of a {wrong} win; {seat} is {right}",
@@ -251,6 +257,10 @@ def parse_answer(raw: str | dict[str, Any], lang: str = "en") -> Answer:
         value = " ".join(tokens[i + 1 : j])
         if not value and ":" in tokens[i].rstrip(":"):  # fan:3
             value = tokens[i].split(":", 1)[1]
+        if not value and key == "items":  # no item at all
+            answer.items = []
+            i = j
+            continue
         if not value:
             raise MjcalcError("answer", msg("no_value", lang, word=tokens[i]))
         _set(answer, key, value, lang)
@@ -276,6 +286,8 @@ def _answer_from_mapping(raw: dict[str, Any], lang: str) -> Answer:
 def _set(answer: Answer, key: str, value: str, lang: str) -> None:
     if key == "items":
         answer.items = []
+        if value.strip().lower() in NO_ITEMS:
+            return
         for part in ITEM_SPLIT.split(value):
             part = part.strip()
             if not part:
@@ -411,7 +423,7 @@ class Facts:
 
     def for_item(self, item: ItemDef) -> str:
         """The facts of this hand that an item's condition reads, by the predicates and flags it names."""
-        words = set(re.findall(r"[a-z_.]+", item.when_text))
+        words = set(re.findall(r"[a-z_.]+", re.sub(r"\w+=\w+", "", item.when_text)))  # predicates, not params
         facts: list[str] = []
 
         def add(text: str) -> None:
@@ -521,6 +533,13 @@ def _resolved(rules: Ruleset, written: list[tuple[str, int | None]]) -> list[tup
     while i < len(written):
         name, value = written[i]
         item = _resolve(rules, name)
+        if item is None and " " in name.strip():  # names written with spaces between them: riichi pinfu
+            parts = _spaced(rules, name.split())
+            if parts is not None:
+                out.extend((n, it, None) for n, it in parts[:-1])
+                out.append((parts[-1][0], parts[-1][1], value))
+                i += 1
+                continue
         if item is None:
             for j in range(i + 1, min(i + 3, len(written))):
                 joined = ", ".join(n for n, _ in written[i : j + 1])
@@ -531,6 +550,23 @@ def _resolved(rules: Ruleset, written: list[tuple[str, int | None]]) -> list[tup
         out.append((name, item, value))
         i += 1
     return out
+
+
+def _spaced(rules: Ruleset, words: list[str]) -> list[tuple[str, ItemDef]] | None:
+    """Words that are item names one after another (the longest name first), or None."""
+    out: list[tuple[str, ItemDef]] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            name = " ".join(words[i:j])
+            item = _resolve(rules, name)
+            if item is not None:
+                out.append((name, item))
+                i = j
+                break
+        else:
+            return None
+    return out if len(out) > 1 else None
 
 
 def _value_of(res: Result, item: ItemDef) -> int:
@@ -642,8 +678,10 @@ def _doc(item: ItemDef) -> str:
 
     name = re.match(r"[\w.]+", item.when_text)
     fn = PREDICATES.get(name.group(0)) if name else None
-    doc = (getattr(fn, "__doc__", None) or "").strip().split("\n\n")[0].replace("\n", " ")
-    return doc or item.when_text
+    doc = re.sub(r"\s+", " ", (getattr(fn, "__doc__", None) or "").strip().split("\n\n")[0])
+    for param, value in re.findall(r"(\w+)=([^,()]+)", item.when_text):  # the parameters this item gives
+        doc = doc.replace(f"``{param}``", value.strip())
+    return doc.replace("``", "") or item.when_text
 
 
 def _scope_text(scope: str, lang: str) -> str:
@@ -711,6 +749,8 @@ def _compare_fu(s: Settlement, given: int, lang: str) -> list[Difference]:
                       "wrong_fu")]
     if raw != s.fu and given == raw:
         out.append(Difference("fu", "wrong", msg("fu_unrounded", lang, given=given, raw=raw, fu=s.fu), "rounding"))
+    elif raw != s.fu and raw % 10 and given == raw // 10 * 10:
+        out.append(Difference("fu", "wrong", msg("h_round_fu_down", lang, raw=raw, down=given, fu=s.fu), "rounding"))
     return out
 
 
@@ -794,11 +834,17 @@ def _compare_points(res: Result, given: dict[str, Any], student_awards: list[Awa
             out.append(Difference("points", "formula", msg("points", lang, given=student, actual=s.points, why=text,
                                                            worked=worked), cause))
 
+    same: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+
     def tried(causes: tuple[str, ...], why: str, change: Change, shares: bool) -> None:
         alt = resettle.run(change)
         if alt is None or alt.points == s.points:
             return
         if alt.points == student:
+            key = (causes, tuple(p.formula for p in alt.payments))
+            if key in same:  # the same payments by the same step another way (rounded to 1 or to 10): said once
+                return
+            same.add(key)
             add(causes, why, alt)
         elif shares and len(alt.payments) > 1:
             for p in alt.payments:
@@ -914,15 +960,25 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
             for value in sorted({*BASES, actual * 2, actual // 2, actual + 1, max(actual - 1, 0)} - {actual}):
                 out.append((("wrong_base",), msg("h_base", lang, name=label, value=value, actual=actual),
                             again(None, None, None, **{param: value}), "step"))
+    if again.kind == "additive" and "per_fan" in again.params and int(again.params.get("base", 0)):
+        base = int(again.params["base"])  # 台 × 底 with no 底 of its own: the base taken for the price of a 台
+        out.append((("wrong_base",), msg("h_base_as_price", lang, base=base, price=again.params["per_fan"], unit=unit),
+                    again(None, None, None, base=0, per_fan=base), "step"))
     # caps
     capped = any(p.capped_from is not None for p in s.payments)
     cap, fan_cap = again.params.get("cap"), again.params.get("fan_cap")
     notes = "; ".join(s.notes) or msg("no_cap_here", lang)
-    if capped:
-        out.append((("cap_missed",), msg("h_cap_missed", lang, notes=notes), again(cap=None, fan_cap=None), "step"))
-        if cap is not None and fan_cap is not None:
-            out.append((("cap_missed",), msg("h_cap_missed", lang, notes=notes), again(cap=None), "step"))
-            out.append((("cap_missed",), msg("h_cap_missed", lang, notes=notes), again(fan_cap=None), "step"))
+    caps = [(name, value) for name, value in (("cap", cap), ("fan_cap", fan_cap)) if value is not None]
+    if caps:  # tried whether or not a cap cuts the right payments: a step done the student's way may reach it
+        def cap_text(names: list[tuple[str, Any]]) -> str:
+            return msg("h_cap_missed", lang, caps=", ".join(f"{_param_label(rules, n)} {v}" for n, v in names),
+                       notes=notes)
+
+        out.append((("cap_missed",), cap_text(caps), again(cap=None, fan_cap=None), "step"))
+        if len(caps) > 1:
+            for name, value in caps:
+                out.append((("cap_missed",), cap_text([(name, value)]), again(None, None, None, **{name: None}),
+                            "step"))
     if cap is not None:
         scope = again.params.get("cap_scope", "per_player_net")
         other = "per_payer" if scope == "per_player_net" else "per_player_net"
@@ -948,10 +1004,11 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
 
 
 def _param_label(rules: Ruleset, param: str) -> str:
+    """A formula parameter as the user sets it: its option's name, else the parameter's (base, per_fan)."""
     ref = rules.formula.get(param)
     if isinstance(ref, dict) and "option" in ref:
         return f"{ref['option']}"
-    return param
+    return {"per_fan": f"per_{rules.unit}"}.get(param, param)
 
 
 FU_STEPS: Final = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
@@ -999,6 +1056,10 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
         out.append((("rounding",), why, again(what_if={"fu_unrounded": True}), "step"))
         out.append((("rounding",), why + "; " + msg("h_round_pay", lang),
                     again(what_if={"fu_unrounded": True, "round_to": 1}), "step"))
+    if s.fu_lines and raw % 10 and res.best.candidate.reading.form != "seven_pairs":
+        down = raw // 10 * 10
+        out.append((("rounding", "wrong_fu"), msg("h_round_fu_down", lang, raw=raw, down=down, fu=fu),
+                    again(what_if={"fu": down}), "step"))
     out.append((("rounding",), msg("h_round_pay", lang), again(what_if={"round_to": 1}), "step"))
     out.append((("rounding",), msg("h_round_pay_to", lang, step=10), again(what_if={"round_to": 10}), "step"))
     if g_fu is not None:
