@@ -227,8 +227,14 @@ def suggest(word: str, known: Iterable[str], lang: str = "en", cutoff: float = 0
     return msg("did_you_mean", lang, words=msg("or", lang).join(f"'{spelled[c]}'" for c in close))
 
 
+# Traditional characters of item names, to their simplified form: an answer written in either reads the same.
+TRADITIONAL: Final = str.maketrans(
+    "門莊聽槓龍風對雙發無連獨將滿雜點砲寶邊張東數氣貫順並計減過撈開絕單釣臺異紅綠圓碼買賣嶺嶺啟鬥鳥頭幹骰盤陸見區戰",
+    "门庄听杠龙风对双发无连独将满杂点炮宝边张东数气贯顺并计减过捞开绝单钓台异红绿圆码买卖岭岭启斗鸟头干骰盘陆见区战")
+
+
 def _plain(text: str) -> str:
-    return text.strip().lower().replace(" ", "").replace("_", "").replace("-", "")
+    return text.strip().lower().translate(TRADITIONAL).replace(" ", "").replace("_", "").replace("-", "")
 
 
 @dataclass
@@ -533,6 +539,11 @@ def _resolved(rules: Ruleset, written: list[tuple[str, int | None]]) -> list[tup
     while i < len(written):
         name, value = written[i]
         item = _resolve(rules, name)
+        counted = re.fullmatch(r"(.+?)\s*[×xX*]?\s*(\d+)", name.strip())
+        if item is None and counted and value is None:  # 自摸 1, 一般高×2: the value after the name
+            item = _resolve(rules, counted.group(1))
+            if item is not None:
+                name, value = counted.group(1), int(counted.group(2))
         if item is None and " " in name.strip():  # names written with spaces between them: riichi pinfu
             parts = _spaced(rules, name.split())
             if parts is not None:
