@@ -234,7 +234,7 @@ TRADITIONAL: Final = str.maketrans(
 
 
 def _plain(text: str) -> str:
-    return text.strip().lower().translate(TRADITIONAL).replace(" ", "").replace("_", "").replace("-", "")
+    return re.sub(r"[\s_,，-]", "", text.strip().lower().translate(TRADITIONAL))
 
 
 @dataclass
@@ -538,6 +538,16 @@ def _resolved(rules: Ruleset, written: list[tuple[str, int | None]]) -> list[tup
     i = 0
     while i < len(written):
         name, value = written[i]
+        joined = None  # a name with a comma in it, split by the answer's commas (the older riichi names)
+        for j in range(min(i + 2, len(written) - 1), i, -1):
+            whole = ", ".join(n for n, _ in written[i : j + 1])
+            joined = _resolve(rules, whole)
+            if joined is not None:
+                out.append((whole, joined, written[j][1]))
+                i = j + 1
+                break
+        if joined is not None:
+            continue
         item = _resolve(rules, name)
         counted = re.fullmatch(r"(.+?)\s*[×xX*]?\s*(\d+)", name.strip())
         if item is None and counted and value is None:  # 自摸 1, 一般高×2: the value after the name
@@ -551,13 +561,6 @@ def _resolved(rules: Ruleset, written: list[tuple[str, int | None]]) -> list[tup
                 out.append((parts[-1][0], parts[-1][1], value))
                 i += 1
                 continue
-        if item is None:
-            for j in range(i + 1, min(i + 3, len(written))):
-                joined = ", ".join(n for n, _ in written[i : j + 1])
-                item = _resolve(rules, joined)
-                if item is not None:
-                    name, value, i = joined, written[j][1], j
-                    break
         out.append((name, item, value))
         i += 1
     return out
