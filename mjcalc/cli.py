@@ -389,9 +389,6 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
     except MjcalcError as exc:
         _fail(exc)
         raise AssertionError from exc
-    except OSError as exc:
-        _fail(MjcalcError("context", f"cannot write {output}: {exc.strerror or exc}"))
-        raise AssertionError from exc
     typer.echo(summary.line(), err=True)
     for failure in failures:
         typer.echo(f"mjcalc: {failure}", err=True)

@@ -108,8 +108,11 @@ def partitions(patterns: list[str], input_format: str = "auto", ext: str = "json
         stems[stem] = number
         path = os.path.abspath(name)
         fmt = detect_format(name, input_format)
-        with open(path, "rb") as f:
-            plan = FileRecords(path, LineSource(f), fmt).plan()
+        try:
+            with open(path, "rb") as f:
+                plan = FileRecords(path, LineSource(f), fmt).plan()
+        except OSError as exc:
+            raise MjcalcError("context", f"cannot read {name}: {exc.strerror or exc}") from None
         if plan is None:
             yield Partition(name, path, 0, f"{stem}.00000.{ext}", None, fmt)
             continue
@@ -232,7 +235,10 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
     from .batch import usable_cpus
 
     files = expand(patterns)  # a wrong name stops here, before a cluster is started
-    os.makedirs(out_dir, exist_ok=True)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise MjcalcError("option", f"cannot write {out_dir}: {exc.strerror or exc}") from None
     summary = Summary()
     failures: list[str] = []
     start = time.perf_counter()
