@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -243,10 +244,12 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
     failures: list[str] = []
     start = time.perf_counter()
     cluster = None
+    scratch = tempfile.TemporaryDirectory(prefix="mjcalc-dask-")  # the local workers' own files, removed after
     try:
         if scheduler == "local":
             cluster = LocalCluster(n_workers=usable_cpus(), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   local_directory=scratch.name)
             client = Client(cluster)
         else:
             try:
@@ -270,5 +273,6 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
     finally:
         if cluster is not None:
             cluster.close()
+        scratch.cleanup()
         summary.seconds = time.perf_counter() - start
     return summary, failures
