@@ -72,12 +72,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "is_a_win": {"en": "the hand is a win: {reading}; it meets every condition of {rules} ({conditions})",
                  "zh": "这手牌能和：{reading}；满足 {rules} 的每个条件（{conditions}）"},
     "missed": {"en": "missed {item} +{value}{scope}: {why}", "zh": "漏了 {item} +{value}{scope}：{why}"},
-    "missed_maybe": {"en": "{unit}: {given} is one item short of {actual} — missed {items}?",
-                     "zh": "{unit}：{given} 比 {actual} 正好少一个番种 —— 漏了 {items}？"},
+    "missed_maybe": {"en": "{unit}: {given} is this hand's {actual} without {items} — missed it?",
+                     "zh": "{unit}：{given} 正是这手牌的 {actual} 少了 {items} —— 漏算了？"},
     "maybe_item": {"en": "{item} +{value} ({why})", "zh": "{item} +{value}（{why}）"},
     "not_applicable": {"en": "counted {item}, which does not apply: {why}", "zh": "算了 {item}，但这手牌不算：{why}"},
     "excluded": {"en": "counted {item}, which this hand has but may not count: {why}",
                  "zh": "算了 {item}：这手牌虽有，但不能计：{why}"},
+    "too_many": {"en": "{unit}: {given} is {excess} more than this hand's {actual} — an item counted that it does not "
+                       "have? It counts {items} ({facts})",
+                 "zh": "{unit}：{given} 比这手牌的 {actual} 多了 {excess} —— 是否算了它没有的番种？它只有 {items}（{facts}）"},
     "excluded_maybe": {"en": "{unit}: {given} is {item}'s {value} too many — {why}",
                        "zh": "{unit}：{given} 正好多了 {item} 的 {value} —— {why}"},
     "excluded_by": {"en": "{by} excludes it (不计 {item})", "zh": "有 {by} 就不计 {item}"},
@@ -98,7 +101,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
             "zh": "{unit}：你写 {given}，应为 {actual}（{items}{besides}）"},
     "no_item": {"en": "no item", "zh": "没有番种"},
     "besides": {"en": "; besides, {what}", "zh": "；另外 {what}"},
-    "payment_only": {"en": "{item} {value} on {payers} payment only", "zh": "{item} {value} 只在 {payers} 的付款上"},
+    "payment_only": {"en": "{item} {value} on the payment of {payers} only", "zh": "{item} {value} 只在 {payers} 的付款上"},
     "fan_payer_item": {"en": "{unit}: your {given} counts {items}, which {payer} alone pays: the hand's {unit} is "
                              "what every payer pays on ({actual}), {payer} pays {theirs}",
                        "zh": "{unit}：你的 {given} 含了 {items}，但只有 {payer} 付：这手牌的{unit}是每家都付的 "
@@ -141,16 +144,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
                "zh": "这是 {name} {value} 的分；这里是 {actual}"},
     "h_base_as_price": {"en": "the base {base} was taken as the price of each {unit} and not paid itself: it is "
                               "base {base} + each {unit} × {price}",
-                        "zh": "把底 {base} 当成了每台的价钱，底本身没付：应为 底 {base} + 台 × {price}"},
+                        "zh": "把底 {base} 当成了每{unit}的价钱，底本身没付：应为 底 {base} + {unit} × {price}"},
     "h_cap_missed": {"en": "the cap was not applied ({caps}): {notes}", "zh": "没有封顶（{caps}）：{notes}"},
     "h_cap_scope": {"en": "the cap was applied {wrong} — here it is {right}: {notes}",
                     "zh": "封顶算成了{wrong} —— 这里是{right}：{notes}"},
     "h_cap_value": {"en": "those are the points with the cap at {value}{unit}; it is {actual}",
                     "zh": "这是封顶 {value}{unit}的分；封顶是 {actual}"},
-    "h_limit_missed": {"en": "the limit was not applied: {han} han {fu} fu is {limit} ({note})",
-                       "zh": "没有按满贯封顶：{han} 翻 {fu} 符是 {limit}（{note}）"},
-    "h_limit_wrong": {"en": "those are the points of base {base} ({name}); {han} han {fu} fu: {note}",
-                      "zh": "这是基本点 {base}（{name}）的分；{han} 翻 {fu} 符：{note}"},
+    "h_limit_missed": {"en": "the limit was not applied: {note}", "zh": "没有按满贯等封顶：{note}"},
+    "h_limit_wrong": {"en": "those are the points of base {base} ({name}); it is {note}",
+                      "zh": "这是基本点 {base}（{name}）的分；应为 {note}"},
     "h_kiriage": {"en": "those are the points with kiriage mangan {on}; the option kiriage is {now}",
                   "zh": "这是切上满贯{on}的分；选项 kiriage 现在是 {now}"},
     "h_round_fu": {"en": "the fu were not rounded up: {raw} → {fu}", "zh": "符没有进位：{raw} → {fu}"},
@@ -197,6 +199,14 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "score_pct": {"en": " ({pct}%)", "zh": "（{pct}%）"},
     "score_errors": {"en": "; {n} could not be checked", "zh": "；{n} 题无法检查"},
 }
+
+
+UNITS: Final = {"fan": {"en": "fan", "zh": "番"}, "han": {"en": "han", "zh": "翻"}, "tai": {"en": "tai", "zh": "台"}}
+
+
+def _unit(unit: str, lang: str) -> str:
+    """A ruleset's unit in ``lang``: fan 番, han 翻, tai 台."""
+    return UNITS.get(unit, {}).get(lang, unit)
 
 
 def msg(name: str, lang: str = "en", /, **values: Any) -> str:
@@ -518,7 +528,7 @@ def _not_a_win(res: Result, rules: Ruleset, lang: str) -> list[Difference]:
         if cond.minimum is not None:
             reached = getattr(cond, "reached", None)
             out.append(Difference("result", "not_a_win", msg(
-                "below_minimum", lang, reached="?" if reached is None else reached, unit=rules.unit,
+                "below_minimum", lang, reached="?" if reached is None else reached, unit=_unit(rules.unit, lang),
                 minimum=cond.minimum, why=_name(cond.message, lang)), "below_minimum"))
     return out
 
@@ -627,10 +637,11 @@ def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | N
             counted.append(Award(item, value if value is not None else _value_of(res, item), 1))
             continue
         a = actual[iid]
-        counted.append(a if value is None else Award(a.item, value, 1))
-        if value is not None and value != a.total:
+        counted.append(a if value is None or value in (a.total, a.value) else Award(a.item, value, 1))
+        # an item counted N times: its total (一般高:2), or the value of one (一般高:1, as the JSON's value and count)
+        if value is not None and value != a.total and not (a.count > 1 and value == a.value):
             out.append(Difference("items", "wrong_value", msg(
-                "wrong_value", lang, item=_item_label(a.item, lang), value=a.total, unit=rules.unit, given=value,
+                "wrong_value", lang, item=_item_label(a.item, lang), value=a.total, unit=_unit(rules.unit, lang), given=value,
                 why=_value_why(res, a, lang)), "wrong_value"))
     return out, counted
 
@@ -688,11 +699,12 @@ def _doc(item: ItemDef) -> str:
     """An item's condition in words: its doc, else its predicate's docstring, else the predicate itself."""
     if item.doc:
         return item.doc.strip()
+    from .docs import doc_of
     from .predicates import PREDICATES
 
     name = re.match(r"[\w.]+", item.when_text)
     fn = PREDICATES.get(name.group(0)) if name else None
-    doc = re.sub(r"\s+", " ", (getattr(fn, "__doc__", None) or "").strip().split("\n\n")[0])
+    doc = re.sub(r"\s+", " ", doc_of(fn).strip().split("\n\n")[0])
     for param, value in re.findall(r"(\w+)=([^,()]+)", item.when_text):  # the parameters this item gives
         doc = doc.replace(f"``{param}``", value.strip())
     return doc.replace("``", "") or item.when_text
@@ -716,11 +728,11 @@ def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: st
                  no_items: bool) -> list[Difference]:
     assert res.best is not None
     s = res.best.settlement
-    unit = rules.unit
+    unit = _unit(rules.unit, lang)
     own = _payer_only(res)
     common = [a for a in res.best.awards if id(a) not in own]
     besides = [msg("payment_only", lang, item=_item_label(a.item, lang), value=a.total, payers=", ".join(
-        f"{p.payer}'s" for p in s.payments if any(x is a for x in p.extras))) for a in res.best.awards if id(a) in own]
+        p.payer for p in s.payments if any(x is a for x in p.extras))) for a in res.best.awards if id(a) in own]
     items = " + ".join(f"{_item_label(a.item, lang)} {a.total}" for a in common) or msg("no_item", lang)
     out = [Difference("fan", "wrong", msg("fan", lang, unit=unit, given=given, actual=s.fan, items=items,
                                           besides=msg("besides", lang, what="; ".join(besides)) if besides else ""),
@@ -737,8 +749,13 @@ def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: st
                                                   actual=s.fan), "cap_wrong"))
     if no_items:  # the fan alone: one item's value away from it names that item
         c = res.best.candidate
+        valued = [a for a in common if a.total]
         short = [msg("maybe_item", lang, item=_item_label(a.item, lang), value=a.total, why=facts.for_item(a.item))
-                 for a in common if a.total and given == s.fan - a.total]
+                 for a in valued if given == s.fan - a.total]
+        if not short:  # two items short
+            short = [msg("maybe_item", lang, item=f"{_item_label(a.item, lang)} + {_item_label(b.item, lang)}",
+                         value=a.total + b.total, why=f"{facts.for_item(a.item)}; {facts.for_item(b.item)}")
+                     for i, a in enumerate(valued) for b in valued[i + 1:] if given == s.fan - a.total - b.total]
         if short:
             out.append(Difference("fan", "wrong", msg("missed_maybe", lang, unit=unit, given=given, actual=s.fan,
                                                       items=msg("or", lang).join(short)), "missed_item"))
@@ -752,6 +769,10 @@ def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: st
                 cause = cause.split("+")[-1]
                 out.append(Difference("fan", "wrong", msg("excluded_maybe", lang, unit=unit, given=given,
                                                           item=_item_label(item, lang), value=value, why=why), cause))
+        if given > s.fan and not any(d.cause in ("excluded", "not_applicable") for d in out):
+            out.append(Difference("fan", "wrong", msg("too_many", lang, unit=unit, given=given, actual=s.fan,
+                                                      excess=given - s.fan, items=items, facts=facts.reading()),
+                                  "not_applicable"))
     return out
 
 
@@ -921,7 +942,7 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
                           lang: str) -> list[Hypothesis]:
     assert res.best is not None and res.ruleset is not None
     rules, s, ctx = res.ruleset, res.best.settlement, res.best.candidate.ctx
-    unit = rules.unit
+    unit = _unit(rules.unit, lang)
     out: list[Hypothesis] = []
     if "fan" in given and given["fan"] != s.fan:
         out.append((("wrong_fan",), msg("h_fan", lang, unit=unit, given=given["fan"], actual=s.fan),
@@ -1041,10 +1062,10 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
     g_han = given.get("fan") if given.get("fan") not in (None, han) else None
     g_fu = given.get("fu") if given.get("fu") not in (None, fu) else None
     if g_han is not None and g_fu is not None:
-        out.append((("wrong_fan", "wrong_fu"), msg("h_fan", lang, unit="han", given=g_han, actual=han) + "; "
+        out.append((("wrong_fan", "wrong_fu"), msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han) + "; "
                     + msg("h_fu", lang, given=g_fu, actual=fu, lines=lines), again(what_if={"han": g_han, "fu": g_fu}), "given"))
     if g_han is not None:
-        out.append((("wrong_fan",), msg("h_fan", lang, unit="han", given=g_han, actual=han),
+        out.append((("wrong_fan",), msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han),
                     again(what_if={"han": g_han}), "given"))
     if g_fu is not None:
         out.append((("wrong_fu",), msg("h_fu", lang, given=g_fu, actual=fu, lines=lines),
@@ -1052,12 +1073,12 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
     if student_awards is not None:
         counted = sum(a.total for a in student_awards)
         if counted != han:
-            out.append((("wrong_fan",), msg("h_items", lang, unit="han", given=counted, actual=han),
+            out.append((("wrong_fan",), msg("h_items", lang, unit=_unit("han", lang), given=counted, actual=han),
                         again(what_if={"han": counted, **({"fu": g_fu} if g_fu is not None else {})}), "given"))
     if "fan" not in given:
         for other in range(1, 14):
             if other != han:
-                out.append((("wrong_fan",), msg("h_fan_other", lang, unit="han", given=other, actual=han),
+                out.append((("wrong_fan",), msg("h_fan_other", lang, unit=_unit("han", lang), given=other, actual=han),
                             again(what_if={"han": other}), "search"))
     if "fu" not in given and s.fu_lines:
         for other in FU_STEPS:
@@ -1082,16 +1103,16 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
     # limits
     note = "; ".join(s.notes)
     if s.limit is not None:
-        out.append((("cap_missed",), msg("h_limit_missed", lang, han=han, fu=fu, limit=s.limit, note=note),
+        out.append((("cap_missed",), msg("h_limit_missed", lang, note=note),
                     again(what_if={"no_limit": True}), "step"))
-    for base, name in LIMIT_BASES.items():
-        out.append((("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=name, han=han, fu=fu, note=note),
-                    again(what_if={"base_points": base}), "step"))
     if "kiriage" in res.options:
         flipped = {**res.options, "kiriage": not res.options["kiriage"]}
         on = "on" if flipped["kiriage"] else "off"
         out.append((("cap_wrong",), msg("h_kiriage", lang, on=on, now="off" if on == "on" else "on"),
                     again(options=flipped), "step"))
+    for base, name in LIMIT_BASES.items():
+        out.append((("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=name, note=note),
+                    again(what_if={"base_points": base}), "step"))
     # the dealer's share of the base points
     dealer = ctx.seat == "E"
     out.append((("wrong_base",), msg("h_dealer", lang, wrong=msg("non_dealer_word" if dealer else "dealer_word", lang),

@@ -68,3 +68,16 @@ def test_the_causes_of_the_vocabulary_are_shown_across_the_files() -> None:
     shown = {c for path in FILES for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]
              for c in case.get("causes", [])}
     assert set(CAUSES) - {"arithmetic"} <= shown
+
+
+def test_every_text_is_in_english_and_chinese_with_the_same_blanks() -> None:
+    import string
+
+    from mjcalc.homework import MESSAGES
+
+    def blanks(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"en", "zh"}, key
+        assert blanks(texts["en"]) == blanks(texts["zh"]), key
