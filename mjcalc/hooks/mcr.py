@@ -590,6 +590,9 @@ def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
 
 
 def _unique_wait(c: Candidate) -> str | None:
+    """The wait fan the winning tile's place in this reading could make, if the wait is the hand's only one. None
+    at once for a two-sided chow (23 won on 4): the tile at its other end completes the same sets, so the hand
+    had two waits whatever else it holds, and the hand's waits need not be worked out."""
     win = c.hand.win_tile
     end = middle = pair = False
     for g in c.reading.groups:
@@ -597,8 +600,11 @@ def _unique_wait(c: Candidate) -> str | None:
         if g[3] or win not in tiles:  # a declared meld, or a group without the winning tile
             continue
         if kind == "chi":
+            first = tiles[0]
             if win == tiles[1]:
                 middle = True
+            elif (win == first and _rank(first) != 6) or (win != first and _rank(first) != 0):
+                return None
             else:
                 end = True
         elif kind == "pair":
