@@ -52,11 +52,17 @@ def measure(cmd: list[str]) -> tuple[float, float]:
     return float(seconds), int(kib) / 1024
 
 
-def wall(cmd: list[str]) -> float:
-    """Wall seconds of one run of the command (its output goes to the file it is given)."""
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """Wall seconds and processor seconds (user + system) of one run of the command (its output goes to the
+    file it is given). On a shared machine the processor time is the steadier of the two."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def reference_record(situation) -> dict:
@@ -100,19 +106,25 @@ def side_by_side(args: argparse.Namespace) -> None:
             if records != args.hands:
                 sys.exit(f"{name} wrote {records} records for {args.hands} hands: {' '.join(cmd)}")
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
         order = ["mjcalc jsonl", "reference", "mjcalc csv", "reference"]
         for r in range(args.rounds):
             for name in order if r % 2 == 0 else order[::-1]:
-                times[name].append(wall(commands[name]))
+                seconds, processor = timed(commands[name])
+                times[name].append(seconds)
+                cpu[name].append(processor)
         median = {name: statistics.median(t) for name, t in times.items()}
-        print(f"{args.hands:,} riichi situations, {args.rounds} rounds alternating, medians of wall time; "
-              f"mjcalc's core: {mjcalc.core()}")
+        median_cpu = {name: statistics.median(t) for name, t in cpu.items()}
+        print(f"{args.hands:,} riichi situations, {args.rounds} rounds alternating (the reference twice a round), "
+              f"medians; mjcalc's core: {mjcalc.core()}")
+        print(f"{'':<13} {'wall':>7}   {'hands/s':>9}   {'cpu':>7}   wall of each run")
         for name, t in times.items():
-            print(f"{name:<13} {median[name]:7.2f} s   ({args.hands / median[name]:9,.0f} hands/s)   "
-                  f"runs: {' '.join(f'{x:.2f}' for x in t)}")
+            print(f"{name:<13} {median[name]:6.2f}s   {args.hands / median[name]:9,.0f}   {median_cpu[name]:6.2f}s   "
+                  f"{' '.join(f'{x:.2f}' for x in t)}")
         for name in ("mjcalc jsonl", "mjcalc csv"):
-            print(f"ratio {name[7:]:<6}  {median['reference'] / median[name]:5.2f} x  (reference time / mjcalc "
-                  "time; above 1 = mjcalc faster)")
+            print(f"ratio {name[7:]:<6}  {median['reference'] / median[name]:5.2f} x wall, "
+                  f"{median_cpu['reference'] / median_cpu[name]:5.2f} x cpu  (reference / mjcalc; above 1 = mjcalc "
+                  "faster)")
 
 
 def scaling(args: argparse.Namespace) -> None:

@@ -20,10 +20,16 @@ from pathlib import Path
 HAND = "123m456p789s111z22z +zimo +seat=E"
 
 
-def wall(cmd: list[str]) -> float:
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """Wall seconds and processor seconds (user + system: the steadier on a shared machine) of one run."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def main() -> None:
@@ -40,19 +46,24 @@ def main() -> None:
         "mjcalc --help": [mjcalc, "--help"],
     }
     for cmd in commands.values():  # warm the disk cache and the .pyc files
-        wall(cmd)
+        timed(cmd)
     times: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
     names = list(commands)
     for r in range(args.rounds):
         for name in names if r % 2 == 0 else names[::-1]:
-            times[name].append(wall(commands[name]))
+            seconds, processor = timed(commands[name])
+            times[name].append(seconds)
+            cpu[name].append(processor)
     base = statistics.median(times["python -c pass"])
+    base_cpu = statistics.median(cpu["python -c pass"])
     import mjcalc as package
 
-    print(f"{args.rounds} rounds alternating, medians of wall time; mjcalc's core: {package.core()}")
-    for name, t in times.items():
-        m = statistics.median(t)
-        print(f"{name:<58} {m * 1000:7.1f} ms  {m / base:5.1f} x python -c pass")
+    print(f"{args.rounds} rounds alternating, medians; mjcalc's core: {package.core()}")
+    print(f"{'':<58} {'wall':>9}  {'x pass':>6}  {'cpu':>9}  {'x pass':>6}")
+    for name in commands:
+        m, c = statistics.median(times[name]), statistics.median(cpu[name])
+        print(f"{name:<58} {m * 1000:6.1f} ms  {m / base:5.1f}x  {c * 1000:6.1f} ms  {c / base_cpu:5.1f}x")
 
 
 if __name__ == "__main__":

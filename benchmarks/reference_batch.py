@@ -32,7 +32,8 @@ def score(record: dict) -> dict:
     if res.error:
         return {"result": "error", "error": res.error}
     return {"result": "win", "han": res.han, "fu": res.fu, "cost": res.cost,
-            "yaku": [{"id": y.yaku_id, "name": y.name, "han": y.han_open if res.is_open_hand else y.han_closed} for y in res.yaku],
+            "yaku": [{"id": y.yaku_id, "name": y.name, "han": y.han_open if res.is_open_hand else y.han_closed}
+                     for y in res.yaku],
             "fu_details": res.fu_details}
 
 
