@@ -283,7 +283,7 @@ def batch(
                                            "appended to).")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Score on a Dask cluster: its "
                                              "scheduler's address, or local; one output file per partition of "
-                                             "the FILEs in -o DIR (pip install 'mjcalc[dask]').")] = None,
+                                             "the FILEs in -o DIR (needs the dask extra).")] = None,
     partition_size: Annotated[str | None, typer.Option("--partition-size", metavar="SIZE", help="With --dask: "
                                                        "the files are cut into partitions of about this size "
                                                        "(default 8MiB: some 150,000 lines).")] = None,
