@@ -509,6 +509,30 @@ def waits(
     raise typer.Exit(0 if res.result == "waiting" else EXIT_BAD_INPUT)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on: 0.0.0.0 shares the page with the phones on "
+                                           "your network (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    open_: Annotated[bool, typer.Option("--open", help="Open the page in this machine's browser.")] = False,
+) -> None:
+    """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
+    from .web import missing  # the web stack only for this command: the others start without it
+
+    gone = missing()
+    if gone:
+        _fail(MjcalcError("option", f"mjcalc serve needs {' and '.join(gone)}, which are not installed: "
+                          "pip install 'mjcalc[serve]' (from a checkout: pip install '.[serve]')"))
+    from .web.server import run
+
+    try:
+        code = run(host, port, open_)
+    except MjcalcError as exc:
+        _fail(exc)
+        return
+    raise typer.Exit(code)
+
+
 @rules_app.command("list")
 def rules_list_cmd(json_out: JsonOpt = False) -> None:
     """The built-in rulesets."""

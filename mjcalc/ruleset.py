@@ -87,6 +87,18 @@ def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
 
 
+def check_builtin(ref: str, where: str, column: int | None = None) -> None:
+    """Refuse a ruleset that is not a built-in one, by name, without reading anything the reference names:
+    for a caller that must never open a file a user names (``mjcalc serve``)."""
+    names = builtin_names()
+    if isinstance(ref, str) and ref in names:
+        return
+    shown = str(ref)[:64] + ("…" if len(str(ref)) > 64 else "")
+    shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
+    raise MjcalcError("ruleset", f"{where}: '{shown}' is not a built-in ruleset{did_you_mean(str(ref)[:64], names)}; "
+                      f"only the built-in ones can be used here ({', '.join(names)}), not a ruleset file", column)
+
+
 # --- the model -----------------------------------------------------------------------------------------
 
 
