@@ -186,14 +186,22 @@ def test_type_a_hand_and_read_the_payments(page: Page) -> None:
     assert page.locator("#hand-strip .tile img").count() == 14
     reading = page.locator("#result .line .group[data-group] .tile")
     assert reading.count() >= 14
-    # a mistake: the message and a caret under its column
+    # Enter: the typed flags move to their toggles, and the line scored stays the same
+    page.locator("#notation").press("Enter")
+    settled(page)
+    assert page.locator("#notation").input_value() == "123m456p13s777z55z 2s"
+    assert page.locator("#flags [data-flag='from'] button.on").get_attribute("data-value") == "W"
+    assert page.locator("#flags [data-flag='closed'] button.on").get_attribute("data-value") == "N"
+    agrees(page, "123m456p13s777z55z 2s +from=W +closed=N", "jilin")
+    # a mistake: the message, and the line sent with a caret under its column
     page.locator("#notation").fill("123m456p789s11111z")
     settled(page)
-    error = mjcalc.score("123m456p789s11111z")["error"]
+    sent = "123m456p789s11111z +from=W +closed=N"
+    error = mjcalc.score(sent, rules="jilin")["error"]
     expect(page.locator("#error")).to_be_visible()
     expect(page.locator("#error-message")).to_contain_text(error["message"])
     echo = page.locator("#error-echo").inner_text().split("\n")
-    assert echo[0] == "123m456p789s11111z"
+    assert echo[0] == sent
     assert echo[1].index("^") == error["column"] - 1
     assert page.locator("#result").get_attribute("data-result") == "error"
 

@@ -369,6 +369,41 @@ function readFlagWords(text) {
   return flags;
 }
 
+function liftFlags() {
+  // Flags typed into the field move to the toggles once the typing is done (on leaving the field, or Enter):
+  // one place for each. A word this page cannot place stays in the line, for the server to explain.
+  const field = $("notation");
+  const words = field.value.split(/(?=\+)|\s+/).filter(Boolean);
+  const reads = new Set(rs() ? rs().flags : []);
+  const kept = [];
+  let moved = false;
+  for (const word of words) {
+    const m = /^\+([^=+\s]+)(?:=(\S*))?$/.exec(word.trim());
+    const def = m && state.flagDefs.find((d) => [d.name, ...(d.aliases || [])].some(
+      (a) => a.toLowerCase() === m[1].toLowerCase()));
+    const value = def && m[2] !== undefined ? m[2].toUpperCase() : undefined;
+    let ok = def && reads.has(def.name) && !NOT_TOGGLES.has(def.name) && state.flags[def.name] === undefined;
+    if (ok) {
+      if (def.kind === "bool") ok = value === undefined;
+      else if (def.kind === "seat") ok = SEATS.includes(value);
+      else if (def.kind === "seats") ok = !!value && value.split(",").every((x) => SEATS.includes(x));
+      else if (def.kind === "int") ok = /^[0-9]{1,2}$/.test(value || "") && Number(value) <= (def.most || 99);
+      else ok = !!value && !!readTiles(m[2]) && (def.kind === "tiles" || readTiles(m[2]).length === 1);
+    }
+    if (!ok) { kept.push(word); continue; }
+    state.flags[def.name] = def.kind === "bool" ? true : def.kind === "seat" ? value
+      : def.kind === "seats" ? value.split(",") : def.kind === "int" ? Number(value)
+        : def.kind === "tiles" ? readTiles(m[2]) : readTiles(m[2])[0];
+    if (def.kind === "int" && !state.flags[def.name]) delete state.flags[def.name];
+    moved = true;
+  }
+  if (!moved) return;
+  field.value = kept.join(" ").replace(/\s+/g, " ").trim();
+  drawHand();
+  drawFlags();
+  changed();
+}
+
 function line() {
   const field = $("notation").value.trim();
   return [field, ...flagWords()].filter(Boolean).join(" ");
@@ -1097,6 +1132,8 @@ async function start() {
     drawPalette();
     changed(250);
   });
+  $("notation").addEventListener("change", liftFlags);  // leaving the field, or Enter
+  $("notation").addEventListener("keydown", (e) => { if (e.key === "Enter") liftFlags(); });
   $("undo").addEventListener("click", () => {
     if (state.history.length) setField(state.history.pop(), false);
     else edit((h) => { if (h.tiles.length) h.tiles.pop(); else if (h.melds.length) h.melds.pop(); else h.flowers.pop(); });
