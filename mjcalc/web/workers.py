@@ -99,9 +99,8 @@ class Pool:
 
     async def run(self, job: tuple[str, Any]) -> Answer:
         assert self.idle is not None, "the pool is started by the application's lifespan"
-        try:
-            worker = await asyncio.wait_for(self.idle.get(), self.seconds)
-        except asyncio.TimeoutError:
+        worker = await self._idle_worker()
+        if worker is None:
             return 503, error_text("busy", f"the server is busy: every worker has been scoring for over "
                                    f"{self.seconds:g} s; try again in a moment")
         try:
@@ -114,6 +113,26 @@ class Pool:
             return 422, error_text("limit", f"this line took longer than {self.seconds:g} s to work out and was "
                                    "stopped")
         return answer
+
+    async def _idle_worker(self) -> Worker | None:
+        """A free worker within ``seconds``, else None. (Not ``wait_for(queue.get())``: before Python 3.12 a
+        get that completes as the time runs out loses its worker.)"""
+        assert self.idle is not None
+        getter = asyncio.ensure_future(self.idle.get())
+        try:
+            await asyncio.wait({getter}, timeout=self.seconds)
+        except BaseException:  # this request cancelled: a worker it got goes back
+            getter.cancel()
+            if getter.done() and not getter.cancelled():
+                self.idle.put_nowait(getter.result())
+            raise
+        if getter.done():
+            return getter.result()
+        getter.cancel()  # a cancelled get never takes a worker from the queue
+        try:
+            return await getter
+        except asyncio.CancelledError:
+            return None
 
     def _replace(self, worker: Worker) -> Worker:
         worker.stop()
