@@ -84,6 +84,11 @@ def server() -> Iterator[str]:
         with urllib.request.urlopen(address + "api/rules", timeout=30) as answer:
             assert answer.status == 200
         yield address
+        if proc.poll() is not None:  # it stopped by itself while the tests ran: say what it said
+            reader.join(timeout=5)
+            while not lines.empty():
+                said.append(lines.get())
+            raise AssertionError(f"mjcalc serve stopped (exit {proc.returncode}) during the tests: {''.join(said)}")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C: the server stops its workers

@@ -44,7 +44,7 @@ const T = {
   },
   zh: {
     notation: "牌型", undo: "撤销", clear: "清空", context: "场况", options: "规则选项",
-    share: "复制分享链接", copied: "链接已复制", tile: "手牌", chi: "吃", pon: "碰", kong: "明杠",
+    share: "复制分享链接", copied: "链接已复制", tile: "加牌", chi: "吃", pon: "碰", kong: "明杠",
     ankan: "暗杠", special: "特殊杠", win: "和张", done: "完成",
     hint_tile: "点牌加入手牌，最后加入的一张是和张。点手牌中的牌可删除。",
     hint_chi: "吃：点顺子最小的一张。", hint_pon: "碰：点那张牌。", hint_kong: "明杠：点那张牌。",
@@ -569,6 +569,12 @@ function setFlag(name, value) {
   if (value === undefined || value === false || value === null || (Array.isArray(value) && !value.length)) {
     delete state.flags[name];
   } else state.flags[name] = value;
+  if (name === "seat") {  // the winner is neither the discarder nor one of the other closed seats
+    const winner = state.flags.seat || "S";
+    if (state.flags.from === winner) delete state.flags.from;
+    if (state.flags.closed) state.flags.closed = state.flags.closed.filter((x) => x !== winner);
+    if (state.flags.closed && !state.flags.closed.length) delete state.flags.closed;
+  }
   drawFlags();
   changed();
 }
@@ -813,9 +819,21 @@ function body(lineText) {
   return {hand: lineText, rules: state.rules, set: Object.assign({}, state.options), lang: state.lang};
 }
 
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
 async function post(path, payload) {
-  const resp = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify(payload)});
+  // A phone's Wi-Fi drops a request now and then, and a busy server says 503: try again, a few times.
+  let resp = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      resp = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify(payload)});
+      if (resp.status !== 503 || attempt >= 4) break;
+    } catch (e) {
+      if (attempt >= 4) throw e;
+    }
+    await pause(250 * attempt);
+  }
   let data = null;
   try { data = await resp.json(); } catch (e) { data = null; }
   if (!resp.ok && !(data && data.result)) {
@@ -826,6 +844,18 @@ async function post(path, payload) {
 }
 
 async function score() {
+  // One request at a time, for the latest line: a change made meanwhile is scored when the answer is in.
+  if (state.inflight) { state.again = true; return; }
+  state.inflight = true;
+  try {
+    await scoreOnce();
+  } finally {
+    state.inflight = false;
+  }
+  if (state.again) { state.again = false; score(); }
+}
+
+async function scoreOnce() {
   const seq = state.seq;
   const text = line();
   if (!$("notation").value.trim()) {
