@@ -263,6 +263,33 @@ def test_a_request_is_bounded(client: TestClient) -> None:
     assert r.status_code in (400, 413)
 
 
+def test_a_request_that_does_not_finish_arriving_is_cut_off() -> None:
+    """A client that sends part of its body and then nothing holds its connection only until the time limit
+    (the test client reads a body whole before the application sees it: here the application's own reader
+    is given a request whose rest never comes)."""
+    import anyio
+    from starlette.requests import Request
+
+    from mjcalc.web.app import BadRequest, _body
+
+    sent: list[bool] = []
+
+    async def receive() -> dict[str, Any]:
+        if not sent:
+            sent.append(True)
+            return {"type": "http.request", "body": b'{"hand": "123m', "more_body": True}
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    async def read() -> None:
+        scope = {"type": "http", "method": "POST", "path": "/api/score", "headers": []}
+        with pytest.raises(BadRequest) as caught:
+            await _body(Request(scope, receive), 0.2)
+        assert caught.value.status == 408 and caught.value.kind == "limit"
+
+    anyio.run(read)
+
+
 def test_paths_and_methods_the_api_does_not_have(client: TestClient) -> None:
     for method, path, status in (("GET", "/api/score", 405), ("PUT", "/api/rules", 405), ("GET", "/api/nothing", 404),
                                  ("GET", "/api/", 404), ("POST", "/", 405)):

@@ -8,11 +8,12 @@
   can carry>]}``.
 
 Anything else that goes wrong is ``{"result": "error", "error": {"kind", "message", "column"}}`` with a
-status: ``request`` (400: not a JSON object of those keys and types), ``ruleset`` (400: a ruleset that is not
-a built-in one, an option it lacks or a value it cannot take), ``limit`` (413: a request over ``MAX_BODY``
-bytes; 422: a line that took over the time limit), ``busy`` (503), ``not_found`` (404; a wrong method is
-``request``, 405), ``internal`` (500, no details). Made for a shared network: the web never reads a file a request names, every request is
-bounded, and no answer carries a traceback or a path of this machine.
+status: ``request`` (400: not a JSON object of those keys and types; 405: a wrong method), ``ruleset`` (400: a
+ruleset that is not a built-in one, an option it lacks or a value it cannot take), ``limit`` (413: a request
+over ``MAX_BODY`` bytes; 408: one that took over the time limit to arrive; 422: a line that took over it to
+score), ``busy`` (503), ``not_found`` (404), ``internal`` (500, no details). Made for a shared network: the
+web never reads a file a request names, every request is bounded, and no answer carries a traceback or a path
+of this machine.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -58,18 +60,22 @@ def _json(answer: Answer) -> Response:
                     headers={"Cache-Control": "no-store"})
 
 
-async def _body(request: Request) -> bytes:
-    """The request's bytes, refused past MAX_BODY (by its Content-Length, or as it arrives)."""
+async def _body(request: Request, seconds: float) -> bytes:
+    """The request's bytes, refused past MAX_BODY (by its Content-Length, or as it arrives) and when they take
+    over ``seconds`` to come (a client that sends a byte now and then holds no connection for long)."""
     too_big = BadRequest(413, "limit", f"a request is at most {MAX_BODY:,} bytes")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise too_big
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise too_big
-        chunks.append(chunk)
+    with anyio.move_on_after(seconds) as waited:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise too_big
+            chunks.append(chunk)
+    if waited.cancelled_caught:
+        raise BadRequest(408, "limit", f"the request took over {seconds:g} s to arrive")
     return b"".join(chunks)
 
 
@@ -142,7 +148,7 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
     def scoring(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
-                body = read_request(await _body(request))
+                body = read_request(await _body(request, seconds))
             except BadRequest as exc:
                 return _json((exc.status, error_text(exc.kind, exc.message)))
             return _json(await pool.run((kind, body)))
