@@ -413,6 +413,23 @@ def test_the_shared_address_and_its_qr_code(monkeypatch: pytest.MonkeyPatch) -> 
     assert "port 8000" in text and "http://127.0.0.1:8000/" in text
 
 
+def test_open_opens_this_machines_address_and_ipv6_is_bracketed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import webbrowser
+
+    import mjcalc.web.server as server
+
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda address: opened.append(address) or True)
+    server._open_later("http://127.0.0.1:8000/")
+    for thread in threading.enumerate():
+        if thread.name == "mjcalc serve --open":
+            thread.join(10)
+    assert opened == ["http://127.0.0.1:8000/"]
+    assert server.url("::1", 8000) == "http://[::1]:8000/" and server.url("pc.local", 80) == "http://pc.local:80/"
+    assert server.loopback("::1") and server.loopback("localhost") and not server.loopback("192.168.1.5")
+
+
 def test_serve_without_the_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "starlette", None)  # as if not installed: find_spec finds nothing
     r = cli("serve")
