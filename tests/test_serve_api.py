@@ -292,7 +292,7 @@ def test_a_request_that_does_not_finish_arriving_is_cut_off() -> None:
 
 def test_paths_and_methods_the_api_does_not_have(client: TestClient) -> None:
     for method, path, status in (("GET", "/api/score", 405), ("PUT", "/api/rules", 405), ("GET", "/api/nothing", 404),
-                                 ("GET", "/api/", 404), ("POST", "/", 405)):
+                                 ("GET", "/api/", 404)):
         r = client.request(method, path)
         assert r.status_code == status
         assert r.json()["result"] == "error"
@@ -309,10 +309,18 @@ def test_the_page_is_served_from_the_package_and_nothing_outside_it(tmp_path: Pa
     with TestClient(create_app(workers=1, static=tmp_path)) as c:
         assert c.get("/").text.startswith("<!doctype html>")
         assert c.get("/app.js").text == "// the page"
+        r = c.post("/")
+        assert r.status_code == 405 and r.json()["error"]["kind"] == "request"
         for path in ("/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/nothing.js"):
             r = c.get(path)
             assert r.status_code == 404 and "not for the web" not in r.text
             _no_leak(r.text)
+
+
+def test_without_a_page_the_api_is_still_served(tmp_path: Path) -> None:
+    with TestClient(create_app(workers=1, static=tmp_path / "none")) as c:
+        assert c.get("/").status_code == 404 and c.get("/").json()["error"]["kind"] == "not_found"
+        assert c.post("/api/score", json={"hand": QUICK}).json()["points"] == 48
 
 
 def test_every_file_of_the_page_ships_with_the_package() -> None:

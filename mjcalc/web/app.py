@@ -176,15 +176,17 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
     async def internal(request: Request, exc: Exception) -> Response:
         return _json((500, error_text("internal", "internal error in mjcalc (the server's console has the details)")))
 
+    routes = [
+        Mount("/api", routes=[  # its own router: a wrong method is a 405 here, not the page's 404
+            Route("/score", scoring("score"), methods=["POST"]),
+            Route("/waits", scoring("waits"), methods=["POST"]),
+            Route("/rules", rules, methods=["GET"]),
+        ]),
+    ]
+    if static.is_dir():  # a checkout without the page still serves the API
+        routes.append(Mount("/", app=StaticFiles(directory=static, html=True), name="static"))
     app = Starlette(
-        routes=[
-            Mount("/api", routes=[  # its own router: a wrong method is a 405 here, not the page's 404
-                Route("/score", scoring("score"), methods=["POST"]),
-                Route("/waits", scoring("waits"), methods=["POST"]),
-                Route("/rules", rules, methods=["GET"]),
-            ]),
-            Mount("/", app=StaticFiles(directory=static, html=True, check_dir=False), name="static"),
-        ],
+        routes=routes,
         exception_handlers={HTTPException: http_error, Exception: internal},
         lifespan=lifespan,
     )
