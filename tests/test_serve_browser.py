@@ -153,7 +153,7 @@ def agrees(page: Page, line: str, rules: str, options: dict[str, Any] | None = N
     expected = mjcalc.score(line, rules=rules, options=options)
     result = page.locator("#result")
     assert result.get_attribute("data-line") == line
-    assert result.get_attribute("data-result") == expected["result"]
+    assert result.get_attribute("data-result") == expected["result"], (line, page.locator("#error").inner_text())
     if expected["result"] == "win":
         assert shown_payments(page) == [(p["payer"], p["payee"], p["amount"]) for p in expected["payments"]]
         assert shown_net(page) == expected["net"]
