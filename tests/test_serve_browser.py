@@ -179,6 +179,7 @@ def tap(page: Page, *keys: str) -> None:
             page.locator(f"#flags button.toggle[data-flag='{key[1:]}']").click()
         else:
             page.locator(f"#palette button[data-tile='{key}']").click()
+        settled(page)  # as a player does: the next tap once the answer is in
 
 
 def test_type_a_hand_and_read_the_payments(page: Page) -> None:
