@@ -11,6 +11,7 @@ import typer
 from .config import Config, load_config
 from .engine import DEFAULT_RULESET, Request, check_run_options, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
+from .i18n import Msg
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
 from .ruleset import builtin_names, load_ruleset
@@ -52,15 +53,20 @@ LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of message
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of docs/OUTPUT.md.")]
 
 
+_LANG = ["en"]  # the language of this run's messages, once known (_lang)
+
+
 def _fail(exc: MjcalcError) -> None:
-    typer.echo(f"mjcalc: {exc.message}", err=True)
+    typer.echo(f"mjcalc: {exc.render(_LANG[0])}", err=True)
     raise typer.Exit(exc.exit_code)
 
 
-def _config() -> Config:
+def _config(lang: str | None = None) -> Config:
     try:
         return load_config()
     except MjcalcError as exc:
+        if lang in ("en", "zh"):
+            _LANG[0] = lang
         _fail(exc)
         raise AssertionError from exc  # unreachable: _fail exits
 
@@ -76,9 +82,11 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
 
 
 def _lang(lang: str | None, config: Config) -> str:
+    """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
-        _fail(MjcalcError("option", f"--lang is en or zh, not '{chosen}'"))
+        _fail(MjcalcError("option", Msg("--lang is en or zh, not '{lang}'", lang=chosen)))
+    _LANG[0] = chosen
     return chosen
 
 
@@ -107,7 +115,8 @@ def score(
                                                       "-f riichi -f dora=3m (repeatable).")] = None,
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
-    config = _config()
+    config = _config(lang)
+    chosen = _lang(lang, config)
     words: list[FlagWord] = []
     for name, on in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
                      ("last", last)):
@@ -122,7 +131,6 @@ def score(
         words.append(FlagWord(word, value if eq else None, None))
     request = Request(rules or config.rules, _options(set_), words, config.options)
     result = score_line(" ".join(hand), request)
-    chosen = _lang(lang, config)
     if json_out:
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
@@ -356,7 +364,7 @@ def check(
     from .batch import read_records
     from .homework import check_record
 
-    config = _config()
+    config = _config(lang)
     chosen = _lang(lang, config)
     stream, fmt, _ = _open_input(file, input_format)
     request = _in_folder(_file_request(rules, set_, config), file)
@@ -410,12 +418,13 @@ def waits(
     from .render import waits_text
     from .waiting import analyse, report_json
 
-    config = _config()
+    config = _config(lang)
+    chosen = _lang(lang, config)
     report = analyse(" ".join(hand), Request(rules or config.rules, _options(set_), (), config.options))
     if json_out:
-        typer.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(report_json(report, chosen), ensure_ascii=False, indent=2))
     else:
-        typer.echo(waits_text(report, _lang(lang, config), terminal_width()))
+        typer.echo(waits_text(report, chosen, terminal_width()))
     res = report.result
     if res.error is not None:
         raise typer.Exit(res.error.exit_code)
@@ -455,6 +464,7 @@ def rules_show(
     lang: LangOpt = None,
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
+    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
     try:
         rules = load_ruleset(name)
     except MjcalcError as exc:
@@ -463,7 +473,7 @@ def rules_show(
     if json_out:
         typer.echo(json.dumps(ruleset_json(rules), ensure_ascii=False, indent=2, default=str))
     else:
-        typer.echo(ruleset_text(rules, _lang(lang, _config()), terminal_width()))
+        typer.echo(ruleset_text(rules, chosen, terminal_width()))
 
 
 def main(argv: list[str] | None = None) -> Any:
@@ -486,7 +496,7 @@ def main(argv: list[str] | None = None) -> Any:
         finally:
             sys.stdout.flush()  # a full disk shows here, not in an "Exception ignored" at exit
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
-        sys.stderr.write(f"mjcalc: {exc.message}\n")
+        sys.stderr.write(f"mjcalc: {exc.render(_LANG[0])}\n")
         sys.exit(exc.exit_code or EXIT_BAD_INPUT)
     except OSError as exc:
         if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF, errno.EPIPE):

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from . import tiles as T
+from .i18n import Msg
 
 WIDTH: Final = 128  # bits kept for facts: the kinds and every named fact
 ALL: Final = (1 << WIDTH) - 1
@@ -150,7 +151,7 @@ def describe(gate: Gate) -> str:
 
     parts = []
     if gate.need:
-        parts.append("needs " + ", ".join(words(gate.need)))
+        parts.append(Msg("needs {facts}", facts=", ".join(words(gate.need))))
     if gate.forbid:
-        parts.append("none of " + ", ".join(words(gate.forbid)))
-    return "; ".join(parts)
+        parts.append(Msg("none of {facts}", facts=", ".join(words(gate.forbid))))
+    return parts[0] if len(parts) == 1 else Msg("{first}; {second}", first=parts[0], second=parts[1]) if parts else ""
