@@ -11,7 +11,7 @@ import typer
 from .config import Config, load_config
 from .engine import DEFAULT_RULESET, Request, check_run_options, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
-from .i18n import Msg
+from .i18n import N_, Msg
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
 from .ruleset import builtin_names, load_ruleset
@@ -492,7 +492,10 @@ def main(argv: list[str] | None = None) -> Any:
             reconfigure(errors="backslashreplace")
     try:
         try:
-            return app(args=argv, standalone_mode=True)
+            lang = _help_lang(sys.argv[1:] if argv is None else argv)
+            if lang == "en":
+                return app(args=argv, standalone_mode=True)
+            return _translated(typer.main.get_command(app), lang)(args=argv, standalone_mode=True)
         finally:
             sys.stdout.flush()  # a full disk shows here, not in an "Exception ignored" at exit
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
@@ -513,6 +516,66 @@ def main(argv: list[str] | None = None) -> Any:
         if os.environ.get("MJCALC_DEBUG"):
             raise
         _internal(exc)
+
+
+def _help_lang(argv: list[str]) -> str:
+    """The language of the help texts: --lang in the arguments, else MJCALC_LANG, else (when help is asked for)
+    the config file's; English when none says (or says something else: the command then says what is wrong)."""
+    import os
+
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1] if argv[i + 1] in ("en", "zh") else "en"
+        if arg.startswith("--lang="):
+            return arg[7:] if arg[7:] in ("en", "zh") else "en"
+    env = os.environ.get("MJCALC_LANG")
+    if env:
+        return env if env in ("en", "zh") else "en"
+    if "--help" in argv or len(argv) <= 1:  # help: the commands, which read the config file, do not run
+        try:
+            chosen = load_config().lang
+        except MjcalcError:
+            return "en"
+        return chosen if chosen in ("en", "zh") else "en"
+    return "en"
+
+
+def _translated(command: Any, lang: str) -> Any:
+    """The click command tree of the app with its help texts (and Typer's panel titles) in ``lang``."""
+    from .i18n import tr
+
+    def walk(cmd: Any) -> None:
+        if cmd.help:
+            cmd.help = tr(cmd.help, lang)
+        shown = cmd.get_help_option
+
+        def help_option(ctx: Any, shown: Any = shown) -> Any:  # click makes the --help option when asked
+            option = shown(ctx)
+            if option is not None and option.help == "Show this message and exit.":
+                option.help = tr(N_("Show this message and exit."), lang)
+            return option
+
+        cmd.get_help_option = help_option
+        for param in cmd.params:
+            if getattr(param, "help", None):
+                param.help = tr(param.help, lang)
+        for sub in getattr(cmd, "commands", {}).values():
+            walk(sub)
+
+    walk(command)
+    try:
+        from typer import rich_utils
+    except ImportError:  # no rich: click's plain help
+        return command
+    for name, text in _PANELS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, tr(text, lang))
+    return command
+
+
+_PANELS = {"ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
+           "COMMANDS_PANEL_TITLE": N_("Commands"), "ERRORS_PANEL_TITLE": N_("Error"),
+           "REQUIRED_LONG_STRING": N_("[required]")}
 
 
 def _internal(exc: BaseException) -> None:

@@ -178,3 +178,39 @@ def test_zh_json_messages_and_english_by_default() -> None:
     en = json.loads(CliRunner().invoke(app, ["score", "123m456p789s11111z", "--json"]).output)
     assert en["error"]["message"] == "a fifth 1z: there are only four of each tile"
     assert zh["error"] == {**en["error"], "message": "第五张 1z：每种牌只有四张"}
+
+
+HELP_COMMANDS = [[], ["score"], ["waits"], ["check"], ["batch"], ["rules"], ["rules", "show"], ["rules", "list"]]
+
+
+@pytest.mark.parametrize("args", HELP_COMMANDS, ids=lambda a: " ".join(a) or "mjcalc")
+def test_zh_help_has_no_english_sentence_of_the_catalog(args: list[str], monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from typer import rich_utils
+
+    from mjcalc.cli import _PANELS, main
+
+    for name in _PANELS:  # the translation sets Typer's panel titles: put them back after the test
+        if hasattr(rich_utils, name):
+            monkeypatch.setattr(rich_utils, name, getattr(rich_utils, name))
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("MJCALC_LANG", "zh")  # batch and rules list have no --lang
+    with pytest.raises(SystemExit) as done:
+        main([*args, "--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    found = [s for s in ENGLISH if s in shown]
+    assert not found, f"{found}\n{shown}"
+    assert "Show this message and exit." not in shown and "显示本帮助并退出" in shown
+
+
+def test_help_language_from_the_arguments_then_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mjcalc.cli import _help_lang
+
+    monkeypatch.setenv("MJCALC_LANG", "zh")
+    assert _help_lang(["score", "--help"]) == "zh"
+    assert _help_lang(["score", "--help", "--lang", "en"]) == "en"
+    assert _help_lang(["score", "--lang=fr"]) == "en"  # the command says what is wrong, in English
+    monkeypatch.setenv("MJCALC_LANG", "")
+    monkeypatch.setenv("MJCALC_CONFIG", "/nonexistent/mjcalc.yaml")
+    assert _help_lang(["--help"]) == "en"
