@@ -76,7 +76,7 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
         if not eq or not key:
-            _fail(MjcalcError("ruleset", f"--set takes KEY=VALUE, not '{pair}'"))
+            _fail(MjcalcError("ruleset", Msg("--set takes KEY=VALUE, not '{pair}'", pair=pair)))
         out[key.strip()] = value.strip()
     return out
 
@@ -145,7 +145,8 @@ def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
     from .batch import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
-        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
+        _fail(MjcalcError("option", Msg("--input-format is one of {formats}, not '{value}'",
+                                        formats=", ".join(INPUT_FORMATS), value=fmt)))
     if path == "-":
         return sys.stdin.buffer, detect_format("", fmt), None
     try:
@@ -157,7 +158,7 @@ def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(21, "Is a directory")
     except OSError as exc:
-        _fail(MjcalcError("context", f"cannot read {path}: {exc.strerror or exc}"))
+        _fail(MjcalcError("context", Msg("cannot read {path}: {reason}", path=path, reason=exc.strerror or str(exc))))
         raise AssertionError from exc
     return stream, detect_format(path, fmt), info.st_size if stat.S_ISREG(info.st_mode) else None
 
@@ -264,7 +265,7 @@ def _bounded_jobs(jobs: int) -> int:
     from .batch import usable_cpus
 
     if jobs < 1:
-        _fail(MjcalcError("option", f"--jobs is a number of worker processes, at least 1, not {jobs}"))
+        _fail(MjcalcError("option", Msg("--jobs is a number of worker processes, at least 1, not {jobs}", jobs=jobs)))
     usable = usable_cpus()
     if jobs > usable:
         typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
@@ -297,9 +298,11 @@ def batch(
     )
 
     if output_format not in OUTPUT_FORMATS:
-        _fail(MjcalcError("option", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
+        _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
+                                        formats=", ".join(OUTPUT_FORMATS), value=output_format)))
     if input_format not in INPUT_FORMATS:
-        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
+        _fail(MjcalcError("option", Msg("--input-format is one of {formats}, not '{value}'",
+                                        formats=", ".join(INPUT_FORMATS), value=input_format)))
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
     jobs = _bounded_jobs(jobs)

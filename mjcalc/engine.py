@@ -231,12 +231,12 @@ def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
     if not config:
         return rules.option_values(given)
     known = {k: v for k, v in config.items() if k in rules.options}
-    source = str(getattr(config, "source", "the config file"))
+    source: str = getattr(config, "source", None) or Msg("the config file")
     if len(known) < len(config):
         check_config_options(tuple(sorted(k for k in config if k not in known)), rules.id, source)
     used = {k: v for k, v in known.items() if k not in given}
     if used:
-        rules.option_values(used, f"{source}: set")
+        rules.option_values(used, Msg("{source}: set", source=source))
     return rules.option_values({**known, **given})
 
 

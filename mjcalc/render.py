@@ -190,7 +190,7 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
         out["fan"] = s.fan
         if s.fu is not None:
             out["fu"] = s.fu
-            out["fu_breakdown"] = [{"reason": reason, "fu": fu} for reason, fu in s.fu_lines]
+            out["fu_breakdown"] = [{"reason": tr(reason, lang), "fu": fu} for reason, fu in s.fu_lines]
         if s.limit is not None:
             out["limit"] = s.limit
         out["payments"] = [p.to_json() for p in s.payments]
@@ -287,7 +287,8 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     lines.append(table)
     lines.extend(wrap(f"{unit} {s.fan} ({_scope('all', lang)})", width, 2))
     if s.fu_lines:
-        lines.extend(wrap(f"fu {s.fu} = " + " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines), width, 5))
+        lines.extend(wrap(tr("fu {fu} = {parts}", lang).format(
+            fu=s.fu, parts=" + ".join(f"{tr(reason, lang)} {fu}" for reason, fu in s.fu_lines)), width, 5))
     lines.append("")
     lines.append(_payments_table(s, unit, lang, width))
     lines.append(f"{w['points']}: {s.points}")
@@ -318,7 +319,8 @@ def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
         return tr("{amount} (cut from {uncapped})", lang).format(amount=p.amount, uncapped=p.capped_from)
 
     def payer(p: Any) -> str:
-        return p.payer + (tr(" (for {seat})", lang).format(seat=p.on_behalf_of) if p.on_behalf_of else "")
+        who = tr(N_("table"), lang) if p.payer == "table" else p.payer  # riichi's sticks on the table
+        return who + (tr(" (for {seat})", lang).format(seat=p.on_behalf_of) if p.on_behalf_of else "")
 
     pay_rows = [[payer(p), p.payee, own(p), p.fan, localized(p.formula, lang),
                  p.amount if p.capped_from is None else amount(p)]
