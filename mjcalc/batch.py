@@ -18,6 +18,7 @@ import json
 import os
 import re
 import signal
+import stat
 import sys
 import time
 from collections import deque
@@ -25,7 +26,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, TypeVar, cast
 
 import yaml
 
@@ -116,13 +117,14 @@ class LineSource:
     form feed inside a line stays in that line, as every line-counting tool sees it — each decoded on its
     own and bounded in length. ``position`` is how many bytes have been read (for progress)."""
 
-    def __init__(self, stream: IO[bytes] | IO[str], limit: int = MAX_RECORD) -> None:
+    def __init__(self, stream: IO[bytes] | IO[str], limit: int = MAX_RECORD, codec: str | None = None) -> None:
         self.stream = stream
         self.limit = limit
         self.position = 0
         self.encoding = "UTF-8"
         self.stopped: str | None = None  # why reading stopped early (the input failed)
         self._codec = "utf-8"
+        self._known = codec  # the codec of a stream read from inside a file (a worker's range): not sniffed
 
     def _blocks(self) -> Iterator[str]:
         try:
@@ -138,7 +140,7 @@ class LineSource:
             return
         raw: IO[bytes] = self.stream  # type: ignore[assignment]
         head = raw.read(4)
-        codec, self.encoding, skip = sniff_encoding(head)
+        codec, self.encoding, skip = sniff_encoding(head) if self._known is None else (self._known, "UTF-8", 0)
         self._codec = codec
         decoder = codecs.getincrementaldecoder(codec)(errors="mjcalc.mark")
         read = getattr(raw, "read1", raw.read)
@@ -252,23 +254,26 @@ def read_records(stream: IO[bytes] | IO[str] | LineSource, fmt: str = "auto", fr
     or auto (decided from the first non-blank line). Records before ``from_line`` are left out (a resumed
     run keeps the original line numbers)."""
     source = stream if isinstance(stream, LineSource) else LineSource(stream)
-    lines: Iterator[Line] = iter(source)
-    if fmt == "auto":
-        ahead: list[Line] = []
-        for line in lines:
-            ahead.append(line)
-            if line.problem is None and line.text.strip() and not line.text.lstrip().startswith("#"):
-                break
-            if len(ahead) > 1000:
-                break
-        fmt = sniff_format(ahead[-1].text) if ahead and ahead[-1].problem is None else "lines"
-        lines = _chain(ahead, lines)
-    readers: dict[str, Callable[[Iterator[Line], int], Iterator[Record]]] = {
-        "lines": _read_lines, "csv": _read_csv, "jsonl": _read_jsonl, "yaml": _read_yaml,
-    }
-    yield from readers[fmt](lines, from_line)
+    fmt, lines = decide_format(fmt, iter(source))
+    yield from READERS[fmt](lines, from_line)
     if source.stopped:
         sys.stderr.write(f"mjcalc: {source.stopped}\n")
+
+
+def decide_format(fmt: str, lines: Iterator[Line]) -> tuple[str, Iterator[Line]]:
+    """The format (``auto``: from the first line with something to read, looking at most 1,000 lines ahead)
+    and the lines, those looked at included."""
+    if fmt != "auto":
+        return fmt, lines
+    ahead: list[Line] = []
+    for line in lines:
+        ahead.append(line)
+        if line.problem is None and line.text.strip() and not line.text.lstrip().startswith("#"):
+            break
+        if len(ahead) > 1000:
+            break
+    fmt = sniff_format(ahead[-1].text) if ahead and ahead[-1].problem is None else "lines"
+    return fmt, _chain(ahead, lines)
 
 
 def _chain(first: list[Line], rest: Iterator[Line]) -> Iterator[Line]:
@@ -650,6 +655,11 @@ def _yaml_whole(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
     yield from records
 
 
+READERS: dict[str, Callable[[Iterator[Line], int], Iterator[Record]]] = {
+    "lines": _read_lines, "csv": _read_csv, "jsonl": _read_jsonl, "yaml": _read_yaml,
+}
+
+
 # --- scoring in order, on one or more processes --------------------------------------------------------
 
 
@@ -819,27 +829,35 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
         jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
         chunk: int | None = None, flush: Callable[[], object] | None = None) -> Summary:
-    """Score every record in input order and hand each output text to ``write``, in order; ``flush`` is
-    called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads chunks over processes, a bounded number in flight, so memory
-    does not grow with the file. ``summary`` is filled in as records are written, so that a caller still
-    has it when the run is interrupted."""
+    """Score every record in input order and hand the output texts to ``write``, in order; ``flush`` is
+    called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads the
+    work over processes, a bounded amount in flight, so memory does not grow with the file: the records of
+    a ``FileRecords`` (a UTF-8 file of lines, CSV or JSON Lines) are read by the workers themselves, each a
+    byte range of the file at a time, and ``write`` is then given the texts of a range's records joined by
+    line ends; other records are sent to the workers a chunk at a time. ``summary`` is filled in as records
+    are written, so that a caller still has it when the run is interrupted."""
     summary = Summary() if summary is None else summary
     size = chunk or CHUNK
     start = time.perf_counter()
 
-    def emit(results: list[tuple[int, str, str]]) -> None:
-        if not results:
-            return
-        for _, _, text in results:
+    def emit(texts: Iterable[str], counts: dict[str, int], last_line: int) -> None:
+        for text in texts:
             write(text)
         if flush is not None:
             flush()
-        for _, kind, _ in results:  # counted once out: the summary says how far the output got
-            summary.counts[kind] = summary.counts.get(kind, 0) + 1
-        summary.last_line = results[-1][0]
+        for kind, n in counts.items():  # counted once out: the summary says how far the output got
+            summary.counts[kind] = summary.counts.get(kind, 0) + n
+        summary.last_line = last_line
         summary.seconds = time.perf_counter() - start
         if progress is not None:
             progress(summary)
+
+    def emit_records(results: list[tuple[int, str, str]]) -> None:
+        if results:
+            counts: dict[str, int] = {}
+            for _, kind, _ in results:
+                counts[kind] = counts.get(kind, 0) + 1
+            emit([text for _, _, text in results], counts, results[-1][0])
 
     def stopping() -> bool:
         if Stop.signum:
@@ -848,20 +866,32 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
         return False
 
     try:
-        if jobs <= 1:
+        plan = records.plan() if jobs > 1 and isinstance(records, FileRecords) else None
+        if plan is not None and isinstance(records, FileRecords):
+            with closing(_parallel(_score_range, _ranges(plan), (base, render), jobs)) as parts:
+                for done_range in parts:
+                    if done_range.last_line:
+                        emit([done_range.text], done_range.counts, done_range.last_line)
+                    if done_range.stopped:  # the file could not be read to its end: as one process, stop there
+                        records.source.stopped = done_range.stopped
+                        sys.stderr.write(f"mjcalc: {done_range.stopped}\n")
+                        break
+                    if stopping():
+                        break
+        elif jobs <= 1:
             for part in _chunks(records, size):
                 done: list[tuple[int, str, str]] = []
                 for record in part:
                     done.append((record.line, *_one(record, base, render)))
                     if Stop.signum:
                         break
-                emit(done)
+                emit_records(done)
                 if stopping():
                     break
         else:
-            with closing(_parallel(_chunks(records, size), base, render, jobs)) as scored_chunks:
+            with closing(_parallel(_work, _chunks(records, size), (base, render), jobs)) as scored_chunks:
                 for results in scored_chunks:
-                    emit(results)
+                    emit_records(results)
                     if stopping():
                         break
     finally:
@@ -878,39 +908,43 @@ def scored(records: Iterable[Record], base: Request, render: Renderer, jobs: int
         for record in records:
             yield (record.line, *_one(record, base, render))
         return
-    with closing(_parallel(_chunks(records, CHUNK), base, render, jobs)) as scored_chunks:
+    with closing(_parallel(_work, _chunks(records, CHUNK), (base, render), jobs)) as scored_chunks:
         for results in scored_chunks:
             yield from results
 
 
-def _parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, jobs: int
-              ) -> Generator[list[tuple[int, str, str]], None, None]:
-    """The chunks scored on ``jobs`` processes, a bounded number in flight, yielded in input order. Closing
-    the generator before its end drops the chunks not yet started; after a signal the workers are ended at
-    once (``_stop_pool``)."""
+Task = TypeVar("Task")
+Done = TypeVar("Done")
+
+
+def _parallel(work: Callable[..., Done], tasks: Iterable[Task], args: tuple[Any, ...], jobs: int
+              ) -> Generator[Done, None, None]:
+    """``work(task, *args)`` for each task on ``jobs`` processes, a bounded number in flight, the results
+    yielded in input order. A task whose worker fails (a worker killed from outside) is done here instead.
+    Closing the generator before its end drops the tasks not yet started and lets the few in flight finish;
+    after a signal the workers are ended at once (``_stop_pool``)."""
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
-    pending: deque[tuple[list[Record], Future[list[tuple[int, str, str]]] | None]] = deque()
+    pending: deque[tuple[Task, Future[Done] | None]] = deque()
     broken = False
 
-    def finish_one() -> list[tuple[int, str, str]]:
+    def finish_one() -> Done:
         nonlocal broken
-        chunk, future = pending.popleft()
-        results = None
+        task, future = pending.popleft()
         if future is not None and not broken:
             try:
-                results = future.result()
+                return future.result()
             except BrokenProcessPool:
-                broken = True  # a worker died (killed from outside?): the rest is scored here
-            except Exception:  # noqa: S110  (the chunk is scored here instead, record by record)
+                broken = True  # a worker died (killed from outside?): the rest is done here
+            except Exception:  # noqa: S110  (the task is done here instead)
                 pass
-        return results if results is not None else _work(chunk, base, render)
+        return work(task, *args)
 
     clean = False
     try:
-        for chunk in chunks:
-            pending.append((chunk, None if broken else pool.submit(_work, chunk, base, render)))
+        for task in tasks:
+            pending.append((task, None if broken else pool.submit(work, task, *args)))
             if len(pending) >= 3 * jobs:
                 yield finish_one()
         while pending:
@@ -922,11 +956,157 @@ def _parallel(chunks: Iterable[list[Record]], base: Request, render: Renderer, j
         elif Stop.active and Stop.signum:  # the CLI was signalled: it ends its process with os._exit, so nothing is joined
             _stop_pool(pool)
         else:
-            # The caller stopped early (closed the iterator, an output error, an exception): the chunks not
-            # started are dropped and the few in flight (at most 3 x jobs, each CHUNK records) finish, so
-            # the pool's thread ends cleanly. Terminating the workers here instead could leave that thread
-            # blocked on a half-sent result, and the interpreter's exit (which joins it) would hang.
+            # The caller stopped early (closed the iterator, an output error, an exception): the tasks not
+            # started are dropped and the few in flight (at most 3 x jobs) finish, so the pool's thread ends
+            # cleanly. Terminating the workers here instead could leave that thread blocked on a half-sent
+            # result, and the interpreter's exit (which joins it) would hang.
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+# --- a file split between processes: each worker reads, scores and renders its own byte ranges ------------
+
+RANGE_BYTES = 1 << 15  # a worker's task: about 600 hand lines (a long line makes its range longer)
+SPLIT_FORMATS = ("lines", "csv", "jsonl")  # one record a physical line (a YAML entry spans lines)
+
+
+@dataclass
+class FileRecords:
+    """The records of a file on disk, as ``read_records`` reads them from ``source`` (the file opened); and
+    what a run on several processes needs to split the file between its workers (``run``)."""
+
+    path: str
+    source: LineSource
+    fmt: str = "auto"
+    from_line: int = 1
+
+    def __iter__(self) -> Iterator[Record]:
+        return read_records(self.source, self.fmt, self.from_line)
+
+    def plan(self) -> _Plan | None:
+        """How the file is split, or None when it is read by one process: not a regular file, not UTF-8
+        (decoding cannot start mid-file), YAML (an entry spans lines). The format is decided, and a CSV
+        file's header found, as ``read_records`` does, from the file's first lines."""
+        try:
+            if not stat.S_ISREG(os.stat(self.path).st_mode):  # a pipe, a device: read once, by the parent
+                return None
+            with open(self.path, "rb") as f:
+                codec, _, skip = sniff_encoding(f.read(4))
+                if codec != "utf-8":
+                    return None
+                f.seek(0)
+                fmt, lines = decide_format(self.fmt, iter(LineSource(f)))
+                if fmt not in SPLIT_FORMATS:
+                    return None
+                header = None
+                if fmt == "csv":  # the first line with something in it, as _read_csv takes it
+                    header = next((ln for ln in lines if ln.problem is not None or ln.text.strip()), None)
+                return _Plan(self.path, fmt, skip, header, self.from_line)
+        except OSError:
+            return None  # one process reads it and says what is wrong
+
+
+@dataclass
+class _Plan:
+    path: str
+    fmt: str
+    skip: int  # the byte-order mark's length: where the first line starts
+    header: Line | None  # a CSV file's header line
+    from_line: int
+
+
+@dataclass
+class _Range:
+    """A worker's task: the bytes [start, end) of the file, whole lines, the first numbered ``first``."""
+
+    plan: _Plan
+    start: int
+    end: int
+    first: int
+    head: Line | None  # the CSV header, read before the range's own lines when the range comes after it
+
+
+@dataclass
+class _Scored:
+    """A range's output: its records' texts joined by line ends, their kinds counted, the last record's line."""
+
+    text: str
+    counts: dict[str, int]
+    last_line: int
+    stopped: str | None = None  # the range could not be read to its end, and why
+
+
+def _ranges(plan: _Plan) -> Iterator[_Range]:
+    """The file cut at line ends into ranges of about RANGE_BYTES, read as the run goes (memory stays flat);
+    those wholly before ``from_line`` left out."""
+    header = plan.header
+    with open(plan.path, "rb") as f:
+        start, first = plan.skip, 1
+        f.seek(start)
+        while block := f.read(RANGE_BYTES):
+            end = start + len(block)
+            lines = block.count(b"\n")
+            whole = block.endswith(b"\n")
+            while not whole:  # on to the end of the line
+                more = f.read(RANGE_BYTES)
+                if not more:
+                    break  # the file's last line has no line end
+                cut = more.find(b"\n")
+                if cut < 0:
+                    end += len(more)
+                    continue
+                end += cut + 1
+                lines += 1
+                whole = True
+                f.seek(end)
+            last = first + lines - (1 if whole else 0)
+            if last >= plan.from_line:
+                yield _Range(plan, start, end, first, header if header is not None and first > header.number else None)
+            start, first = end, last + 1
+
+
+class _Slice:
+    """At most ``left`` bytes of a file, from where it stands."""
+
+    def __init__(self, f: IO[bytes], left: int) -> None:
+        self.f, self.left = f, left
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.f.read(self.left if n < 0 else min(n, self.left))
+        self.left -= len(data)
+        return data
+
+
+def _renumbered(lines: Iterable[Line], offset: int) -> Iterator[Line]:
+    for line in lines:
+        line.number += offset
+        yield line
+
+
+def _score_range(task: _Range, base: Request, render: Renderer) -> _Scored:
+    """A worker's range read, scored and rendered: the records ``read_records`` gives for those lines."""
+    plan = task.plan
+    texts: list[str] = []
+    counts: dict[str, int] = {}
+    last = 0
+    try:
+        with open(plan.path, "rb") as f:
+            f.seek(task.start)
+            source = LineSource(cast(IO[bytes], _Slice(f, task.end - task.start)), codec="utf-8")
+            lines = _renumbered(source, task.first - 1)
+            if task.head is not None:
+                lines = _chain([task.head], lines)
+            for record in READERS[plan.fmt](lines, plan.from_line):
+                kind, text = _one(record, base, render)
+                texts.append(text)
+                counts[kind] = counts.get(kind, 0) + 1
+                last = record.line
+    except OSError as exc:  # the file went away under the run
+        return _Scored("\n".join(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
+    stopped = None
+    if source.stopped:
+        stopped = f"cannot read the input after {task.start + source.position:,} bytes: " + \
+            source.stopped.split(": ", 1)[-1]
+    return _Scored("\n".join(texts), counts, last, stopped)
 
 
 # --- writers -------------------------------------------------------------------------------------------

@@ -294,7 +294,8 @@ def batch(
     import signal
 
     from .batch import (
-        INPUT_FORMATS, OUTPUT_FORMATS, RENDERERS, LineSource, Progress, Stop, Summary, csv_header, read_records, run,
+        INPUT_FORMATS, OUTPUT_FORMATS, RENDERERS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
+        read_records, run,
     )
 
     if output_format not in OUTPUT_FORMATS:
@@ -322,7 +323,9 @@ def batch(
                 out.write(csv_header())
             interactive = file == "-" and sys.stdin.isatty()
             with Stop.handling():
-                run(read_records(source, fmt, from_line), request, RENDERERS[output_format], out.write,
+                records = read_records(source, fmt, from_line) if file == "-" else \
+                    FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
+                run(records, request, RENDERERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush)
         finally:

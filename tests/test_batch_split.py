@@ -1,0 +1,149 @@
+"""A file split between worker processes (``--jobs``): each worker reads, scores and renders its own byte
+ranges of the file, cut at line ends, and the parent writes the ranges' output in order. Whatever the file
+holds, the output is the one-process output byte for byte."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+import mjcalc.batch as batch_module
+from mjcalc.batch import RENDERERS, FileRecords, LineSource, read_records, run
+from mjcalc.engine import Request
+
+WIN = "123m456p789s111z22z +zimo +seat=E"
+LINES = [WIN, "123m456m789m111z22z", "123m456p789s111z2z", "456p23s55z777z [123m] 1s +from=W",
+         "123m456p789s11111z", "[[[", "你好 +rules=riichi", "123m456p789s111z22z +rules=nosuch", "", "   ",
+         "# a comment", "\u3000", '{"hand": "x"}', f"{WIN} => fan 5", f"{WIN}\r", "123m456p789s111z22z +rules=riichi"]
+
+
+def _lines_file(rng: random.Random, n: int) -> bytes:
+    out = []
+    for i in range(n):
+        if i % 97 == 13:
+            out.append(b"123m\xff\xfe456p")  # not UTF-8
+        elif i % 211 == 5:
+            out.append(b"1m" * 3000)  # a long line, over several ranges
+        else:
+            out.append(rng.choice(LINES).encode())
+    return b"\n".join(out)  # no line end after the last line
+
+
+def _csv_file(rng: random.Random, n: int) -> bytes:
+    rows = ["", "  ", "hand,rules,base"]  # blank lines before the header
+    for i in range(n):
+        rows.append(rng.choice([f"{WIN},,2", f'"{WIN}",riichi,', "123m,,", f"{WIN},,x", '"unclosed,,', "",
+                                f"{WIN},changchun,1,extra", "# not a comment in CSV,,"]) if i % 50 else "\udce9,,")
+    return "\n".join(rows).encode("utf-8", "surrogateescape") + b"\n"
+
+
+def _jsonl_file(rng: random.Random, n: int) -> bytes:
+    rows = []
+    for _ in range(n):
+        rows.append(rng.choice(['{"hand": "%s"}' % WIN, '{"hand": "123m456p789s111z22z", "zimo": true, "seat": "S"}',
+                                '{"hand": 5}', "{bad json", "", "[1, 2]", '{"hand": "%s", "rules": "riichi"}' % WIN,
+                                '{"hand": "%s", "set": {"base": 3}}' % WIN]))
+    return ("\n".join(rows) + "\n").encode()
+
+
+def _outputs(path: Path, fmt: str, output: str, from_line: int = 1) -> tuple[str, str, batch_module.Summary]:
+    """The output of one process and of two, each as the text the CLI would write."""
+    got = []
+    summary = None
+    for jobs in (1, 2):
+        out: list[str] = []
+        with open(path, "rb") as f:
+            summary = run(FileRecords(str(path), LineSource(f), fmt, from_line), Request(lenient=True),
+                          RENDERERS[output], out.append, jobs=jobs)
+        got.append("".join(text + "\n" for text in out))
+    assert summary is not None
+    return got[0], got[1], summary
+
+
+@pytest.fixture
+def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch_module, "RANGE_BYTES", 700)  # many ranges over a small file (read by the parent)
+
+
+@pytest.mark.parametrize(("name", "maker", "fmt"), [
+    ("hands.txt", _lines_file, "auto"), ("hands.csv", _csv_file, "csv"), ("hands.jsonl", _jsonl_file, "jsonl"),
+    ("hands.dat", _csv_file, "auto"), ("bom.txt", _lines_file, "lines"),
+])
+def test_two_workers_reading_their_own_ranges_write_what_one_process_does(
+        tmp_path: Path, small_ranges: None, name: str, maker, fmt: str) -> None:
+    data = maker(random.Random(name), 700)
+    if name.startswith("bom"):
+        data = codecs.BOM_UTF8 + data
+    path = tmp_path / name
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        assert FileRecords(str(path), LineSource(f), fmt).plan() is not None  # split, not read by the parent
+    for output in ("jsonl", "csv", "table"):
+        one, two, summary = _outputs(path, fmt, output)
+        assert one == two
+        assert summary.total == len(one.splitlines())
+    one, two, _ = _outputs(path, fmt, "jsonl", from_line=333)
+    assert one == two and one.startswith('{"line": 333,')
+
+
+def test_the_ranges_cover_the_file_at_line_ends(tmp_path: Path, small_ranges: None) -> None:
+    data = _lines_file(random.Random(1), 500)
+    path = tmp_path / "h.txt"
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        plan = FileRecords(str(path), LineSource(f)).plan()
+    assert plan is not None
+    ranges = list(batch_module._ranges(plan))
+    assert len(ranges) > 10
+    assert ranges[0].start == 0 and ranges[-1].end == len(data)
+    for before, after in zip(ranges, ranges[1:]):
+        assert before.end == after.start and data[before.end - 1:before.end] == b"\n"
+        assert after.first == before.first + data[before.start:before.end].count(b"\n")
+
+
+def test_files_that_cannot_be_split_are_read_by_one_process(tmp_path: Path, small_ranges: None) -> None:
+    text = "\n".join([WIN, "123m", "", WIN] * 100) + "\n"
+    cases = {"utf16.txt": codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+             "hands.yaml": "".join(f"- hand: {WIN}\n  base: 2\n" for _ in range(200)).encode()}
+    for name, data in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        with open(path, "rb") as f:
+            assert FileRecords(str(path), LineSource(f)).plan() is None
+        one, two, summary = _outputs(path, "auto", "jsonl")
+        assert one == two and summary.total == len(one.splitlines())
+    with open(path, "rb") as f:
+        expected = [r.line for r in read_records(LineSource(f), "auto")]
+    assert len(expected) == 200
+
+
+def test_a_run_stopped_early_leaves_no_thread_running(tmp_path: Path, small_ranges: None) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text(f"{WIN}\n" * 3000, encoding="utf-8")
+
+    class Full(Exception):
+        pass
+
+    def write(text: str) -> None:
+        raise Full  # as an output that fails on its first write
+
+    with open(path, "rb") as f, pytest.raises(Full):
+        run(FileRecords(str(path), LineSource(f)), Request(), RENDERERS["jsonl"], write, jobs=2)
+    left = [t for t in threading.enumerate() if "Executor" in type(t).__name__ and t.is_alive()]
+    assert left == []
+
+
+def test_a_file_gone_under_the_run_is_a_read_error(tmp_path: Path, small_ranges: None) -> None:
+    path = tmp_path / "h.txt"
+    path.write_text(f"{WIN}\n" * 50, encoding="utf-8")
+    plan = FileRecords(str(path), LineSource(io.BytesIO(b""))).plan()
+    assert plan is not None
+    first = next(batch_module._ranges(plan))
+    path.unlink()
+    done = batch_module._score_range(first, Request(), RENDERERS["jsonl"])
+    assert done.stopped is not None and "cannot read" in done.stopped and done.last_line == 0
