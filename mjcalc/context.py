@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
-from .i18n import Msg
+from .i18n import N_, Msg
 from .facts import new as new_fact
 from .hand import KONG_KINDS, Hand, TileRules
 from .memo import remember
@@ -179,7 +179,7 @@ _LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isi
 # (``+dora=…``); the flag predicate and those reading one flag need it.
 FLAG_FACTS: Final = {f.name: new_fact(f"+{f.name}") for f in FLAGS
               if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
-DEALER: Final = new_fact("the dealer wins")
+DEALER: Final = new_fact(N_("the dealer wins"))
 CONTEXT_FACTS: Final = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
 _ZIMO: Final = FLAG_FACTS["zimo"]
 

@@ -576,7 +576,7 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     lines.append("")
     lines.append(tr("ITEMS ({unit})", lang).format(unit=unit))
     rows = []
-    for i in data["items"]:
+    for item, i in zip(r.items, data["items"], strict=True):
         extra = []
         if i["immediate"]:
             extra.append(tr("a win whatever the tiles", lang))
@@ -587,7 +587,7 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
         if i["enabled_by"]:
             extra.append(tr("only with option {option}", lang).format(option=i["enabled_by"]))
         if i["gate"]:
-            extra.append(localized(i["gate"], lang))  # asked only when the hand's facts meet it
+            extra.append(describe(item.gate, lang))  # asked only when the hand's facts meet it
         rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), _value_text(i["value"], lang),
                      _scope(i["applies_to"], lang), " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
     w = words(lang)
