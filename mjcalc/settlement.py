@@ -252,11 +252,11 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
         uncapped += amount
         capped_from = None
         if fan_cap is not None and payer_fan > fan_cap:
-            notes.append(Msg("{payer}: {fan} {unit} capped at {cap}", payer=payer, fan=payer_fan, unit=rules.unit,
+            notes.append(Msg("{payer}: {fan} {unit} capped at {cap}", payer=payer, fan=payer_fan, unit=Msg(rules.unit),
                              cap=fan_cap))
             capped_from = amount
             amount, text = formula(fan_cap, params)
-            text = Msg("{formula} (capped from {fan} {unit})", formula=text, fan=payer_fan, unit=rules.unit)
+            text = Msg("{formula} (capped from {fan} {unit})", formula=text, fan=payer_fan, unit=Msg(rules.unit))
         payments.append(Payment(payer, winner, payer_fan, amount, text, capped_from, extras=extras))
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:

@@ -126,6 +126,10 @@ ZH_COMMANDS = [
     ["score", "19m19p19s1234567z 1m", "--rules", "riichi"],
     ["score", "123m456p789s234p55s +riichi +zimo +dora=1m +honba=1 +sticks=1", "--rules", "riichi"],
     ["score", "123m456p789s111z22z +zimo +seat=E +cap=10"],  # a cap's notes
+    ["score", "1111m3344p5566s77z +zimo +seat=E", "--rules", "changchun-mil"],  # a fan cap per payer
+    ["score", "234m456m789m123p456p1s 1s +seat=E +lian=2", "--rules", "taiwan"],
+    ["score", "123m456m789m123p45p 6p", "--rules", "mcr"],
+    ["score", "2345m345678p55s5m +hui=5m +zimo", "--rules", "meihe"],
     ["score", "123m456p789s111z22z", "--set", "base=x"],
     ["score", "123m456p789s111z22z", "--set", "bsae=2"],
     ["score", "123m456p789s111z22z", "--rules", "nosuch"],
@@ -165,7 +169,9 @@ def test_zh_output_has_no_english_sentence_of_the_catalog(args: list[str]) -> No
     shown = r.output + (r.stderr if r.stderr_bytes is not None else "")
     # the options line is option names and values as --set takes them (kazoe yakuman): no prose
     shown = "\n".join(line for line in shown.splitlines() if not line.startswith("选项  "))
-    data = _data_texts("riichi" if "riichi" in args else "changchun")
+    named = args[args.index("--rules") + 1] if "--rules" in args[:-1] else args[-1] if args[:2] == ["rules", "show"] \
+        else "changchun"
+    data = _data_texts(named if named in ("changchun-mil", "taiwan", "mcr", "meihe", "riichi") else "changchun")
     found = [s for s in ENGLISH if s in shown and s not in data]
     assert not found, f"{found}\n{shown}"
 
