@@ -58,7 +58,7 @@ def _ext_modules() -> list:
 
 
 class build_py_with_catalog(build_py):
-    """Also compile each message catalog (mjcalc/locale/<lang>/LC_MESSAGES/mjcalc.po) to the .mo that gettext
+    """Also compile each message catalog (mjcalc/locale/<lang>.po) to the .mo that gettext
     reads, beside it in the build: a plain ``pip install .`` carries it. The compiler is mjcalc.i18n's own
     (stdlib only), loaded from its file: the package is not importable yet. An editable install reads the .po."""
 
@@ -72,7 +72,7 @@ class build_py_with_catalog(build_py):
         spec = importlib.util.spec_from_file_location("_mjcalc_i18n", Path("mjcalc") / "i18n.py")
         i18n = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(i18n)
-        for po in sorted(Path("mjcalc/locale").glob("*/LC_MESSAGES/*.po")):
+        for po in sorted(Path("mjcalc/locale").glob("*.po")):
             target = Path(self.build_lib) / po.with_suffix(".mo")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(i18n.write_mo(i18n.read_po(po.read_text(encoding="utf-8"))))

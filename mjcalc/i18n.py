@@ -2,8 +2,8 @@
 
 The English text is the message id (gettext's own convention), so English needs no catalog at all: nothing is
 read and nothing imported unless a text is rendered in another language. A translation lives in
-``mjcalc/locale/<lang>/LC_MESSAGES/mjcalc.po`` (the source, edited by hand or with any .po editor); an
-installed package carries the compiled ``mjcalc.mo`` beside it (``setup.py`` writes it with ``write_mo``), and a
+``mjcalc/locale/<lang>.po`` (the source, edited by hand or with any .po editor); an
+installed package carries the compiled ``<lang>.mo`` beside it (``setup.py`` writes it with ``write_mo``), and a
 checkout without one reads the .po directly.
 
 A text is marked where it is written, in one of three ways, which ``tests/test_i18n.py`` collects from the
@@ -28,7 +28,6 @@ from collections.abc import Mapping
 from typing import Any
 
 LANGS = ("en", "zh")
-DOMAIN = "mjcalc"
 
 
 def N_(text: str) -> str:
@@ -120,9 +119,8 @@ def _load(lang: str) -> Any:
     import io
     import os
 
-    folder = os.path.join(catalog_dir(), lang, "LC_MESSAGES")
-    po = os.path.join(folder, DOMAIN + ".po")
-    mo = os.path.join(folder, DOMAIN + ".mo")
+    po = os.path.join(catalog_dir(), lang + ".po")
+    mo = os.path.join(catalog_dir(), lang + ".mo")
     try:
         if os.path.exists(mo):  # installed: built from the .po by setup.py (a checkout has none)
             with open(mo, "rb") as f:

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import catalog  # noqa: E402  (tools/catalog.py: the texts collected from the source)
 
-PO = ROOT / "mjcalc" / "locale" / "zh" / "LC_MESSAGES" / "mjcalc.po"
+PO = ROOT / "mjcalc" / "locale" / "zh.po"
 TEXTS = catalog.collect()
 ZH = read_po(PO.read_text(encoding="utf-8"))
 ZH.pop("", None)
@@ -70,7 +70,7 @@ def test_an_installed_package_carries_the_compiled_catalog() -> None:
     here = Path(i18n.__file__).resolve()
     if ROOT in here.parents:
         pytest.skip("the checkout's source: the .po is read directly")
-    assert (here.parent / "locale" / "zh" / "LC_MESSAGES" / "mjcalc.mo").is_file()
+    assert (here.parent / "locale" / "zh.mo").is_file()
 
 
 def test_a_msg_is_its_english_text_and_renders_again() -> None:

@@ -1,6 +1,6 @@
 """The message catalog's texts, collected from the source; and the .po brought up to date with them.
 
-    python tools/catalog.py            # rewrite mjcalc/locale/*/LC_MESSAGES/mjcalc.po: new texts added with an
+    python tools/catalog.py            # rewrite mjcalc/locale/*.po: new texts added with an
                                        # empty translation (to fill in), texts no longer in the source dropped
     python tools/catalog.py --check    # say what is missing or orphaned; exit 1 if anything is
 
@@ -107,8 +107,8 @@ def main(argv: list[str]) -> int:
 
     texts = collect()
     bad = False
-    for po in sorted(LOCALE.glob("*/LC_MESSAGES/mjcalc.po")):
-        lang = po.parent.parent.name
+    for po in sorted(LOCALE.glob("*.po")):
+        lang = po.stem
         known = read_po(po.read_text(encoding="utf-8"))
         known.pop("", None)
         missing = [t for t in texts if t not in known]
