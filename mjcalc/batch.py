@@ -1022,6 +1022,7 @@ class _Range:
     start: int
     end: int
     first: int
+    last: int
     head: Line | None  # the CSV header, read before the range's own lines when the range comes after it
 
 
@@ -1035,19 +1036,20 @@ class _Scored:
     stopped: str | None = None  # the range could not be read to its end, and why
 
 
-def _ranges(plan: _Plan) -> Iterator[_Range]:
-    """The file cut at line ends into ranges of about RANGE_BYTES, read as the run goes (memory stays flat);
-    those wholly before ``from_line`` left out."""
+def _ranges(plan: _Plan, size: int | None = None) -> Iterator[_Range]:
+    """The file cut at line ends into ranges of about ``size`` bytes (RANGE_BYTES), read as the run goes
+    (memory stays flat); those wholly before ``from_line`` left out."""
     header = plan.header
+    size = size or RANGE_BYTES
     with open(plan.path, "rb") as f:
         start, first = plan.skip, 1
         f.seek(start)
-        while block := f.read(RANGE_BYTES):
+        while block := f.read(size):
             end = start + len(block)
             lines = block.count(b"\n")
             whole = block.endswith(b"\n")
             while not whole:  # on to the end of the line
-                more = f.read(RANGE_BYTES)
+                more = f.read(size)
                 if not more:
                     break  # the file's last line has no line end
                 cut = more.find(b"\n")
@@ -1060,7 +1062,8 @@ def _ranges(plan: _Plan) -> Iterator[_Range]:
                 f.seek(end)
             last = first + lines - (1 if whole else 0)
             if last >= plan.from_line:
-                yield _Range(plan, start, end, first, header if header is not None and first > header.number else None)
+                yield _Range(plan, start, end, first, last,
+                             header if header is not None and first > header.number else None)
             start, first = end, last + 1
 
 

@@ -277,7 +277,8 @@ def _bounded_jobs(jobs: int) -> int:
 
 @app.command()
 def batch(
-    file: Annotated[str, typer.Argument(help="Hand file (one line per hand, CSV, JSONL or YAML), or - for stdin.")],
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Hand file (one line per hand, CSV, JSONL or "
+                                               "YAML), or - for stdin; with --dask, files and globs.")],
     rules: RulesOpt = None,
     set_: SetOpt = None,
     output_format: Annotated[str, typer.Option("--format", help="table | csv | jsonl")] = "table",
@@ -289,9 +290,22 @@ def batch(
     from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
                                            "records from this input line on (line numbers kept; -o is "
                                            "appended to).")] = 1,
+    dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Score on a Dask cluster: its "
+                                             "scheduler's address, or local; one output file per partition of "
+                                             "the FILEs in -o DIR (pip install 'mjcalc[dask]').")] = None,
+    partition_size: Annotated[str | None, typer.Option("--partition-size", metavar="SIZE", help="With --dask: "
+                                                       "the files are cut into partitions of about this size "
+                                                       "(default 8MiB: some 150,000 lines).")] = None,
 ) -> None:
     """Score every hand of a file in order: one output record per input record, errors included."""
     import signal
+
+    if dask is not None:
+        _dask_batch(files, dask, rules, set_, output_format, input_format, output, jobs, from_line, partition_size)
+    if len(files) != 1:
+        _fail(MjcalcError("option", f"batch scores one FILE at a time, not {len(files)} (several, or globs, "
+                                    "with --dask)"))
+    file = files[0]
 
     from .batch import (
         INPUT_FORMATS, OUTPUT_FORMATS, RENDERERS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
@@ -354,6 +368,47 @@ def batch(
         counts = summary.counts
         code = EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if counts.get("error") else 0
     raise typer.Exit(code)
+
+
+def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
+                input_format: str, output: str | None, jobs: int, from_line: int, partition_size: str | None) -> None:
+    """``batch --dask``: the files scored on a Dask cluster (mjcalc.dask_batch), one output file a partition."""
+    from importlib.util import find_spec
+
+    from .batch import INPUT_FORMATS
+
+    if find_spec("distributed") is None:
+        _fail(MjcalcError("option", "--dask needs Dask, which is not installed: pip install 'mjcalc[dask]' "
+                                    "(on this machine and on every worker)"))
+    from .dask_batch import OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
+
+    if output_format not in OUTPUT_FORMATS:
+        _fail(MjcalcError("option", f"--dask writes files of JSON Lines or CSV: --format jsonl or csv, not "
+                                    f"'{output_format}'"))
+    if input_format not in INPUT_FORMATS:
+        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
+    if output in (None, "-"):
+        _fail(MjcalcError("option", "--dask writes one file per partition: -o DIR names their folder"))
+    if jobs != 1 or from_line != 1:
+        _fail(MjcalcError("option", "--jobs and --from-line do not go with --dask (the cluster's workers share "
+                                    "the work; a run is redone whole)"))
+    request = _file_request(rules, set_, _config())
+    try:
+        size = PARTITION_BYTES if partition_size is None else parse_size(partition_size)
+        summary, failures = run(files, scheduler, str(output), request, input_format, output_format,
+                                say=lambda text: typer.echo(text, err=True), size=size)
+    except MjcalcError as exc:
+        _fail(exc)
+        raise AssertionError from exc
+    typer.echo(summary.line(), err=True)
+    for failure in failures:
+        typer.echo(f"mjcalc: {failure}", err=True)
+    counts = summary.counts
+    if failures:
+        typer.echo(f"mjcalc: {len(failures):,} partition{'s' * (len(failures) != 1)} not written whole: their "
+                   "records are missing from the output", err=True)
+    raise typer.Exit(EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if failures or counts.get("error")
+                     else 0)
 
 
 @app.command()
