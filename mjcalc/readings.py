@@ -456,18 +456,24 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     don't); which tiles do either for a suit is kept by the suit's pattern (``_suit_completions``). A special
     form is tried on each tile near a held one (or an orphan) whose fourteen tiles can be of it."""
     out: set[int] = set()
-    if any(spec.name == "regular" for spec in forms) and sum(counts) + 1 == 3 * free + 2:
+    if sum(counts) + 1 == 3 * free + 2 and any(spec.name == "regular" for spec in forms):
         suits = _suit_slices(counts)
         bits = [_suit_can(sub, honors) if any(sub) else None for sub, honors, _ in suits]
         for s, (sub, honors, offset) in enumerate(suits):
             every_other_splits, pairs = _pairs_if_split(b for j, b in enumerate(bits) if j != s and b is not None)
             if every_other_splits and pairs <= 1:
                 out.update(offset + i for i in _suit_completions(sub, honors)[pairs])
+    held: list[int] | None = None
     for spec in forms:
         if spec.name == "regular":
             continue
+        if held is None:
+            held = [t for t, n in enumerate(counts) if n]
+        candidates = _form_candidates(spec.name, counts, held)
+        if not candidates:  # the usual hand: of no special form, nothing to try
+            continue
         form = SPECIAL_FORMS[spec.name]
-        for k in sorted(_form_candidates(spec.name, counts) - out):
+        for k in sorted(candidates - out):
             filled = list(counts)
             filled[k] += 1
             if form(tuple(filled), free, spec):
@@ -475,29 +481,45 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     return frozenset(out)
 
 
-def _form_candidates(name: str, counts: tuple[int, ...]) -> set[int]:
+def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set[int]:
     """The kinds one of which might complete a special form of these concealed counts (a superset of those that
     do), by what the form needs: seven pairs the one kind held an odd number of times; thirteen orphans an
-    orphan; a knitted straight a missing knitted tile (eight held) or a tile near a held one; 全不靠 a kind not
-    held (thirteen different held); any other form a tile near a held one."""
-    held = [t for t, n in enumerate(counts) if n]
+    orphan; a knitted straight its missing tile (eight of it held) or, all nine held, a tile near one held
+    beyond them; 全不靠 a kind not held that leaves the suited tiles within one knitted straight (thirteen
+    different held); any other form a tile near a held one. ``held``: the kinds held, in order.
+    The cheap tests come first: most hands are of no special form."""
     if name == "seven_pairs":
         odd = [t for t in held if counts[t] % 2]
         return set(odd) if len(odd) == 1 else set()
     if name == "thirteen_orphans":
         return set(ORPHANS) if _ORPHAN_SET.issuperset(held) else set()
     if name == "honors_and_knitted":
-        if sum(counts) != 13 or len(held) != 13:
+        if len(held) != 13 or sum(counts) != 13:
             return set()
-        return set(range(T.NUM_KINDS)) - set(held)
+        suited = frozenset(t for t in held if t < T.HONOR_START)
+        out: set[int] = set()
+        for pattern in KNITTED_KINDS:
+            if suited <= pattern:
+                out.update(pattern)
+                out.update(range(T.HONOR_START, T.NUM_KINDS))
+        return out - set(held)
+    if name == "knitted_straight":
+        # The tile completes a knitted straight the hand holds eight of (the missing one), or, with all nine held,
+        # the rest of the hand: it goes with a tile held beyond the knitted ones.
+        kinds = frozenset(held)
+        out = set()
+        for pattern in KNITTED_KINDS:
+            n = len(kinds & pattern)
+            if n == 9:
+                for t in held:
+                    if counts[t] > (t in pattern):
+                        out.update(_NEAR[t])
+            elif n == 8:
+                out.update(pattern - kinds)
+        return out
     near: set[int] = set()
     for t in held:
         near.update(_NEAR[t])
-    if name == "knitted_straight":
-        if _knitted_in(frozenset(held)) < 8:
-            return set()
-        for pattern in KNITTED_KINDS:
-            near.update(pattern)
     return near
 
 

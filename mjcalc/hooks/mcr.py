@@ -152,12 +152,18 @@ def _pung_four(a: int, b: int, c: int, d: int) -> str | None:
     return None
 
 
-def _rank_of(fans: dict[str, int]) -> tuple[int, ...]:
-    """How good a combination is: its total, then its fans in the table's order (more of an earlier fan first)."""
+def _rank_of(fans: dict[str, int]) -> int:
+    """How good a combination is: its total, then its fans in the table's order (more of an earlier fan first), as
+    one number that orders as that tuple would (a combination holds fewer than four of any fan: two bits each)."""
     total = 0
+    code = 0
     for name, n in fans.items():
         total += VALUES[name] * n
-    return (total, *(fans.get(name, 0) for name in VALUES))
+        code |= n << _SHIFT[name]
+    return total << (2 * len(VALUES)) | code
+
+
+_SHIFT: Final = {name: 2 * (len(VALUES) - 1 - i) for i, name in enumerate(VALUES)}
 
 
 def _as_fans(found: dict[str, int]) -> Fans:
@@ -167,6 +173,9 @@ def _as_fans(found: dict[str, int]) -> Fans:
 Four = Callable[[int, int, int, int], "str | None"]
 Three = Callable[[int, int, int], "str | None"]
 Pair = Callable[[int, int], "str | None"]
+# The trios of 3 or 4 sets (in combinations' order), each with the sets left over.
+_TRIOS: Final = {n: tuple((trio, tuple(i for i in range(n) if i not in trio)) for trio in combinations(range(n), 3))
+                 for n in (3, 4)}
 
 
 def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fans:
@@ -178,39 +187,38 @@ def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fan
         fan4 = four(sets[0], sets[1], sets[2], sets[3])
         if fan4 is not None:
             return ((fan4, 1),)
-    best: dict[str, int] | None = None
-    best_rank: tuple[int, ...] = ()
     if n >= 3:
-        for trio in combinations(range(n), 3):
+        best: dict[str, int] | None = None
+        best_rank = -1
+        for trio, rest in _TRIOS[n]:
             fan3 = three(sets[trio[0]], sets[trio[1]], sets[trio[2]])
             if fan3 is None:
                 continue
             found = {fan3: 1}
-            rest = [i for i in range(n) if i not in trio]
             extra: str | None = None
             for i in rest:
                 for j in trio:
-                    a, b = sorted((sets[i], sets[j]))
+                    a, b = (sets[i], sets[j]) if sets[i] <= sets[j] else (sets[j], sets[i])
                     cand = pair(a, b)
                     if cand is not None and (extra is None or ORDER[cand] < ORDER[extra]):
                         extra = cand
             if extra is not None:
                 found[extra] = found.get(extra, 0) + 1
             rank = _rank_of(found)
-            if best is None or rank > best_rank:
+            if rank > best_rank:
                 best, best_rank = found, rank
         if best is not None:
             return _as_fans(best)
     edges: list[tuple[int, int, str]] = []
     for i, j in combinations(range(n), 2):
-        a, b = sorted((sets[i], sets[j]))
+        a, b = (sets[i], sets[j]) if sets[i] <= sets[j] else (sets[j], sets[i])
         fan = pair(a, b)
         if fan is not None:
             edges.append((i, j, fan))
     if not edges:
         return ()
-    best = {}
-    best_rank = _rank_of(best)
+    chosen_best: dict[str, int] = {}
+    chosen_rank = 0
     for size in range(1, min(len(edges), n - 1) + 1):
         for chosen in combinations(edges, size):
             if not _forest(chosen, n):
@@ -219,9 +227,9 @@ def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fan
             for _, _, fan in chosen:
                 found[fan] = found.get(fan, 0) + 1
             rank = _rank_of(found)
-            if rank > best_rank:
-                best, best_rank = found, rank
-    return _as_fans(best)
+            if rank > chosen_rank:
+                chosen_best, chosen_rank = found, rank
+    return _as_fans(chosen_best)
 
 
 def _forest(edges: tuple[tuple[int, int, str], ...], n: int) -> bool:
@@ -246,7 +254,9 @@ def _forest(edges: tuple[tuple[int, int, str], ...], n: int) -> bool:
     return True
 
 
-@lru_cache(maxsize=4096)
+# Every combination of chows (at most 12,650: up to four of 21 starts) and of suited triplets (at most 20,826: up
+# to four of 27 kinds) fits its cache: a long batch computes each once.
+@lru_cache(maxsize=16384)
 def chow_fans(starts: tuple[int, ...]) -> Fans:
     """The fans the chows of a reading make together (their first tiles, sorted), under the account-once rule."""
     if len(starts) < 2:
@@ -254,10 +264,13 @@ def chow_fans(starts: tuple[int, ...]) -> Fans:
     return _combine(starts, _chow_four, _chow_three, _chow_pair)
 
 
-@lru_cache(maxsize=4096)
 def pung_fans(kinds: tuple[int, ...]) -> Fans:
     """The fans the triplets and kongs of a reading make together (their kinds, sorted)."""
-    suited = tuple(k for k in kinds if k < T.HONOR_START)
+    return _suited_pung_fans(tuple([k for k in kinds if k < T.HONOR_START]))
+
+
+@lru_cache(maxsize=32768)
+def _suited_pung_fans(suited: tuple[int, ...]) -> Fans:
     if len(suited) < 2:
         return ()
     return _combine(suited, _pung_four, _pung_three, _pung_pair)
@@ -285,14 +298,30 @@ _PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shift
 @needs(lambda name: _CHOW_GATES.get(name, Gate(CHI.need(2))))
 def chow_fan(c: Candidate, name: str) -> int:
     """How many times the chows make the fan ``name`` together, by the account-once principle (套算一次)."""
-    return _count(chow_fans(tuple(c.chi_starts)), name)
+    starts = c.chi_starts
+    if starts is not _LAST_CHOWS[0]:  # the reading's chow fans, once for its dozen chow items
+        _LAST_CHOWS[0] = starts
+        _LAST_CHOW_FANS[0] = chow_fans(tuple(starts))
+    return _count(_LAST_CHOW_FANS[0], name)
 
 
 @mcr
 @needs(lambda name: _PUNG_GATES.get(name, Gate(PUNG.need(2))))
 def pung_fan(c: Candidate, name: str) -> int:
     """How many times the triplets and kongs make the fan ``name`` together (同刻, 节高), account-once."""
-    return _count(pung_fans(tuple(sorted(c.pung_kinds))), name)
+    kinds = c.pung_kinds
+    if kinds is not _LAST_PUNGS[0]:
+        _LAST_PUNGS[0] = kinds
+        _LAST_PUNG_FANS[0] = pung_fans(tuple(sorted(kinds)))
+    return _count(_LAST_PUNG_FANS[0], name)
+
+
+# The last reading's chows and triplets (the candidate's own lists, kept alive here so that no other list can take
+# their identity) and their fans: a reading's items ask for them one fan at a time.
+_LAST_CHOWS: Final[list[list[int] | None]] = [None]
+_LAST_CHOW_FANS: Final[list[Fans]] = [()]
+_LAST_PUNGS: Final[list[list[int] | None]] = [None]
+_LAST_PUNG_FANS: Final[list[Fans]] = [()]
 
 
 # --- whole-hand patterns ------------------------------------------------------------------------------
@@ -561,6 +590,9 @@ def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
 
 
 def _unique_wait(c: Candidate) -> str | None:
+    """The wait fan the winning tile's place in this reading could make, if the wait is the hand's only one. None
+    at once for a two-sided chow (23 won on 4): the tile at its other end completes the same sets, so the hand
+    had two waits whatever else it holds, and the hand's waits need not be worked out."""
     win = c.hand.win_tile
     end = middle = pair = False
     for g in c.reading.groups:
@@ -568,8 +600,11 @@ def _unique_wait(c: Candidate) -> str | None:
         if g[3] or win not in tiles:  # a declared meld, or a group without the winning tile
             continue
         if kind == "chi":
+            first = tiles[0]
             if win == tiles[1]:
                 middle = True
+            elif (win == first and _rank(first) != 6) or (win != first and _rank(first) != 0):
+                return None
             else:
                 end = True
         elif kind == "pair":
