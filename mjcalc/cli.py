@@ -11,7 +11,7 @@ import typer
 from .config import Config, load_config
 from .engine import DEFAULT_RULESET, Request, check_run_options, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
-from .i18n import N_, Msg
+from .i18n import N_, Msg, tr
 from .notation import FlagWord
 from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
 from .ruleset import builtin_names, load_ruleset
@@ -446,13 +446,13 @@ def check(
             if correct is None:
                 errors += 1
                 if not json_out:
-                    say(f"line {record.line}: ? {entry['error']}  | {record.text}", 4)
+                    say(tr("line {line}:", chosen).format(line=record.line) + f" ? {entry['error']}  | {record.text}", 4)
                 continue
             right += correct
             wrong += not correct
             if not json_out:
                 mark = "✓" if correct else "✗"
-                say(f"line {record.line}: {mark} {record.text}", 4)
+                say(tr("line {line}:", chosen).format(line=record.line) + f" {mark} {record.text}", 4)
                 for message in dict.fromkeys(d["message"] for d in entry["differences"]):  # one per message
                     say(f"    - {message}", 6)
     finally:

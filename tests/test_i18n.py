@@ -140,6 +140,9 @@ ZH_COMMANDS = [
     ["waits", "123m456p789s111z2z", "--json"],
     ["waits", "123m456p789s111z22z"],
     ["waits", "13m458p79s1136z2z"],
+    *(["check", str(ROOT / "examples" / f"{name}-homework.txt"), "--rules", name]
+      for name in ("changchun", "changchun-mil", "riichi", "mcr", "taiwan", "meihe")),
+    ["check", str(ROOT / "examples" / "taiwan-homework.txt")],  # every line an error: the wrong ruleset
     ["rules", "show", "changchun"],
     ["rules", "show", "riichi"],
     ["rules", "show", "nosuch"],
