@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-
-from tabulate import tabulate
 
 from . import tiles as T
 from .engine import Result
@@ -150,6 +149,34 @@ def _fields(label: str, parts: list[str], width: int | None, tail: str = "", sep
 
 def _wrapped(lines: list[str], width: int | None, indent: int = 0) -> list[str]:
     return [out for line in lines for out in wrap(line, width, indent)]
+
+
+def tabulate(*args: Any, **kwargs: Any) -> str:
+    """tabulate's table, the library imported when a table is first written (not by a batch or ``--json``)."""
+    from tabulate import tabulate as table
+
+    return str(table(*args, **kwargs))
+
+
+_orjson: Any
+try:  # an optional speed-up (pyproject.toml); without it the standard library writes the very same text
+    import orjson
+
+    _orjson = orjson
+except ImportError:  # tests/test_batch.py checks the standard library's text is the same
+    _orjson = None
+
+
+def json_line(obj: Any) -> str:
+    """``obj`` as one line of compact JSON (no spaces after ``,`` and ``:``), non-ASCII text as it is: what a
+    batch writes a record as. orjson writes it where it is installed; the standard library writes the same
+    text otherwise, and for what orjson refuses (a lone surrogate, an integer beyond 64 bits)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(obj).decode()
+        except (TypeError, ValueError):
+            pass
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
