@@ -478,12 +478,14 @@ def rules_list(rulesets: list[Ruleset]) -> str:
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
+    from .docs import doc_of
     from .predicates import PREDICATES
 
     def doc(text: str) -> str:
         name = text.split("(")[0].strip()
         fn = PREDICATES.get(name)
-        return (fn.__doc__ or "").strip().splitlines()[0] if fn and fn.__doc__ else ""
+        text = doc_of(fn).strip()  # also when the predicates are compiled (mypyc drops docstrings)
+        return text.splitlines()[0] if text else ""
 
     return {
         "id": r.id, "names": r.names, "description": r.description, "source": r.source, "unit": r.unit,
@@ -515,7 +517,9 @@ def _finder_doc(name: str | None) -> str | None:
     from .settlement import KONG_FINDERS
 
     fn = KONG_FINDERS.get(name or "")
-    return " ".join((fn.__doc__ or "").split()) if fn else None
+    from .docs import doc_of
+
+    return " ".join(doc_of(fn).split()) if fn else None
 
 
 def _kong_points_text(k: dict[str, Any], lang: str = "en") -> str:
