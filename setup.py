@@ -18,6 +18,7 @@ import os
 import sys
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 # The line's path through the program, in pipeline order: notation → hand → readings → items → payments.
 # cli, batch, render, ruleset (loaded once) and the homework checker stay Python: little time is spent there.
@@ -56,4 +57,25 @@ def _ext_modules() -> list:
     return extensions
 
 
-setup(ext_modules=_ext_modules())
+class build_py_with_catalog(build_py):
+    """Also compile each message catalog (mjcalc/locale/<lang>.po) to the .mo that gettext
+    reads, beside it in the build: a plain ``pip install .`` carries it. The compiler is mjcalc.i18n's own
+    (stdlib only), loaded from its file: the package is not importable yet. An editable install reads the .po."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        import importlib.util
+        from pathlib import Path
+
+        spec = importlib.util.spec_from_file_location("_mjcalc_i18n", Path("mjcalc") / "i18n.py")
+        i18n = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(i18n)
+        for po in sorted(Path("mjcalc/locale").glob("*.po")):
+            target = Path(self.build_lib) / po.with_suffix(".mo")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(i18n.write_mo(i18n.read_po(po.read_text(encoding="utf-8"))))
+
+
+setup(ext_modules=_ext_modules(), cmdclass={"build_py": build_py_with_catalog})

@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 import typer
 
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
+from .i18n import N_, Msg, tr  # no imports of its own: the catalog is read only when a text is shown in zh
 
 # Each command imports what it needs when it runs: `mjcalc score` starts without the batch readers, `mjcalc
 # batch` without the tables (tabulate), help and usage errors without any of it (benchmarks/bench_startup.py).
@@ -55,17 +56,22 @@ LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of message
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of docs/OUTPUT.md.")]
 
 
+_LANG = ["en"]  # the language of this run's messages, once known (_lang)
+
+
 def _fail(exc: MjcalcError) -> None:
-    typer.echo(f"mjcalc: {exc.message}", err=True)
+    typer.echo(f"mjcalc: {exc.render(_LANG[0])}", err=True)
     raise typer.Exit(exc.exit_code)
 
 
-def _config() -> Config:
+def _config(lang: str | None = None) -> Config:
     from .config import load_config
 
     try:
         return load_config()
     except MjcalcError as exc:
+        if lang in ("en", "zh"):
+            _LANG[0] = lang
         _fail(exc)
         raise AssertionError from exc  # unreachable: _fail exits
 
@@ -75,15 +81,17 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, eq, value = pair.partition("=")
         if not eq or not key:
-            _fail(MjcalcError("ruleset", f"--set takes KEY=VALUE, not '{pair}'"))
+            _fail(MjcalcError("ruleset", Msg("--set takes KEY=VALUE, not '{pair}'", pair=pair)))
         out[key.strip()] = value.strip()
     return out
 
 
 def _lang(lang: str | None, config: Config) -> str:
+    """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
-        _fail(MjcalcError("option", f"--lang is en or zh, not '{chosen}'"))
+        _fail(MjcalcError("option", Msg("--lang is en or zh, not '{lang}'", lang=chosen)))
+    _LANG[0] = chosen
     return chosen
 
 
@@ -116,7 +124,8 @@ def score(
     from .notation import FlagWord
     from .render import terminal_width, to_json, to_text
 
-    config = _config()
+    config = _config(lang)
+    chosen = _lang(lang, config)
     words: list[FlagWord] = []
     for name, on in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
                      ("last", last)):
@@ -131,7 +140,6 @@ def score(
         words.append(FlagWord(word, value if eq else None, None))
     request = Request(rules or config.rules, _options(set_), words, config.options)
     result = score_line(" ".join(hand), request)
-    chosen = _lang(lang, config)
     if json_out:
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
@@ -146,7 +154,8 @@ def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
     from .batch import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
-        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{fmt}'"))
+        _fail(MjcalcError("option", Msg("--input-format is one of {formats}, not '{value}'",
+                                        formats=", ".join(INPUT_FORMATS), value=fmt)))
     if path == "-":
         return sys.stdin.buffer, detect_format("", fmt), None
     try:
@@ -158,7 +167,7 @@ def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(21, "Is a directory")
     except OSError as exc:
-        _fail(MjcalcError("context", f"cannot read {path}: {exc.strerror or exc}"))
+        _fail(MjcalcError("context", Msg("cannot read {path}: {reason}", path=path, reason=exc.strerror or str(exc))))
         raise AssertionError from exc
     return stream, detect_format(path, fmt), info.st_size if stat.S_ISREG(info.st_mode) else None
 
@@ -287,7 +296,7 @@ def _bounded_jobs(jobs: int) -> int:
     from .batch import usable_cpus
 
     if jobs < 1:
-        _fail(MjcalcError("option", f"--jobs is a number of worker processes, at least 1, not {jobs}"))
+        _fail(MjcalcError("option", Msg("--jobs is a number of worker processes, at least 1, not {jobs}", jobs=jobs)))
     usable = usable_cpus()
     if jobs > usable:
         typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
@@ -314,7 +323,7 @@ def batch(
                                            "appended to).")] = 1,
     dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Score on a Dask cluster: its "
                                              "scheduler's address, or local; one output file per partition of "
-                                             "the FILEs in -o DIR (pip install 'mjcalc[dask]').")] = None,
+                                             "the FILEs in -o DIR (needs the dask extra).")] = None,
     partition_size: Annotated[str | None, typer.Option("--partition-size", metavar="SIZE", help="With --dask: "
                                                        "the files are cut into partitions of about this size "
                                                        "(default 8MiB: some 150,000 lines).")] = None,
@@ -335,9 +344,11 @@ def batch(
     )
 
     if output_format not in OUTPUT_FORMATS:
-        _fail(MjcalcError("option", f"--format is one of {', '.join(OUTPUT_FORMATS)}, not '{output_format}'"))
+        _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
+                                        formats=", ".join(OUTPUT_FORMATS), value=output_format)))
     if input_format not in INPUT_FORMATS:
-        _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
+        _fail(MjcalcError("option", Msg("--input-format is one of {formats}, not '{value}'",
+                                        formats=", ".join(INPUT_FORMATS), value=input_format)))
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
     jobs = _bounded_jobs(jobs)
@@ -446,7 +457,7 @@ def check(
     from .homework import check_record, score_text
     from .render import terminal_width, wrap
 
-    config = _config()
+    config = _config(lang)
     chosen = _lang(lang, config)
     stream, fmt, _ = _open_input(file, input_format)
     request = _in_folder(_file_request(rules, set_, config), file)
@@ -467,13 +478,13 @@ def check(
             if correct is None:
                 errors += 1
                 if not json_out:
-                    say(f"line {record.line}: ? {entry['error']}  | {record.text}", 4)
+                    say(tr("line {line}:", chosen).format(line=record.line) + f" ? {entry['error']}  | {record.text}", 4)
                 continue
             right += correct
             wrong += not correct
             if not json_out:
                 mark = "✓" if correct else "✗"
-                say(f"line {record.line}: {mark} {record.text}", 4)
+                say(tr("line {line}:", chosen).format(line=record.line) + f" {mark} {record.text}", 4)
                 for message in dict.fromkeys(d["message"] for d in entry["differences"]):  # one per message
                     say(f"    - {message}", 6)
     finally:
@@ -497,12 +508,13 @@ def waits(
     from .render import terminal_width, waits_text
     from .waiting import analyse, report_json
 
-    config = _config()
+    config = _config(lang)
+    chosen = _lang(lang, config)
     report = analyse(" ".join(hand), Request(rules or config.rules, _options(set_), (), config.options))
     if json_out:
-        typer.echo(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+        typer.echo(json.dumps(report_json(report, chosen), ensure_ascii=False, indent=2))
     else:
-        typer.echo(waits_text(report, _lang(lang, config), terminal_width()))
+        typer.echo(waits_text(report, chosen, terminal_width()))
     res = report.result
     if res.error is not None:
         raise typer.Exit(res.error.exit_code)
@@ -569,9 +581,11 @@ def rules_show(
     lang: LangOpt = None,
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
+    from .config import Config
     from .render import ruleset_json, ruleset_text, terminal_width
     from .ruleset import load_ruleset
 
+    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
     try:
         rules = load_ruleset(name)
     except MjcalcError as exc:
@@ -580,7 +594,7 @@ def rules_show(
     if json_out:
         typer.echo(json.dumps(ruleset_json(rules), ensure_ascii=False, indent=2, default=str))
     else:
-        typer.echo(ruleset_text(rules, _lang(lang, _config()), terminal_width()))
+        typer.echo(ruleset_text(rules, chosen, terminal_width()))
 
 
 def main(argv: list[str] | None = None) -> Any:
@@ -599,11 +613,14 @@ def main(argv: list[str] | None = None) -> Any:
             reconfigure(errors="backslashreplace")
     try:
         try:
-            return app(args=argv, standalone_mode=True)
+            lang = _help_lang(sys.argv[1:] if argv is None else argv)
+            if lang == "en":
+                return app(args=argv, standalone_mode=True)
+            return _translated(typer.main.get_command(app), lang)(args=argv, standalone_mode=True)
         finally:
             sys.stdout.flush()  # a full disk shows here, not in an "Exception ignored" at exit
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
-        sys.stderr.write(f"mjcalc: {exc.message}\n")
+        sys.stderr.write(f"mjcalc: {exc.render(_LANG[0])}\n")
         sys.exit(exc.exit_code or EXIT_BAD_INPUT)
     except OSError as exc:
         if exc.errno not in (errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF, errno.EPIPE):
@@ -620,6 +637,68 @@ def main(argv: list[str] | None = None) -> Any:
         if os.environ.get("MJCALC_DEBUG"):
             raise
         _internal(exc)
+
+
+def _help_lang(argv: list[str]) -> str:
+    """The language of the help texts: --lang in the arguments, else MJCALC_LANG, else (when help is asked for)
+    the config file's; English when none says (or says something else: the command then says what is wrong)."""
+    import os
+
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1] if argv[i + 1] in ("en", "zh") else "en"
+        if arg.startswith("--lang="):
+            return arg[7:] if arg[7:] in ("en", "zh") else "en"
+    env = os.environ.get("MJCALC_LANG")
+    if env:
+        return env if env in ("en", "zh") else "en"
+    if "--help" in argv or len(argv) <= 1:  # help: the commands, which read the config file, do not run
+        try:
+            from .config import load_config
+
+            chosen = load_config().lang
+        except MjcalcError:
+            return "en"
+        return chosen if chosen in ("en", "zh") else "en"
+    return "en"
+
+
+def _translated(command: Any, lang: str) -> Any:
+    """The click command tree of the app with its help texts (and Typer's panel titles) in ``lang``."""
+    from .i18n import tr
+
+    def walk(cmd: Any) -> None:
+        if cmd.help:
+            cmd.help = tr(cmd.help, lang)
+        shown = cmd.get_help_option
+
+        def help_option(ctx: Any, shown: Any = shown) -> Any:  # click makes the --help option when asked
+            option = shown(ctx)
+            if option is not None and option.help == "Show this message and exit.":
+                option.help = tr(N_("Show this message and exit."), lang)
+            return option
+
+        cmd.get_help_option = help_option
+        for param in cmd.params:
+            if getattr(param, "help", None):
+                param.help = tr(param.help, lang)
+        for sub in getattr(cmd, "commands", {}).values():
+            walk(sub)
+
+    walk(command)
+    try:
+        from typer import rich_utils
+    except ImportError:  # no rich: click's plain help
+        return command
+    for name, text in _PANELS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, tr(text, lang))
+    return command
+
+
+_PANELS = {"ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
+           "COMMANDS_PANEL_TITLE": N_("Commands"), "ERRORS_PANEL_TITLE": N_("Error"),
+           "REQUIRED_LONG_STRING": N_("[required]")}
 
 
 def _internal(exc: BaseException) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import MjcalcError
+from .i18n import Msg
 from .yamlfile import load
 
 MAX_CONFIG_BYTES = 64_000
@@ -37,11 +38,11 @@ class ConfigOptions(dict[str, Any]):
     """The config file's ``set:``, which remembers the file it came from, for messages (it travels with a
     Request to the processes of a batch, and pickles as a dict with that one attribute)."""
 
-    source: str = "the config file"
+    source: str = Msg("the config file")
 
-    def __init__(self, values: dict[str, Any] | None = None, source: str = "the config file") -> None:
+    def __init__(self, values: dict[str, Any] | None = None, source: str | None = None) -> None:
         super().__init__(values or {})
-        self.source = source
+        self.source = Msg("the config file") if source is None else source
 
 
 @dataclass(frozen=True)
@@ -71,43 +72,49 @@ def load_config() -> Config:
         path = config_path()
     except RuntimeError:  # no home directory to look in
         return _from_environment({}, None)
-    where = f"config file {path}"
+    where = Msg("config file {path}", path=str(path))
     data: Any = {}
     if _exists(path):
         data = load(str(path), where, MAX_CONFIG_BYTES, kind="config file")
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            raise MjcalcError("ruleset", f"{where}: not a config file: expected a mapping (rules:, lang:, set:)")
+            raise MjcalcError("ruleset", Msg("{where}: not a config file: expected a mapping (rules:, lang:, set:)",
+                                             where=where))
         unknown = [k for k in data if k not in KEYS]
         if unknown:
             from .errors import did_you_mean
 
-            raise MjcalcError("ruleset", f"{where}: unknown key {_shown(unknown[0])}"
-                              f"{did_you_mean(str(unknown[0]), KEYS)}; known: {', '.join(KEYS)}")
+            raise MjcalcError("ruleset", Msg("{where}: unknown key {key}{hint}; known: {known}", where=where,
+                                             key=_shown(unknown[0]), hint=did_you_mean(str(unknown[0]), KEYS),
+                                             known=", ".join(KEYS)))
         rules = data.get("rules")
         if rules is not None and not (isinstance(rules, str) and rules.strip()):
-            raise MjcalcError("ruleset", f"{where}: 'rules' is a ruleset name or a path, not {_shown(rules)}")
+            raise MjcalcError("ruleset", Msg("{where}: 'rules' is a ruleset name or a path, not {value}", where=where,
+                                             value=_shown(rules)))
         lang = data.get("lang")
         if lang is not None and lang not in LANGS:
-            raise MjcalcError("ruleset", f"{where}: 'lang' is {' or '.join(LANGS)}, not {_shown(lang)}")
+            raise MjcalcError("ruleset", Msg("{where}: 'lang' is en or zh, not {value}", where=where,
+                                             value=_shown(lang)))
         options = data.get("set") or {}
         if not isinstance(options, dict):
-            raise MjcalcError("ruleset", f"{where}: 'set' is a mapping of option: value, such as {{base: 2}}")
+            raise MjcalcError("ruleset", Msg("{where}: 'set' is a mapping of option: value, such as {{base: 2}}",
+                                             where=where))
         for key, value in options.items():
             if not isinstance(key, str):
-                raise MjcalcError("ruleset", f"{where}: set: {_shown(key)} is no option name")
+                raise MjcalcError("ruleset", Msg("{where}: set: {key} is no option name", where=where, key=_shown(key)))
             if isinstance(value, (dict, list, float)):
-                raise MjcalcError("ruleset", f"{where}: set: option '{key}' takes one value (a number, on / off, "
-                                  f"a word or none), not {_shown(value)}")
+                raise MjcalcError("ruleset", Msg("{where}: set: option '{key}' takes one value (a number, on / off, "
+                                                 "a word or none), not {value}", where=where, key=key,
+                                                 value=_shown(value)))
     return _from_environment(data, path if _exists(path) else None)
 
 
 def _from_environment(data: dict[str, Any], path: Path | None) -> Config:
-    where = f"config file {path}" if path is not None else "the config file"
+    where = Msg("config file {path}", path=str(path)) if path is not None else Msg("the config file")
     env_lang = os.environ.get("MJCALC_LANG") or None
     if env_lang is not None and env_lang not in LANGS:
-        raise MjcalcError("ruleset", f"MJCALC_LANG is {' or '.join(LANGS)}, not {_shown(env_lang)}")
+        raise MjcalcError("ruleset", Msg("MJCALC_LANG is en or zh, not {value}", value=_shown(env_lang)))
     return Config(
         rules=os.environ.get("MJCALC_RULES") or data.get("rules"),
         lang=env_lang or data.get("lang"),

@@ -16,6 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
+from .i18n import N_, Msg
 from .facts import new as new_fact
 from .hand import KONG_KINDS, Hand, TileRules
 from .memo import remember
@@ -169,7 +170,7 @@ _LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isi
 # (``+dora=…``); the flag predicate and those reading one flag need it.
 FLAG_FACTS: Final = {f.name: new_fact(f"+{f.name}") for f in FLAGS
               if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
-DEALER: Final = new_fact("the dealer wins")
+DEALER: Final = new_fact(N_("the dealer wins"))
 CONTEXT_FACTS: Final = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
 _ZIMO: Final = FLAG_FACTS["zimo"]
 
@@ -185,14 +186,16 @@ def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
 
 def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
     def bad(expected: str) -> MjcalcError:
-        what = f"'{raw}'" if raw is None or len(raw) <= 40 else f"'{raw[:20]}…' ({len(raw):,} characters)"
-        return MjcalcError("context", f"+{flag.name}: {what} is not {expected}", column)
+        what = (f"'{raw}'" if raw is None or len(raw) <= 40
+                else Msg("'{head}…' ({length:,} characters)", head=raw[:20], length=len(raw)))
+        return MjcalcError("context", Msg("+{flag}: {value} is not {expected}", flag=flag.name, value=what,
+                                          expected=expected), column)
 
     if raw is not None and not raw.isascii():  # a value given as a command-line option; a line's is normalised
         try:
             raw = normalise(raw)
         except MjcalcError as exc:
-            raise MjcalcError("context", f"+{flag.name}: {exc.message}", column) from None
+            raise MjcalcError("context", Msg("+{flag}: {problem}", flag=flag.name, problem=exc.msg), column) from None
     if flag.kind == "bool":
         if raw is None:
             return True
@@ -201,37 +204,37 @@ def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
             return True
         if low in ("0", "false", "no", "off", "n"):
             return False
-        raise bad("on or off")
+        raise bad(Msg("on or off"))
     if raw is None or raw == "":
-        raise MjcalcError("context", f"+{flag.name} needs a value: +{flag.name}=…", column)
+        raise MjcalcError("context", Msg("+{flag} needs a value: +{flag}=…", flag=flag.name), column)
     if flag.kind == "seat":
         seat = _seat(raw)
         if seat is None:
-            raise bad("a seat wind (E, S, W or N)")
+            raise bad(Msg("a seat wind (E, S, W or N)"))
         return seat
     if flag.kind == "seats":
         seats = [_seat(part) for part in raw.replace("，", ",").split(",") if part]
         if not seats or None in seats:
-            raise bad("a list of seat winds such as W,N")
+            raise bad(Msg("a list of seat winds such as W,N"))
         return frozenset(seats)
     if flag.kind in ("tile", "tiles"):
         try:
             found = parse_tile_list(raw)
         except MjcalcError:
-            raise bad("a tile such as 5m" if flag.kind == "tile" else "a list of tiles such as 3m7z") from None
+            raise bad(Msg("a tile such as 5m") if flag.kind == "tile" else Msg("a list of tiles such as 3m7z")) from None
         if flag.kind == "tile":
             if len(found) != 1:
-                raise bad("one tile such as 5m")
+                raise bad(Msg("one tile such as 5m"))
             return found[0]
         return tuple(found)
     if flag.kind == "int":
         # Digits 0-9 only (int() also reads "1_000", " 7", "+3" and other scripts' digits), and no more of them
         # than the largest value has: int() of thousands of digits is slow, then refused.
         if not (raw.isascii() and raw.isdigit()) or len(raw.lstrip("0")) > len(str(flag.most)):
-            raise bad(f"a whole number from 0 to {flag.most:,}")
+            raise bad(Msg("a whole number from 0 to {most:,}", most=flag.most))
         number = int(raw)
         if number > flag.most:
-            raise bad(f"a whole number from 0 to {flag.most:,}")
+            raise bad(Msg("a whole number from 0 to {most:,}", most=flag.most))
         return number
     return raw  # name
 
@@ -257,8 +260,8 @@ def resolve_word(word: str, column: int | None, reads: frozenset[str]) -> tuple[
     known = sorted(reads)
     raise MjcalcError(
         "context",
-        f"unknown flag '+{word}'{did_you_mean(low, [*ALIASES, *SHORTHANDS])}; "
-        f"this ruleset reads: {', '.join('+' + k for k in known)}",
+        Msg("unknown flag '+{word}'{hint}; this ruleset reads: {known}", word=word,
+            hint=did_you_mean(low, [*ALIASES, *SHORTHANDS]), known=", ".join("+" + k for k in known)),
         column,
     )
 
@@ -268,7 +271,7 @@ def _typed(word: str, raw_value: str | None, reads: frozenset[str]) -> tuple[str
     """The canonical flag name of a written word and its typed value; errors carry no column (the caller's)."""
     name, fixed = resolve_word(word, None, reads)
     if fixed is not None and raw_value is not None:
-        raise MjcalcError("context", f"+{word} takes no value")
+        raise MjcalcError("context", Msg("+{word} takes no value", word=word))
     return name, _parse_value(FLAG_BY_NAME[name], fixed if fixed is not None else raw_value, None)
 
 
@@ -286,7 +289,7 @@ def collect_flags(words: list[FlagWord],
         try:
             name, value = _typed(w.word, w.value, reads)
         except MjcalcError as exc:
-            raise MjcalcError(exc.kind, exc.message, w.column) from None
+            raise MjcalcError(exc.kind, exc.msg, w.column) from None
         if name in values and values[name][0] != value:
             raise MjcalcError("context", _twice(name, said[name], w), w.column)
         values[name] = (value, w.column)
@@ -301,11 +304,16 @@ def _twice(name: str, first: FlagWord, second: FlagWord) -> str:
     def written(w: FlagWord) -> str:
         return f"+{w.word}" + ("" if w.value is None else f"={w.value}")
 
-    why = [f"+{w.word} means +{SHORTHANDS[w.word.lower()][0]}={SHORTHANDS[w.word.lower()][1]}"
-           + (" (East is the dealer)" if SHORTHANDS[w.word.lower()] == ("seat", "E") else "")
+    why = [Msg("+{word} means +{flag}={value} (East is the dealer)" if SHORTHANDS[w.word.lower()] == ("seat", "E")
+               else "+{word} means +{flag}={value}", word=w.word, flag=SHORTHANDS[w.word.lower()][0],
+               value=SHORTHANDS[w.word.lower()][1])
            for w in (first, second) if w.word.lower() in SHORTHANDS]
-    return (f"+{name} is given twice with different values: {written(first)} and {written(second)}"
-            + (f"; {', '.join(why)}" if why else "") + ": give one")
+    if why:
+        return Msg("+{flag} is given twice with different values: {first} and {second}; {why}: give one", flag=name,
+                   first=written(first), second=written(second), why=why[0] if len(why) == 1 else
+                   Msg("{first}, {second}", first=why[0], second=why[1]))
+    return Msg("+{flag} is given twice with different values: {first} and {second}: give one", flag=name,
+               first=written(first), second=written(second))
 
 
 def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset[str]) -> Context:
@@ -320,25 +328,29 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     discard_by = [] if given.isdisjoint(_DISCARD) else [f for f in DISCARD_FLAGS if used.get(f)]
     zimo = bool(used.get("zimo")) or bool(self_draw_by)
     if "zimo" in used and not used["zimo"] and self_draw_by:
-        raise _refused(values, f"+{self_draw_by[0]} is a self-drawn win, but +zimo=off was given", self_draw_by[0])
+        raise _refused(values, Msg("+{flag} is a self-drawn win, but +zimo=off was given", flag=self_draw_by[0]),
+                       self_draw_by[0])
     if zimo and discard_by:
         first = discard_by[0]
         why = f"+{self_draw_by[0]}" if self_draw_by else "+zimo"
-        raise _refused(values, f"+{first} is a win on a discard, but {why} makes it self-drawn", first)
+        raise _refused(values, Msg("+{flag} is a win on a discard, but {why} makes it self-drawn", flag=first, why=why),
+                       first)
     seat: str = used.get("seat", "S")  # type: ignore[assignment]  # typed by its FlagDef
     discarder: str | None = used.pop("from", None)  # type: ignore[assignment]
     if zimo and discarder is not None:
-        raise _refused(values, "+from names the discarder, but a self-drawn win has none", "from")
+        raise _refused(values, Msg("+from names the discarder, but a self-drawn win has none"), "from")
     if discarder is None and not zimo:
         discarder = OPPOSITE[seat]  # type: ignore[index]
     if discarder == seat:
-        raise _refused(values, f"the discarder (+from={discarder}) cannot be the winner's own seat", "from")
+        raise _refused(values, Msg("the discarder (+from={seat}) cannot be the winner's own seat", seat=discarder),
+                       "from")
     if seat in used.get("closed", ()):  # type: ignore[operator]
-        raise _refused(values, "+closed lists the other seats; the winner's own hand is read from the tiles", "closed")
+        raise _refused(values, Msg("+closed lists the other seats; the winner's own hand is read from the tiles"),
+                       "closed")
     if used.get("tian") and seat != "E":
-        raise _refused(values, "+tian is the dealer's win: it needs +seat=E", "tian")
+        raise _refused(values, Msg("+tian is the dealer's win: it needs +seat=E"), "tian")
     if used.get("di") and seat == "E":
-        raise _refused(values, "+di is a non-dealer's win: the dealer's is +tian", "di")
+        raise _refused(values, Msg("+di is a non-dealer's win: the dealer's is +tian"), "di")
     if not given.isdisjoint(_NOT_FIELDS):
         used = {k: v for k, v in used.items() if k not in _NOT_FIELDS}
     facts = 0
@@ -446,8 +458,9 @@ def _gang_needs_a_replacement(hand: Hand, ctx: Context, tiles: TileRules) -> str
     if _kongs(hand) or (tiles.flower_replacement and hand.flowers):
         return None
     if tiles.flower_replacement:
-        return "+gang is a win on the tile drawn after a kong or a flower, but the hand has neither"
-    return "+gang is a win on the tile drawn after a kong, but the hand has no kong: write it, e.g. (2222s) or [2222s]"
+        return Msg("+gang is a win on the tile drawn after a kong or a flower, but the hand has neither")
+    return Msg("+gang is a win on the tile drawn after a kong, but the hand has no kong: write it, e.g. (2222s) or "
+               "[2222s]")
 
 
 def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
@@ -464,15 +477,18 @@ def _one_per_kong(flag: str, given: int, hand: Hand) -> str | None:
     kongs = _kongs(hand)
     if given <= 1 + kongs:
         return None
-    return (f"+{flag}: {given} indicators, but a hand with {kongs} kong{'' if kongs == 1 else 's'} has at most "
-            f"{1 + kongs}: one, and one more for each kong")
+    if kongs == 1:
+        return Msg("+{flag}: {given} indicators, but a hand with 1 kong has at most 2: one, and one more for each "
+                   "kong", flag=flag, given=given)
+    return Msg("+{flag}: {given} indicators, but a hand with {kongs} kongs has at most {most}: one, and one more for "
+               "each kong", flag=flag, given=given, kongs=kongs, most=1 + kongs)
 
 
 def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
     """+ura: ura-dora are turned over for a riichi hand only."""
     if ctx.riichi or ctx.wriichi:
         return None
-    return "+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)"
+    return Msg("+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)")
 
 
 def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
@@ -484,8 +500,8 @@ def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str 
     in_hand = hand.concealed.count(win) - 1
     if not in_hand:
         return None
-    return (f"+fourth: the winning tile {T.name(win)} is the last of its kind, but the hand holds {in_hand} more "
-            "of it (和绝张: the other three were on the table)")
+    return Msg("+fourth: the winning tile {tile} is the last of its kind, but the hand holds {more} more of it (和绝张: "
+               "the other three were on the table)", tile=T.name(win), more=in_hand)
 
 
 HAND_CHECKS: Final[tuple[HandCheck, ...]] = (

@@ -20,6 +20,7 @@ import logging
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from .batch import (
 )
 from .engine import Request
 from .errors import MjcalcError
+from .render import json_line
 
 PARTITION_BYTES = 8 << 20  # a partition: about 150,000 hand lines, a minute or so of one core
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -121,6 +123,11 @@ def partitions(patterns: list[str], input_format: str = "auto", ext: str = "json
             yield Partition(name, path, index, f"{stem}.{index:05d}.{ext}", part, plan.fmt)
 
 
+# The scoring is CPU-bound Python (a worker's threads would only take turns) and its writers reuse buffers:
+# a worker process scores one partition at a time, whatever its number of threads.
+_ONE_AT_A_TIME = threading.Lock()
+
+
 @dataclass(frozen=True)
 class _Tagged:
     """A renderer whose every record also names its input file (the first key, or the first column)."""
@@ -132,7 +139,7 @@ class _Tagged:
         text = RENDERERS[self.fmt](record, res)
         if self.fmt == "csv":
             return _csv_row([self.file]) + "," + text
-        return '{"file": ' + json.dumps(self.file, ensure_ascii=False) + ", " + text[1:]
+        return '{"file":' + json_line(self.file) + "," + text[1:]
 
 
 def csv_header() -> str:
@@ -170,7 +177,8 @@ def records(partition: Partition, rules: str | None = None, options: Mapping[str
     ``options`` as for ``mjcalc.score_many`` (a mistake raises ``mjcalc.RulesetError``)."""
     from .api import _request
 
-    text, _, _, stopped = _scored(partition, _request(rules, options), "jsonl")
+    with _ONE_AT_A_TIME:
+        text, _, _, stopped = _scored(partition, _request(rules, options), "jsonl")
     if stopped:
         raise MjcalcError("context", f"{partition.where()}: {stopped}")
     return [json.loads(line) for line in text.split("\n")] if text else []
@@ -180,7 +188,8 @@ def score_partition(partition: Partition, base: Request, output_format: str, out
     """A worker's task: the partition read, scored and written into ``out_dir`` (under a temporary name until
     it is whole, so a file there is always a whole partition)."""
     start = time.perf_counter()
-    text, counts, last, stopped = _scored(partition, base, output_format)
+    with _ONE_AT_A_TIME:
+        text, counts, last, stopped = _scored(partition, base, output_format)
     os.makedirs(out_dir, exist_ok=True)
     target = os.path.join(out_dir, partition.output)
     temporary = f"{target}.{os.getpid()}.part"

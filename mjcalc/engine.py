@@ -14,6 +14,7 @@ from . import tiles as T
 from .context import ALIASES, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
 from .errors import MjcalcError, did_you_mean
 from .facts import KIND_BITS, Gate, unmet
+from .i18n import Msg
 from .hand import Hand, build_hand
 from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
@@ -175,8 +176,8 @@ def _bare_flag_hint(text: str, exc: MjcalcError) -> MjcalcError:
         if not close:
             return exc
         meant = close[0]
-    return MjcalcError(exc.kind, f"{exc.message} — '{word}' looks like a flag: did you mean +{meant}{eq}{value}? "
-                       "(a flag starts with +)", exc.column)
+    return MjcalcError(exc.kind, Msg("{problem} — '{word}' looks like a flag: did you mean +{meant}? (a flag starts "
+                                     "with +)", problem=exc.msg, word=word, meant=f"{meant}{eq}{value}"), exc.column)
 
 
 _RULES_WORDS: Final = frozenset(word for word, name in ALIASES.items() if name == "rules")
@@ -191,7 +192,7 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
             names = remember(_NAMES_RULES, w.word, w.word.lower() in _RULES_WORDS)
         if names:
             if not w.value:
-                raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
+                raise MjcalcError("context", Msg("+rules needs a ruleset name: +rules=jilin"), w.column)
             if request.builtin_only:
                 check_builtin(w.value, f"+{w.word}", w.column)
             return ruleset_path(w.value, request.rules_dir)
@@ -235,12 +236,12 @@ def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
     if not config:
         return _option_values(rules, given)
     known = {k: v for k, v in config.items() if k in rules.options}
-    source = str(getattr(config, "source", "the config file"))
+    source: str = getattr(config, "source", None) or Msg("the config file")
     if len(known) < len(config):
         check_config_options(tuple(sorted(k for k in config if k not in known)), rules.id, source)
     used = {k: v for k, v in known.items() if k not in given}
     if used:
-        rules.option_values(used, f"{source}: set")
+        rules.option_values(used, Msg("{source}: set", source=source))
     return rules.option_values({**known, **given})
 
 
@@ -276,13 +277,14 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
             line_value = rules.options[key].parse(value, f"+{key}")
             given = options_for(rules, request.options, request.lenient) if request.options else request.options
             if key in given and options[key] != line_value:
-                raise MjcalcError("context", f"+{key}={value} in the line and --set {key}={given[key]} disagree: "
-                                  "give one (nothing is overridden silently)", column)
+                raise MjcalcError("context", Msg("+{key}={value} in the line and --set {key}={given} disagree: give "
+                                                 "one (nothing is overridden silently)", key=key, value=value,
+                                                 given=given[key]), column)
             options = {**options, key: line_value}
     if rules.refused_flags:
         for name, (value, column) in values.items():
             if value and name in rules.refused_flags:
-                raise MjcalcError("context", rules.refused_flags[name]["en"], column)
+                raise MjcalcError("context", Msg.pair(rules.refused_flags[name]), column)
     win = values.get("win", (None, None))
     hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
     ctx = build_context(values, rules.flags) if plain is None else plain
@@ -301,7 +303,8 @@ def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Ma
         target, dot, name = key.rpartition(".")
         if dot and target != rules.id:
             if not lenient:
-                raise MjcalcError("ruleset", f"--set {key}: this line is scored by {rules.id}, not {target}")
+                raise MjcalcError("ruleset", Msg("--set {key}: this line is scored by {ruleset}, not {target}", key=key,
+                                                 ruleset=rules.id, target=target))
         elif dot or name in rules.options or not lenient:
             out[name] = value
     return out
@@ -324,7 +327,8 @@ def check_run_options(request: Request) -> None:
         having = [r for r in candidates if name in r.options]
         if not having:
             known = sorted({o for r in candidates for o in r.options})
-            raise MjcalcError("ruleset", f"--set: '{name}' is an option of no ruleset{did_you_mean(name, known)}")
+            raise MjcalcError("ruleset", Msg("--set: '{name}' is an option of no ruleset{hint}", name=name,
+                                             hint=did_you_mean(name, known)))
         for r in having:
             r.option_values({name: value})
 
@@ -376,30 +380,32 @@ def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tup
         # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
         mismatch = ctx.bao is not None and ctx.bao != win
         if not ctx.mobao:
-            note = (f"+duibao with +bao={T.name(ctx.bao)}: the treasure is normally the winning tile "  # type: ignore[arg-type]
-                    f"({T.name(win)}); 对宝 is scored as the flag says") if ctx.duibao and mismatch else None  # type: ignore[arg-type]
+            note = Msg("+duibao with +bao={bao}: the treasure is normally the winning tile ({win}); 对宝 is scored "
+                       "as the flag says", bao=T.name(ctx.bao), win=T.name(win)) if ctx.duibao and mismatch else None  # type: ignore[arg-type]
             return Wildcards(note=note)
-        note = (f"+mobao: the winning tile {T.name(win)} is read as the treasure drawn (+bao={T.name(ctx.bao)}), "  # type: ignore[arg-type]
-                "a wildcard standing for the best tile") if mismatch else None
+        note = Msg("+mobao: the winning tile {win} is read as the treasure drawn (+bao={bao}), a wildcard standing "
+                   "for the best tile", win=T.name(win), bao=T.name(ctx.bao)) if mismatch else None  # type: ignore[arg-type]
         return Wildcards(win, 1, True, (T.name(win),), note)  # type: ignore[arg-type]
     if rules.wildcard == "hui":
         kind = ctx.hui
         if ctx.flip is not None:
             flipped = T.next_kind(ctx.flip)
             if kind is not None and kind != flipped:
-                raise MjcalcError("context", f"+hui={T.name(kind)} and +flip={T.name(ctx.flip)} disagree: the flip "
-                                  f"makes {T.name(flipped)} the wildcard", col("flip"))
+                raise MjcalcError("context", Msg("+hui={hui} and +flip={flip} disagree: the flip makes {wildcard} the "
+                                                 "wildcard", hui=T.name(kind), flip=T.name(ctx.flip),
+                                                 wildcard=T.name(flipped)), col("flip"))
             kind = flipped
         if kind is None:
             return NO_WILDCARDS
         if any(m.exposed and kind in m.tiles for m in hand.melds):
-            raise MjcalcError("context", f"the wildcard {T.name(kind)} is never used in a chi, pon or exposed kong",
-                              col("hui") or col("flip"))
+            raise MjcalcError("context", Msg("the wildcard {tile} is never used in a chi, pon or exposed kong",
+                                             tile=T.name(kind)), col("hui") or col("flip"))
         count = hand.concealed.count(kind)
         win_is_wild = hand.win_tile == kind
         if win_is_wild and not ctx.zimo:
-            raise MjcalcError("context", f"the winning tile {T.name(kind)} is the wildcard, which is never discarded: "
-                              "a win on it must be self-drawn (+zimo)", col("hui") or col("flip"))
+            raise MjcalcError("context", Msg("the winning tile {tile} is the wildcard, which is never discarded: a "
+                                             "win on it must be self-drawn (+zimo)", tile=T.name(kind)),
+                              col("hui") or col("flip"))
         labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
         return Wildcards(kind, count, win_is_wild, labels)
     return NO_WILDCARDS

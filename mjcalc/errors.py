@@ -7,6 +7,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import ClassVar, Final
 
+from .i18n import Msg, localized
+
 # Exit codes, one meaning each (the README lists them).
 EXIT_WIN = 0
 EXIT_NOT_A_WIN = 1
@@ -21,18 +23,25 @@ class MjcalcError(Exception):
                                             "ruleset": EXIT_BAD_RULESET, "option": EXIT_BAD_RULESET}
 
     def __init__(self, kind: str, message: str, column: int | None = None) -> None:
+        self.msg = message  # a Msg renders again in another language (render)
         message = printable(message, keep_newlines=True)  # it may quote the line: no control character reaches a terminal
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.column = column
 
+    def render(self, lang: str = "en") -> str:
+        """The message in ``lang`` (English: ``message``)."""
+        if lang == "en":
+            return self.message
+        return printable(localized(self.msg, lang), keep_newlines=True)
+
     @property
     def exit_code(self) -> int:
         return self.exit_codes.get(self.kind, EXIT_BAD_INPUT)
 
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "message": self.message, "column": self.column}
+    def to_json(self, lang: str = "en") -> dict[str, object]:
+        return {"kind": self.kind, "message": self.render(lang), "column": self.column}
 
     def caret(self, line: str) -> str:
         """The line and a caret under the column: control characters escaped (``\\x00`` takes four cells), wide
@@ -83,5 +92,6 @@ def _cells(ch: str) -> int:
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` with the known word nearest ``word``, or "" (a Msg: a parameter of another)."""
     close = difflib.get_close_matches(word, list(known), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    return Msg(" (did you mean '{word}'?)", word=close[0]) if close else ""

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from . import tiles as T
+from .i18n import N_, tr
 
 WIDTH: Final = 128  # bits kept for facts: the kinds and every named fact
 ALL: Final = (1 << WIDTH) - 1
@@ -87,15 +88,15 @@ DRAGON_KINDS: Final = T.mask(T.DRAGONS)
 TERMINAL_KINDS: Final = T.mask(t for t in range(T.HONOR_START) if T.is_terminal(t))
 
 # --- the tiles and melds of a hand (Hand.facts) ----------------------------------------------------------
-HONOR: Final = new("an honor")
-WIND: Final = new("a wind")
-DRAGON: Final = new("a dragon")
-TERMINAL: Final = new("a terminal")
-ONE_SUIT: Final = new("one suit")  # the suited tiles are all of one suit (honors aside)
-THREE_SUITS: Final = new("three suits")
-RED: Final = new("a red five")
-CLOSED: Final = new("a closed hand")
-MELDED: Final = new("a meld")  # any declared meld, concealed and special kongs included
+HONOR: Final = new(N_("an honor"))
+WIND: Final = new(N_("a wind"))
+DRAGON: Final = new(N_("a dragon"))
+TERMINAL: Final = new(N_("a terminal"))
+ONE_SUIT: Final = new(N_("one suit"))  # the suited tiles are all of one suit (honors aside)
+THREE_SUITS: Final = new(N_("three suits"))
+RED: Final = new(N_("a red five"))
+CLOSED: Final = new(N_("a closed hand"))
+MELDED: Final = new(N_("a meld"))  # any declared meld, concealed and special kongs included
 
 
 class Count:
@@ -114,13 +115,13 @@ class Count:
 MAX_GROUPS: Final = 32  # more groups than any reading has (thirteen orphans has 13)
 
 
-KONG: Final = Count("kongs")  # declared kongs, special kongs included
+KONG: Final = Count(N_("kongs"))  # declared kongs, special kongs included
 # --- the reading (Candidate.facts) ------------------------------------------------------------------------
-CHI: Final = Count("chows")
-PUNG: Final = Count("triplets")  # triplets and ordinary kongs, melds included
-CONCEALED_PUNG: Final = Count("concealed triplets")  # as groups (one a discard completed still counts here)
-DRAGON_PUNG: Final = Count("dragon triplets", 3)
-WIND_PUNG: Final = Count("wind triplets")
+CHI: Final = Count(N_("chows"))
+PUNG: Final = Count(N_("triplets"))  # triplets and ordinary kongs, melds included
+CONCEALED_PUNG: Final = Count(N_("concealed triplets"))  # as groups (one a discard completed still counts here)
+DRAGON_PUNG: Final = Count(N_("dragon triplets"), 3)
+WIND_PUNG: Final = Count(N_("wind triplets"))
 
 
 def tile_facts(kinds: int) -> int:
@@ -142,15 +143,23 @@ def tile_facts(kinds: int) -> int:
     return facts
 
 
-def describe(gate: Gate) -> str:
+def describe(gate: Gate, lang: str = "en") -> str:
     """A gate in words, for ``mjcalc rules show``; empty for an item asked on every reading."""
     def words(bits: int) -> list[str]:
         out = [T.format_tiles(t for t in range(T.NUM_KINDS) if bits >> t & 1)] if bits & KIND_BITS else []
-        return out + [name for bit, name in _NAMES.items() if bits & bit]
+        return out + [_in(name, lang) for bit, name in _NAMES.items() if bits & bit]
 
     parts = []
     if gate.need:
-        parts.append("needs " + ", ".join(words(gate.need)))
+        parts.append(tr("needs {facts}", lang).format(facts=", ".join(words(gate.need))))
     if gate.forbid:
-        parts.append("none of " + ", ".join(words(gate.forbid)))
-    return "; ".join(parts)
+        parts.append(tr("none of {facts}", lang).format(facts=", ".join(words(gate.forbid))))
+    if len(parts) == 2:
+        return tr("{first}; {second}", lang).format(first=parts[0], second=parts[1])
+    return parts[0] if parts else ""
+
+
+def _in(name: str, lang: str) -> str:
+    """A fact's name in ``lang``: ``kongs≥2`` as the count's words and its threshold."""
+    what, at_least, n = name.partition("≥")
+    return tr(what, lang) + at_least + n

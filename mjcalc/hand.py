@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError
+from .i18n import Msg
 from .facts import CLOSED, KONG, MELDED, RED, tile_facts
 from .memo import remember
 from .notation import MeldText, ParsedLine, TileAt
@@ -257,20 +258,22 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         col = line.concealed[-1].column + 1 if kinds else 1
         raise MjcalcError(
             "notation",
-            f"{size} tiles: a hand needs {need} ({need - 1} to list its waits), each meld counting 3",
+            Msg("{size} tiles: a hand needs {need} ({waiting} to list its waits), each meld counting 3", size=size,
+                need=need, waiting=need - 1),
             col,
         )
     if size == need - 1:
         if win is not None:
-            raise MjcalcError("context", f"+win names the winning tile, but this hand has {size} tiles: it is waiting",
-                              win_column)
+            raise MjcalcError("context", Msg("+win names the winning tile, but this hand has {size} tiles: it is "
+                                              "waiting", size=size), win_column)
         return Hand(concealed, melds, None, flowers, len(reds), rules.sets, tuple(sorted(reds)))
     if win is None:
         if not kinds:
-            raise MjcalcError("notation", "no concealed tiles: the winning tile is the last bare tile", 1)
+            raise MjcalcError("notation", Msg("no concealed tiles: the winning tile is the last bare tile"), 1)
         win = kinds[-1]
     elif win not in concealed:
-        raise MjcalcError("context", f"+win={T.name(win)}: that tile is not among the concealed tiles", win_column)
+        raise MjcalcError("context", Msg("+win={tile}: that tile is not among the concealed tiles", tile=T.name(win)),
+                          win_column)
     return Hand(concealed, melds, win, flowers, len(reds), rules.sets, tuple(sorted(reds)))
 
 
@@ -288,22 +291,26 @@ def _refuse_reds(line: ParsedLine, rules: TileRules) -> None:
         if not rules.red_fives:
             raise MjcalcError(
                 "notation",
-                f"red fives (0m 0p 0s) are riichi tiles; {rules.ruleset} has none: write 5{T.name(t.tile)[1]}",
+                Msg("red fives (0m 0p 0s) are riichi tiles; {ruleset} has none: write 5{suit}", ruleset=rules.ruleset,
+                    suit=T.name(t.tile)[1]),
                 t.column,
             )
         if t.tile in red_seen:
-            raise MjcalcError("notation", f"a second red {T.name(t.tile)}: the set has one red five of each suit; "
-                              f"write the other as 5{T.name(t.tile)[1]}", t.column)
+            raise MjcalcError("notation", Msg("a second red {tile}: the set has one red five of each suit; "
+                                              "write the other as 5{suit}", tile=T.name(t.tile), suit=T.name(t.tile)[1]),
+                              t.column)
         red_seen.add(t.tile)
 
 
 def _flowers(line: ParsedLine, rules: TileRules) -> tuple[int, ...]:
     if not rules.flowers:
-        raise MjcalcError("notation", f"{rules.ruleset} is played without flowers", line.flowers[0].column)
+        raise MjcalcError("notation", Msg("{ruleset} is played without flowers", ruleset=rules.ruleset),
+                          line.flowers[0].column)
     seen_flowers: set[int] = set()
     for f in line.flowers:
         if f.tile in seen_flowers:
-            raise MjcalcError("notation", f"flower {f.tile + 1}f is given twice; there is one of each", f.column)
+            raise MjcalcError("notation", Msg("flower {number}f is given twice; there is one of each", number=f.tile + 1),
+                              f.column)
         seen_flowers.add(f.tile)
     return tuple(sorted(seen_flowers))
 
@@ -323,7 +330,8 @@ def _check_copies(line: ParsedLine, kinds: tuple[int, ...]) -> None:
     for t in sorted(_every_tile(line), key=lambda t: t.column):
         counts[t.tile] += 1
         if counts[t.tile] == 5:
-            raise MjcalcError("notation", f"a fifth {T.name(t.tile)}: there are only four of each tile", t.column)
+            raise MjcalcError("notation", Msg("a fifth {tile}: there are only four of each tile", tile=T.name(t.tile)),
+                              t.column)
 
 
 # Melds as written (their text, kind and whether added: a meld's tiles follow from these), read once: the same
@@ -361,13 +369,16 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
         known = ", ".join(f"{sk.names.get('zh', sk.id)} {{{T.format_tiles(sk.core)}}}" for sk in rules.special_kongs)
         raise MjcalcError(
             "notation",
-            f"{m.text} is not a special kong of {rules.ruleset}" + (f"; it has: {known}" if known else "; it has none"),
+            Msg("{meld} is not a special kong of {ruleset}; it has: {known}", meld=m.text, ruleset=rules.ruleset, known=known)
+            if known else Msg("{meld} is not a special kong of {ruleset}; it has none", meld=m.text,
+                              ruleset=rules.ruleset),
             m.column,
         )
     same = kinds.count(kinds[0]) == len(kinds)
     if m.kind == "concealed_kong":
         if len(kinds) != 4 or not same:
-            raise MjcalcError("notation", f"{m.text}: a concealed kong is four of one tile, such as (1111m)", m.column)
+            raise MjcalcError("notation", Msg("{meld}: a concealed kong is four of one tile, such as (1111m)", meld=m.text),
+                              m.column)
         return Meld("concealed_kong", kinds, reds=reds)
     if len(kinds) == 4 and same:
         return Meld("kong", kinds, added=m.added, reds=reds)
@@ -378,6 +389,6 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
         return Meld("chi", ordered, reds=reds)
     raise MjcalcError(
         "notation",
-        f"{m.text} is not a meld: a chi is three in a row of one suit, a pon three of a kind, a kong four",
+        Msg("{meld} is not a meld: a chi is three in a row of one suit, a pon three of a kind, a kong four", meld=m.text),
         m.column,
     )

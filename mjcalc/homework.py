@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 from . import tiles as T
 from .engine import Result
 from .errors import MjcalcError
+from .i18n import localized, tr
 from .ruleset import ItemDef, Ruleset
 from .settlement import SETTLERS, Award, Settlement, settle_per_payer
 
@@ -778,7 +779,7 @@ def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: st
 
 def _compare_fu(s: Settlement, given: int, lang: str) -> list[Difference]:
     raw = sum(fu for _, fu in s.fu_lines)
-    lines = " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines) or "—"
+    lines = " + ".join(f"{tr(reason, lang)} {fu}" for reason, fu in s.fu_lines) or "—"
     rounded = msg("fu_rounded", lang, raw=raw, fu=s.fu) if raw != s.fu else ""
     out = [Difference("fu", "wrong", msg("fu", lang, given=given, actual=s.fu, lines=lines, rounded=rounded),
                       "wrong_fu")]
@@ -842,8 +843,9 @@ class Resettle:
 
 
 def _worked(s: Settlement, lang: str) -> str:
-    parts = [f"{p.payer}: {p.formula}" + (msg("cut", lang, amount=p.amount) if p.capped_from is not None
-                                         and str(p.amount) not in p.formula.rsplit("=", 1)[-1] else "")
+    parts = [f"{p.payer}: {localized(p.formula, lang)}"
+             + (msg("cut", lang, amount=p.amount) if p.capped_from is not None
+                and str(p.amount) not in p.formula.rsplit("=", 1)[-1] else "")
              for p in s.payments]
     return "; ".join(parts) + "; " + msg("total", lang, total=s.points)
 
@@ -1057,7 +1059,7 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
     s, ctx = res.best.settlement, res.best.candidate.ctx
     han, fu = s.fan, s.fu if s.fu is not None else 0
     raw = sum(part for _, part in s.fu_lines)
-    lines = " + ".join(f"{reason} {part}" for reason, part in s.fu_lines) or "—"
+    lines = " + ".join(f"{tr(reason, lang)} {part}" for reason, part in s.fu_lines) or "—"
     out: list[Hypothesis] = []
     g_han = given.get("fan") if given.get("fan") not in (None, han) else None
     g_fu = given.get("fu") if given.get("fu") not in (None, fu) else None
@@ -1139,7 +1141,7 @@ def check_record(record: Record, request: Request, lang: str = "en") -> dict[str
             raise MjcalcError("answer", msg("no_answer", lang))
         differences = compare(res, parse_answer(record.answer, lang), lang)
     except MjcalcError as exc:
-        entry.update(correct=None, error=exc.message)
+        entry.update(correct=None, error=exc.render(lang))
         return entry
     best = res.best.settlement if res.best else None
     entry.update(correct=not differences, differences=[d.to_json() for d in differences],

@@ -24,6 +24,7 @@ import unicodedata
 from typing import Final
 
 from .errors import MjcalcError
+from .i18n import Msg
 from .memo import remember
 
 # Compatibility forms that are not read as the characters they decompose to.
@@ -71,12 +72,13 @@ def _form(ch: str) -> str:
 def _problem(ch: str) -> str | None:
     """Why a non-ASCII character (after normalisation) cannot be read, when it is a digit or not text at all."""
     if "\udc80" <= ch <= "\udcff":  # surrogateescape's form of an undecodable byte
-        return f"this is not UTF-8 text: the byte 0x{ord(ch) - 0xDC00:02X} cannot be read (save the file as UTF-8)"
+        return Msg("this is not UTF-8 text: the byte 0x{byte:02X} cannot be read (save the file as UTF-8)",
+                   byte=ord(ch) - 0xDC00)
     if "\ud800" <= ch <= "\udfff":
-        return f"this is not text: a lone surrogate U+{ord(ch):04X}"
+        return Msg("this is not text: a lone surrogate U+{code:04X}", code=ord(ch))
     value = unicodedata.digit(ch, None)
     if value is None and unicodedata.category(ch) != "Nd":
         return None
     name = unicodedata.name(ch, f"U+{ord(ch):04X}").lower()
-    written = f"write {value}" if value is not None else "write the digits 0-9"
-    return f"'{ch}' ({name}) is not a digit the notation reads: {written}"
+    written = Msg("write {value}", value=value) if value is not None else Msg("write the digits 0-9")
+    return Msg("'{char}' ({name}) is not a digit the notation reads: {written}", char=ch, name=name, written=written)

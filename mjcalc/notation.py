@@ -37,6 +37,7 @@ from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError
+from .i18n import Msg
 from .lazy import lazy
 from .memo import remember
 from .normalise import normalise
@@ -126,8 +127,9 @@ class _PlainLine(ParsedLine):
 def parse_line(text: str) -> ParsedLine:
     """Read one line. Raises MjcalcError(kind="notation") with the 1-based column of the problem."""
     if len(text) > MAX_LINE:
-        raise MjcalcError("notation", f"the line is {len(text):,} characters long; a line of notation is at most "
-                          f"{MAX_LINE:,} (one hand and its flags)", MAX_LINE + 1)
+        raise MjcalcError("notation", Msg("the line is {length:,} characters long; a line of notation is at most "
+                                          "{most:,} (one hand and its flags)", length=len(text), most=MAX_LINE),
+                          MAX_LINE + 1)
     if not text.isascii():
         text = normalise(text)
     if "|" in text:
@@ -289,15 +291,16 @@ def _parse_any(text: str) -> ParsedLine:
             close, kind = OPENERS[ch]
             end = text.find(close, i + 1)
             if end < 0:
-                raise MjcalcError("notation", f"'{ch}' opens a meld that is never closed with '{close}'", i + 1)
+                raise MjcalcError("notation", Msg("'{open}' opens a meld that is never closed with '{close}'", open=ch, close=close),
+                                  i + 1)
             inner = text[i + 1 : end]
             found, flowers = _read_tiles(inner, i + 2, allow_flowers=False)
             if not found:
-                raise MjcalcError("notation", f"empty meld '{ch}{close}'", i + 1)
+                raise MjcalcError("notation", Msg("empty meld '{meld}'", meld=ch + close), i + 1)
             line.melds.append(MeldText(kind, tuple(found), i + 1, text[i : end + 1]))
             i = end + 1
         elif ch in CLOSERS:
-            raise MjcalcError("notation", f"'{ch}' closes a meld that was never opened", i + 1)
+            raise MjcalcError("notation", Msg("'{close}' closes a meld that was never opened", close=ch), i + 1)
         else:
             end = _end(_BARE.match(text, i))  # matches at least this character
             found, flowers = _read_tiles(text[i:end], i + 1, allow_flowers=True)
@@ -317,7 +320,8 @@ def _read_flag(text: str, start: int, line: ParsedLine) -> int:
     end = _end(_FLAG_BODY.match(text, start + 1))  # may match nothing, never fails
     body = text[start + 1 : end]
     if not body or body.startswith("="):
-        raise MjcalcError("notation", "'+' must be followed by a flag word, such as +zimo or +seat=E", start + 1)
+        raise MjcalcError("notation", Msg("'+' must be followed by a flag word, such as +zimo or +seat=E"),
+                          start + 1)
     line.flags.append(_new(FlagWord, (*_flag_body(body), start + 1)))
     return end
 
@@ -346,17 +350,20 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
             digits.append((ch, col))
         elif ch in "mpszf":
             if not digits:
-                raise MjcalcError("notation", f"suit letter '{ch}' has no digits before it (write e.g. 123{ch})", col)
+                raise MjcalcError("notation", Msg("suit letter '{suit}' has no digits before it (write e.g. 123{suit})",
+                                                      suit=ch), col)
             for d, dcol in digits:
                 if ch == "f":
                     if not allow_flowers:
-                        raise MjcalcError("notation", "flowers are written apart, not inside a meld", dcol)
+                        raise MjcalcError("notation", Msg("flowers are written apart, not inside a meld"), dcol)
                     if not "1" <= d <= "8":
-                        raise MjcalcError("notation", f"'{d}f' is not a flower: flowers are 1f-8f", dcol)
+                        raise MjcalcError("notation", Msg("'{digit}f' is not a flower: flowers are 1f-8f", digit=d),
+                                          dcol)
                     flowers.append(TileAt(int(d) - 1, dcol))
                     continue
                 if ch == "z" and not "1" <= d <= "7":
-                    raise MjcalcError("notation", f"'{d}z' is not a tile: honors are 1z-7z (东南西北白发中)", dcol)
+                    raise MjcalcError("notation", Msg("'{digit}z' is not a tile: honors are 1z-7z (东南西北白发中)",
+                                                          digit=d), dcol)
                 base = SUIT_BASE[ch]
                 if d == "0":
                     found.append(TileAt(base + 4, dcol, True))
@@ -365,20 +372,20 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:
-                raise MjcalcError("notation", f"digits '{''.join(d for d, _ in digits)}' need a suit letter",
-                                  digits[0][1])
+                raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter",
+                                                      digits="".join(d for d, _ in digits)), digits[0][1])
             found.append(TileAt(T.parse_tile(ch), col))
         else:
             raise MjcalcError(
                 "notation",
-                f"unexpected '{ch}': expected tile digits with a suit letter (m p s z f), "
-                "a letter E S W N P F C, 东南西北白发中, a meld in [ ] ( ) { }, or a +flag",
+                Msg("unexpected '{char}': expected tile digits with a suit letter (m p s z f), "
+                    "a letter E S W N P F C, 东南西北白发中, a meld in [ ] ( ) {{ }}, or a +flag", char=ch),
                 col,
             )
     if digits:
         raise MjcalcError(
             "notation",
-            f"digits '{''.join(d for d, _ in digits)}' need a suit letter after them (m, p, s, z)",
+            Msg("digits '{digits}' need a suit letter after them (m, p, s, z)", digits="".join(d for d, _ in digits)),
             digits[0][1],
         )
     return found, flowers
@@ -389,7 +396,7 @@ def parse_tile_list(text: str) -> list[int]:
     if _PLAIN.fullmatch(text):  # the common case
         return list(_plain_kinds(text))
     if len(text) > MAX_LINE:  # a value given as a command-line option
-        raise MjcalcError("notation", f"{len(text):,} characters: too long for a list of tiles", 1)
+        raise MjcalcError("notation", Msg("{length:,} characters: too long for a list of tiles", length=len(text)), 1)
     text = normalise(text)
     if _PLAIN.fullmatch(text):
         return list(_plain_kinds(text))
@@ -425,11 +432,13 @@ def parse_gb(text: str) -> ParsedLine:
         if ch == "[":
             end = head.find("]", i)
             if end < 0:
-                raise MjcalcError("notation", "'[' opens a meld that is never closed with ']'", i + 1)
+                raise MjcalcError("notation", Msg("'{open}' opens a meld that is never closed with '{close}'", open="[", close="]"),
+                                  i + 1)
             body, _, source = head[i + 1 : end].partition(",")
             found = _read_gb_tiles(body, i + 2)
             if source and not _is_number(source):
-                raise MjcalcError("notation", f"meld source '{source}' must be a digit", i + 2 + len(body) + 1)
+                raise MjcalcError("notation", Msg("meld source '{source}' must be a digit", source=source),
+                                  i + 2 + len(body) + 1)
             src = int(source) if source else 0
             kind = "concealed_kong" if len(found) == 4 and not source else "exposed"
             line.melds.append(MeldText(kind, tuple(found), i + 1, head[i : end + 1], added=src >= 5))
@@ -444,13 +453,13 @@ def parse_gb(text: str) -> ParsedLine:
     if tails:
         ctx = tails[0].strip()
         if len(ctx) < 2 or ctx[0] not in "ESWN" or ctx[1] not in "ESWN":
-            raise MjcalcError("notation", "after '|' write the prevalent and seat winds, e.g. EE0000", column)
+            raise MjcalcError("notation", Msg("after '|' write the prevalent and seat winds, e.g. EE0000"), column)
         line.flags.append(FlagWord("round", ctx[0], column))
         line.flags.append(FlagWord("seat", ctx[1], column + 1))
         bits = ctx[2:]
         if len(bits) != 4 or any(b not in "01" for b in bits):
-            raise MjcalcError("notation", "four 0/1 flags must follow the winds: self-drawn, last of its kind, "
-                              "last tile, robbing a kong", column + 2)
+            raise MjcalcError("notation", Msg("four 0/1 flags must follow the winds: self-drawn, last of its kind, "
+                                              "last tile, robbing a kong"), column + 2)
         for i, (name, bit) in enumerate(zip(GB_FLAG_NAMES, bits, strict=False)):
             if bit == "1":  # the fourth flag is "about a kong": 杠上开花 when self-drawn, else 抢杠和
                 word = "gang" if name == "qiang" and bits[0] == "1" else name
@@ -464,10 +473,10 @@ def parse_gb(text: str) -> ParsedLine:
             for k, ch in enumerate(count.lower()):
                 line.flowers.append(TileAt(ord(ch) - ord("a"), column + k))
         else:
-            raise MjcalcError("notation", "the flower count after the second '|' must be 0-8, or the flowers written "
-                              "as letters a-h (春夏秋冬梅兰竹菊)", column)
+            raise MjcalcError("notation", Msg("the flower count after the second '|' must be 0-8, or the flowers "
+                                              "written as letters a-h (春夏秋冬梅兰竹菊)"), column)
     if len(tails) > 2:
-        raise MjcalcError("notation", "a GB string has at most two '|' parts", len(text))
+        raise MjcalcError("notation", Msg("a GB string has at most two '|' parts"), len(text))
     return line
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from . import tiles as T
 from .engine import Result
 from .facts import describe
+from .i18n import N_, localized, tr
 from .readings import IMMEDIATE
 from .ruleset import SCOPES, Ruleset
 from .settlement import Award
@@ -17,31 +18,31 @@ WAIT_NAMES = {
     "edge": ("边张", "edge wait"), "closed": ("坎张", "closed wait"), "pair": ("单钓", "pair wait"),
     "two_sided": ("两面", "two-sided wait"), "dual_pung": ("对碰", "dual-pung wait"), "single": ("单张", "single"),
 }
-WORDS = {
-    "en": {"hand": "hand", "context": "context", "options": "options", "reading": "reading", "item": "item",
-           "value": "value", "applies": "applies to", "payer": "payer", "payee": "payee", "formula": "formula",
-           "amount": "amount", "net": "net", "seat": "seat", "kongs": "kong points", "waits": "waits",
-           "unseen": "unseen", "total": "total", "not_a_win": "NOT A WIN", "waiting": "WAITING — one tile short",
-           "win": "WIN", "error": "ERROR", "ignored": "ignored (not used by this ruleset)", "notes": "notes",
-           "wins_on": "wins on", "substitutions": "wildcards", "self": "self-drawn", "discard": "on a discard",
-           "from": "from", "defaults": "* = default", "points": "points to the winner", "score": "if it wins",
-           "own": "payer's own items", "with": "with", "unless": "unless said",
-           "treasure": "treasure drawn", "wildcard": "wildcard drawn",
-           "not_ready": "NOT READY — shanten {} (tiles to change before the hand waits); no tile completes it",
-           "called_only": "WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it",
-           "immediate": "an immediate win, whatever the tiles"},
-    "zh": {"hand": "手牌", "context": "场况", "options": "选项", "reading": "牌型拆分", "item": "番种", "value": "番",
-           "applies": "适用", "payer": "付", "payee": "收", "formula": "算式", "amount": "分", "net": "净得",
-           "seat": "座位", "kongs": "杠分", "waits": "听牌", "unseen": "剩余", "total": "合计",
-           "not_a_win": "不能和牌", "waiting": "听牌（差一张）", "win": "和牌", "error": "错误",
-           "ignored": "已忽略（本规则不用）", "notes": "说明", "wins_on": "和", "substitutions": "会/宝代替",
-           "self": "自摸", "discard": "点和", "from": "点炮", "defaults": "* = 默认", "points": "赢家得分",
-           "score": "若和", "own": "本家加番", "with": "含", "unless": "另注者除外",
-           "treasure": "摸宝", "wildcard": "摸会",
-           "not_ready": "未听牌 — 向听数 {}（还差几张才听牌）；没有能和的牌",
-           "called_only": "听牌 — 只听叫胡（和牌张在手中组成特殊杠）：见 mjcalc waits",
-           "immediate": "不论手牌即可胡牌"},
+# The words of the tables, in English; every other language from the catalog (mjcalc/i18n.py).
+_WORDS = {
+    "hand": N_("hand"), "context": N_("context"), "options": N_("options"), "reading": N_("reading"),
+    "item": N_("item"), "applies": N_("applies to"), "payer": N_("payer"), "payee": N_("payee"),
+    "formula": N_("formula"), "amount": N_("amount"), "net": N_("net"), "seat": N_("seat"),
+    "kongs": N_("kong points"), "waits": N_("waits"), "unseen": N_("unseen"), "total": N_("total"),
+    "not_a_win": N_("NOT A WIN"), "waiting": N_("WAITING — one tile short"), "error": N_("ERROR"),
+    "ignored": N_("ignored (not used by this ruleset)"), "notes": N_("notes"), "note": N_("note"),
+    "wins_on": N_("wins on"), "substitutions": N_("wildcards"), "self": N_("self-drawn"),
+    "discard": N_("on a discard"), "defaults": N_("* = default"), "points": N_("points to the winner"),
+    "score": N_("if it wins"), "own": N_("payer's own items"), "with": N_("with"), "unless": N_("unless said"),
+    "treasure": N_("treasure drawn"), "wildcard": N_("wildcard drawn"),
+    "not_ready": N_("NOT READY — shanten {shanten} (tiles to change before the hand waits); no tile completes it"),
+    "called_only": N_("WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it"),
+    "immediate": N_("an immediate win, whatever the tiles"), "name": N_("name"),
 }
+WORDS = {"en": _WORDS}  # and each other language when first asked for (words)
+
+
+def words(lang: str) -> dict[str, str]:
+    """The table's words in ``lang``."""
+    found = WORDS.get(lang)
+    if found is None:
+        found = WORDS[lang] = {k: tr(v, lang) for k, v in _WORDS.items()}
+    return found
 
 
 def _name(names: dict[str, str], lang: str) -> str:
@@ -190,7 +191,7 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
         "context": r.ctx.to_json() if r.ctx else None,
         "options": r.options or None,
         "result": r.result,
-        "error": r.error.to_json() if r.error else None,
+        "error": r.error.to_json(lang) if r.error else None,
     })
     if r.result == "not_a_win":
         out["failed_conditions"] = [{"id": c.id, "message": _name(c.message, lang)} for c in r.failed]
@@ -204,7 +205,7 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
     if r.ignored_flags:
         out["ignored_flags"] = r.ignored_flags
     if r.warnings:
-        out["warnings"] = r.warnings
+        out["warnings"] = r.warnings if lang == "en" else [localized(n, lang) for n in r.warnings]
     best = r.best
     if best is not None and r.ruleset is not None:
         c, s = best.candidate, best.settlement
@@ -216,14 +217,17 @@ def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
         out["fan"] = s.fan
         if s.fu is not None:
             out["fu"] = s.fu
-            out["fu_breakdown"] = [{"reason": reason, "fu": fu} for reason, fu in s.fu_lines]
+            out["fu_breakdown"] = [{"reason": tr(reason, lang), "fu": fu} for reason, fu in s.fu_lines]
         if s.limit is not None:
             out["limit"] = s.limit
         out["payments"] = [p.to_json() for p in s.payments]
+        if lang != "en":  # the texts in the chosen language (docs/OUTPUT.md): formula, notes, warnings
+            for shown, p in zip(out["payments"], s.payments, strict=True):
+                shown["formula"] = localized(p.formula, lang)
         out["kong_payments"] = [k.to_json() for k in s.kong_payments]
         out["net"] = s.net
         out["points"] = s.points
-        out["notes"] = s.notes
+        out["notes"] = s.notes if lang == "en" else [localized(n, lang) for n in s.notes]
     return out
 
 
@@ -242,15 +246,14 @@ def _wait_json(w: Any) -> dict[str, Any]:
 
 def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     """The human table; given a ``width`` (``terminal_width()``), fitted to it (see "fitting the terminal")."""
-    w = WORDS[lang]
+    w = words(lang)
     lines: list[str] = []
     rules = r.ruleset
     if rules is not None:
         lines.extend(wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2))
     if r.error is not None:
         err = r.error
-        where = f" at column {err.column}" if err.column else ""
-        lines.extend(wrap(f"{w['error']} ({err.kind}){where}: {err.message}", width, 2))
+        lines.extend(wrap(error_line(err, lang), width, 2))
         caret = err.caret(r.input)
         if caret:
             lines.append(caret)
@@ -262,14 +265,14 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     if r.ignored_flags:
         lines.extend(wrap(f"{'':<{LABEL}}{w['ignored']}: {', '.join('+' + f for f in r.ignored_flags)}", width, LABEL))
     for warning in r.warnings:
-        lines.extend(wrap(f"{'':<{LABEL}}note: {warning}", width, LABEL))
+        lines.extend(wrap(f"{'':<{LABEL}}{w['note']}: {localized(warning, lang)}", width, LABEL))
     lines.append("")
     if r.result == "waiting":
         if not r.waits:  # no shape wait: how far from ready (or ready only by a set completed in hand)
             from .waiting import shanten_of
 
             far = shanten_of(r)
-            lines.extend(wrap(w["not_ready"].format(far) if far else w["called_only"], width, 2))
+            lines.extend(wrap(w["not_ready"].format(shanten=far) if far else w["called_only"], width, 2))
             return "\n".join(lines)
         lines.append(w["waiting"])
         lines.append(_waits_table(r, lang, width))
@@ -301,46 +304,53 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
              f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}",
              _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
-    table = tabulate(rows, headers=[w["item"], "名称", "name", rules.unit, w["applies"]], tablefmt="simple")
+    unit = unit_of(rules, lang)
+    table = tabulate(rows, headers=[w["item"], "名称", w["name"], unit, w["applies"]], tablefmt="simple")
     if width is not None and _widest(table) > width:  # narrow: one item a line, its scope after it if not all
         every = _scope("all", lang)
-        table = "\n".join(_wrapped([f"{w['item']} ({rules.unit}; {w['applies']}: {every}, {w['unless']})",
+        table = "\n".join(_wrapped([f"{w['item']} ({unit}; {w['applies']}: {every}, {w['unless']})",
                                      *(f"{value:>4}  {zh} {en} ({iid})" + ("" if scope == every else f": {scope}")
                                        for iid, zh, en, value, scope in rows)], width, 6))
     lines.append(table)
-    lines.extend(wrap(f"{rules.unit} {s.fan} ({_scope('all', lang)})", width, 2))
+    lines.extend(wrap(f"{unit} {s.fan} ({_scope('all', lang)})", width, 2))
     if s.fu_lines:
-        lines.extend(wrap(f"fu {s.fu} = " + " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines), width, 5))
+        lines.extend(wrap(tr("fu {fu} = {parts}", lang).format(
+            fu=s.fu, parts=" + ".join(f"{tr(reason, lang)} {fu}" for reason, fu in s.fu_lines)), width, 5))
     lines.append("")
-    lines.append(_payments_table(s, rules.unit, lang, width))
+    lines.append(_payments_table(s, unit, lang, width))
     lines.append(f"{w['points']}: {s.points}")
     if s.kong_payments:
         lines.append("")
         lines.append(_kongs_table(s, lang, width))
     lines.append("")
     net = s.net
-    lines.append(tabulate([[seat + (" (dealer)" if seat == "E" else ""), f"{net[seat]:+d}"] for seat in T.SEATS],
+    lines.append(tabulate([[tr("{seat} (dealer)", lang).format(seat=seat) if seat == "E" else seat, f"{net[seat]:+d}"]
+                           for seat in T.SEATS],
                           headers=[w["seat"], w["net"]], tablefmt="simple"))
     if s.notes:
         lines.append("")
-        lines.extend(_wrapped([f"{w['notes']}: {n}" for n in s.notes], width, 4))
+        lines.extend(_wrapped([f"{w['notes']}: {localized(n, lang)}" for n in s.notes], width, 4))
     return "\n".join(lines)
 
 
 def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
     """Who pays whom: a table, or (narrow) each payment on a line with its arithmetic under it."""
-    w = WORDS[lang]
+    w = words(lang)
 
     def own(p: Any) -> str:
         return " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras)
 
     def amount(p: Any) -> str:
-        return str(p.amount) if p.capped_from is None else f"{p.amount} (cut from {p.capped_from})"
+        if p.capped_from is None:
+            return str(p.amount)
+        return tr("{amount} (cut from {uncapped})", lang).format(amount=p.amount, uncapped=p.capped_from)
 
     def payer(p: Any) -> str:
-        return p.payer + (f" (for {p.on_behalf_of})" if p.on_behalf_of else "")
+        who = tr(N_("table"), lang) if p.payer == "table" else p.payer  # riichi's sticks on the table
+        return who + (tr(" (for {seat})", lang).format(seat=p.on_behalf_of) if p.on_behalf_of else "")
 
-    pay_rows = [[payer(p), p.payee, own(p), p.fan, p.formula, p.amount if p.capped_from is None else amount(p)]
+    pay_rows = [[payer(p), p.payee, own(p), p.fan, localized(p.formula, lang),
+                 p.amount if p.capped_from is None else amount(p)]
                 for p in s.payments]
     headers = [w["payer"], w["payee"], w["own"], unit, w["formula"], w["amount"]]
     if not any(p.extras for p in s.payments):  # no item of one payer only: the column would stay empty
@@ -353,12 +363,12 @@ def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
     for p in s.payments:  # narrow: who pays whom how much, on how much, then the arithmetic
         extra = f", {w['with']} {own(p)}" if p.extras else ""
         lines.extend(wrap(f"{payer(p)} → {p.payee}: {amount(p)} ({p.fan} {unit}{extra})", width, 4))
-        lines.extend(wrap(f"    {p.formula}", width, 6))
+        lines.extend(wrap(f"    {localized(p.formula, lang)}", width, 6))
     return "\n".join(lines)
 
 
 def _kongs_table(s: Any, lang: str, width: int | None) -> str:
-    w = WORDS[lang]
+    w = words(lang)
     by_kong: dict[tuple[str, str], list[Any]] = {}
     for k in s.kong_payments:
         by_kong.setdefault((k.tiles, _name(k.names, lang)), []).append(k)
@@ -371,14 +381,33 @@ def _kongs_table(s: Any, lang: str, width: int | None) -> str:
                                                    for kong, payee, paid, total in kong_rows], width, 4)])
 
 
+UNITS = {"fan": N_("fan"), "han": N_("han"), "tai": N_("tai")}  # the rulesets' units, in words
+
+
+def unit_of(rules: Any, lang: str) -> str:
+    """The ruleset's unit (fan, tai, han) in ``lang``: 番, 台, 翻."""
+    unit = rules.unit if rules is not None else ""
+    return tr(UNITS[unit], lang) if unit in UNITS else unit
+
+
 def _scope(scope: str, lang: str) -> str:
-    if lang == "zh":
-        return {"all": "每家", "discarder": "点炮者", "dealer_paying": "庄家付时", "dealer_involved": "庄家收付时",
-                "closed_payers": "门清的输家"}.get(scope, scope)
-    return SCOPES.get(scope, scope)
+    return tr(SCOPES[scope], lang) if scope in SCOPES else scope
 
 
-def _context_parts(r: Result) -> list[str]:
+def error_line(err: Any, lang: str = "en") -> str:
+    """``ERROR (notation) at column 17: …``: what went wrong and where, in ``lang``."""
+    kind = tr(ERROR_KINDS.get(err.kind, err.kind), lang)
+    if err.column:
+        return tr("ERROR ({kind}) at column {column}: {message}", lang).format(kind=kind, column=err.column,
+                                                                              message=err.render(lang))
+    return tr("ERROR ({kind}): {message}", lang).format(kind=kind, message=err.render(lang))
+
+
+ERROR_KINDS = {"notation": N_("notation"), "context": N_("context"), "ruleset": N_("ruleset"), "option": N_("option"),
+               "record": N_("record"), "internal": N_("internal"), "answer": N_("answer")}
+
+
+def _context_parts(r: Result, lang: str = "en") -> list[str]:
     ctx = r.ctx
     assert ctx is not None and r.ruleset is not None
     given = ctx.given
@@ -387,14 +416,14 @@ def _context_parts(r: Result) -> list[str]:
     def show(name: str, text: str) -> None:
         parts.append(text + ("" if name in given else "*"))
 
-    show("seat", f"seat {ctx.seat}" + (" (dealer)" if ctx.seat == "E" else ""))
+    show("seat", tr("seat {seat} (dealer)" if ctx.seat == "E" else "seat {seat}", lang).format(seat=ctx.seat))
     if "round" in r.ruleset.flags:
-        show("round", f"round {ctx.round}")
+        show("round", tr("round {wind}", lang).format(wind=ctx.round))
     if ctx.zimo:
-        parts.append("self-drawn")  # never the default, whichever flag made it so
+        parts.append(tr("self-drawn", lang))  # never the default, whichever flag made it so
     else:
         said = "zimo" in given or "from" in given
-        parts.append(f"on a discard from {ctx.discarder}" + ("" if said else "*"))
+        parts.append(tr("on a discard from {seat}", lang).format(seat=ctx.discarder) + ("" if said else "*"))
     for name in sorted(r.ruleset.flags - {"seat", "round", "zimo", "from", "rules", "win", "base", "cap"}):
         value = ctx.to_json().get(name)
         if value not in (False, None, [], 0):
@@ -404,7 +433,8 @@ def _context_parts(r: Result) -> list[str]:
 
 
 def _context_lines(r: Result, lang: str, width: int | None) -> list[str]:
-    return _fields(WORDS[lang]["context"], _context_parts(r), width, f"   ({WORDS[lang]['defaults']})")
+    w = words(lang)
+    return _fields(w["context"], _context_parts(r, lang), width, f"   ({w['defaults']})")
 
 
 def _options_parts(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
@@ -416,20 +446,20 @@ def _options_parts(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
 
 
 def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
-    w = WORDS[lang]
+    w = words(lang)
     if not r.waits:
-        return "no tile completes this hand" if lang == "en" else "没有能和的牌"
+        return tr("no tile completes this hand", lang)
     rows = []
     for ws in r.wait_scores or []:
         res = ws.result
         if res is not None and res.best is not None:
             s = res.best.settlement
             items = ", ".join(_name(a.item.names, lang) for a in res.best.awards)
-            outcome = f"{s.fan} {r.ruleset.unit if r.ruleset else ''} → {s.points}  ({items})"
+            outcome = f"{s.fan} {unit_of(r.ruleset, lang)} → {s.points}  ({items})"
         elif res is not None and res.error is not None:
-            outcome = res.error.message
+            outcome = res.error.render(lang)
         elif res is not None:
-            outcome = _not_a_win(res.failed, r.ruleset.unit if r.ruleset else "")
+            outcome = _not_a_win(res.failed, unit_of(r.ruleset, lang), lang)
         else:
             outcome = ""
         rows.append([T.name(ws.tile), ws.unseen, outcome])
@@ -492,11 +522,12 @@ def _finder_doc(name: str | None) -> str | None:
     return " ".join(doc_of(fn).split()) if fn else None
 
 
-def _kong_points_text(k: dict[str, Any]) -> str:
+def _kong_points_text(k: dict[str, Any], lang: str = "en") -> str:
     if k["wildcard"]:
-        return f"a concealed kong of four wildcards: {k['concealed']} (instead of 暗杠)"
+        return tr("a concealed kong of four wildcards: {points} (instead of 暗杠)", lang).format(points=k["concealed"])
     if k["big_tiles"]:
-        return f"{k['big_tiles']}: exposed {k['exposed']}, concealed {k['concealed']}"
+        return tr("{tiles}: exposed {exposed}, concealed {concealed}", lang).format(
+            tiles=k["big_tiles"], exposed=k["exposed"], concealed=k["concealed"])
     if k["found_by"]:
         return f"{k['points']} — {k['found_doc']}"
     return str(k["points"])
@@ -511,18 +542,22 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-def _value_text(value: Any) -> str:
+def _value_text(value: Any, lang: str = "en") -> str:
     """A value of the ruleset's data as a reader writes it: ``option base``, on / off, none, ``1, 2``."""
     if isinstance(value, dict) and "option" in value:
-        shown = f"option {value['option']}"
+        shown = tr("option {option}", lang).format(option=value["option"])
         if isinstance(value.get("values"), dict):
-            shown += " (" + ", ".join(f"{_option_text(k)}: {_value_text(v)}" for k, v in value["values"].items()) + ")"
+            shown += " (" + ", ".join(f"{_option_text(k)}: {_value_text(v, lang)}"
+                                      for k, v in value["values"].items()) + ")"
         return shown
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_value_text(v)}" for k, v in value.items())
+        return ", ".join(f"{tr(k, lang) if k in _VALUE_KEYS else k} {_value_text(v, lang)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
-        return ", ".join(_value_text(v) for v in value)
+        return ", ".join(_value_text(v, lang) for v in value)
     return _option_text(value)
+
+
+_VALUE_KEYS = {N_("closed"), N_("open")}  # an item's value by whether the hand is closed
 
 
 RULES_WIDTH = 120  # rules show on a pipe: the tables wrapped at this width
@@ -550,58 +585,66 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     (a pipe: ``RULES_WIDTH``)."""
     data = ruleset_json(r)
     fit = width or RULES_WIDTH
+    unit = unit_of(r, lang)
     lines = [*wrap(f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", fit, 2), *wrap(r.description, fit),
-             *wrap(f"source: {r.source}", fit, 2), *wrap(f"file: {r.path}", fit, 2), ""]
-    lines.extend(wrap(f"hand: {r.tile_rules.sets} sets + a pair; forms: {', '.join(data['hand']['forms'])}; "
-                      f"wildcard: {r.wildcard}", fit, 2))
-    lines.extend(wrap(f"flags read: {' '.join('+' + f for f in data['flags'])} (docs/NOTATION.md)", fit, 2))
+             *wrap(tr("source: {source}", lang).format(source=r.source), fit, 2),
+             *wrap(tr("file: {path}", lang).format(path=r.path), fit, 2), ""]
+    lines.extend(wrap(tr("hand: {sets} sets + a pair; forms: {forms}; wildcard: {wildcard}", lang).format(
+        sets=r.tile_rules.sets, forms=", ".join(data["hand"]["forms"]), wildcard=r.wildcard), fit, 2))
+    lines.extend(wrap(tr("flags read: {flags} (docs/NOTATION.md)", lang).format(
+        flags=" ".join("+" + f for f in data["flags"])), fit, 2))
     lines.append("")
-    lines.extend(wrap("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)", fit, 2))
+    lines.extend(wrap(tr("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)", lang),
+                      fit, 2))
     lines.append(_reference_table([[k, o["type"] if not o["choices"] else " | ".join(o["choices"]),
                                     _option_text(o["default"]), o["doc"]] for k, o in data["options"].items()],
-                                  ["option", "type", "default", "meaning"], fit))
+                                  [tr("option", lang), tr("type", lang), tr("default", lang), tr("meaning", lang)],
+                                  fit))
     lines.append("")
-    lines.append("WIN CONDITIONS (all must hold)")
+    lines.append(tr("WIN CONDITIONS (all must hold)", lang))
     lines.append(_reference_table([[c["id"], c["names"].get("zh"), _name(c["message"], lang)]
-                                   for c in data["win_conditions"]], ["id", "名称", "meaning"], fit))
+                                   for c in data["win_conditions"]], ["id", "名称", tr("meaning", lang)], fit))
     lines.append("")
-    lines.append(f"ITEMS ({r.unit})")
+    lines.append(tr("ITEMS ({unit})", lang).format(unit=unit))
     rows = []
-    for i in data["items"]:
+    for item, i in zip(r.items, data["items"], strict=True):
         extra = []
         if i["immediate"]:
-            extra.append("a win whatever the tiles")
+            extra.append(tr("a win whatever the tiles", lang))
         if i["excludes_all_but"]:
-            extra.append("excludes every other item but " + ", ".join(i["excludes_all_but"]))
+            extra.append(tr("excludes every other item but {items}", lang).format(items=", ".join(i["excludes_all_but"])))
         elif i["excludes"]:
-            extra.append("excludes " + ", ".join(i["excludes"]))
+            extra.append(tr("excludes {items}", lang).format(items=", ".join(i["excludes"])))
         if i["enabled_by"]:
-            extra.append(f"only with option {i['enabled_by']}")
+            extra.append(tr("only with option {option}", lang).format(option=i["enabled_by"]))
         if i["gate"]:
-            extra.append(i["gate"])  # asked only when the hand's facts meet it
-        rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), _value_text(i["value"]),
+            extra.append(describe(item.gate, lang))  # asked only when the hand's facts meet it
+        rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), _value_text(i["value"], lang),
                      _scope(i["applies_to"], lang), " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
-    lines.append(_reference_table(rows, ["id", "名称", "name", r.unit, "applies to", "when"], fit))
+    w = words(lang)
+    lines.append(_reference_table(rows, ["id", "名称", w["name"], unit, w["applies"], tr("when", lang)], fit))
     if data["special_kongs"] or data["kongs"]:
         lines.append("")
-        lines.extend(wrap("KONG POINTS (× base, paid by each of the other three; apart from the hand)", fit, 2))
-        krows = [[k["id"], k["names"].get("zh"), _kong_points_text(k)] for k in data["kongs"]]
+        lines.extend(wrap(tr("KONG POINTS (× base, paid by each of the other three; apart from the hand)", lang), fit, 2))
+        krows = [[k["id"], k["names"].get("zh"), _kong_points_text(k, lang)] for k in data["kongs"]]
         for sk in data["special_kongs"]:
             p = sk["points"]
-            value = (f"{p['per_tile']} a tile" if p["per_tile"]
-                     else f"{p['points']} + {p['extra_points']} per extra tile")
+            value = (tr("{points} a tile", lang).format(points=p["per_tile"]) if p["per_tile"]
+                     else tr("{points} + {extra} per extra tile", lang).format(points=p["points"],
+                                                                             extra=p["extra_points"]))
             if sk["extra_from"] != sk["core"]:
-                value += f" (extra tiles: any of {sk['extra_from']})"
+                value += tr(" (extra tiles: any of {tiles})", lang).format(tiles=sk["extra_from"])
             if sk["last_set"]:
-                value += "; also when the winning tile completes it in hand (叫胡)"
+                value += tr("; also when the winning tile completes it in hand (叫胡)", lang)
             krows.append([sk["id"], sk["names"].get("zh"), f"{{{sk['core']}}}: {value}"])
-        lines.append(_reference_table(krows, ["kong", "名称", "points"], fit))
+        lines.append(_reference_table(krows, [tr("kong", lang), "名称", tr("points", lang)], fit))
     lines.append("")
     f = r.formula
-    lines.extend(wrap(f"FORMULA: {f.get('kind')}" + "".join(f" · {k} {_value_text(v)}" for k, v in f.items()
-                                                          if k != "kind"), fit, 4))
+    lines.extend(wrap(tr("FORMULA: {kind}", lang).format(kind=f.get("kind"))
+                      + "".join(f" · {k} {_value_text(v, lang)}" for k, v in f.items() if k != "kind"), fit, 4))
     if r.payments:
-        lines.extend(wrap("PAYMENTS: " + " · ".join(f"{k} {_value_text(v)}" for k, v in r.payments.items()), fit, 4))
+        lines.extend(wrap(tr("PAYMENTS: {payments}", lang).format(
+            payments=" · ".join(f"{k} {_value_text(v, lang)}" for k, v in r.payments.items())), fit, 4))
     return "\n".join(lines)
 
 
@@ -612,14 +655,16 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
         if res.error is not None:
             return to_text(res, lang, width)
         size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
-        return "\n".join(wrap(f"{res.hand.text() if res.hand else res.input}: the hand is complete ({size} tiles); "
-                              "give it one tile short to list its waits", width, 2))
+        return "\n".join(wrap(tr("{hand}: the hand is complete ({size} tiles); give it one tile short to list its "
+                                 "waits", lang).format(hand=res.hand.text() if res.hand else res.input, size=size),
+                              width, 2))
     rules = res.ruleset
-    w = WORDS[lang]
+    w = words(lang)
     lines = [*wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2),
              *_fields(w["hand"], res.hand.text().split(" "), width, sep=" "), *_context_lines(res, lang, width), ""]
     if not report.waits:
-        lines.extend(wrap(f"not ready: shanten {report.shanten} (tiles to change before the hand waits)", width, 2))
+        lines.extend(wrap(tr("not ready: shanten {shanten} (tiles to change before the hand waits)", lang).format(
+            shanten=report.shanten), width, 2))
         return "\n".join(lines)
     rows = []
     for zimo, ron in report.waits:
@@ -640,10 +685,12 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _not_a_win(failed: list[Any], unit: str) -> str:
+def _not_a_win(failed: list[Any], unit: str, lang: str = "en") -> str:
     """A wait that is no win: the conditions it fails; one short of a minimum says how far it got (8 fan)."""
-    parts = [f"{c.id} ({c.reached} of {c.minimum} {unit})" if c.reached is not None else c.id for c in failed]
-    return "not a win: " + ", ".join(parts)
+    parts = [tr("{condition} ({reached} of {minimum} {unit})", lang).format(
+        condition=c.id, reached=c.reached, minimum=c.minimum, unit=unit) if c.reached is not None else c.id
+             for c in failed]
+    return tr("not a win: {conditions}", lang).format(conditions=", ".join(parts))
 
 
 def _outcome_text(res: Any, lang: str) -> str:
@@ -652,8 +699,8 @@ def _outcome_text(res: Any, lang: str) -> str:
     if res.best is None:
         if res.error is not None:
             return "—"
-        return _not_a_win(res.failed, res.ruleset.unit if res.ruleset else "")
+        return _not_a_win(res.failed, unit_of(res.ruleset, lang), lang)
     s = res.best.settlement
-    unit = res.ruleset.unit if res.ruleset else ""
+    unit = unit_of(res.ruleset, lang)
     fu = f" {s.fu}fu" if s.fu is not None else ""
     return f"{s.fan} {unit}{fu} → {s.points}"

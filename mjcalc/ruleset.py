@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
 from .errors import MjcalcError, did_you_mean
+from .i18n import Msg
 from .facts import OPEN_GATE, Gate
 from .hand import SpecialKongDef, TileRules
 from .memo import remember
@@ -140,12 +141,13 @@ class OptionDef:
             pass
         low, high, _ = RANGES["option_int"]
         expected = {
-            "bool": "on or off",
-            "int": f"a whole number from {low} to {high:,}",
-            "int_or_none": f"a whole number from {low} to {high:,} or none",
+            "bool": Msg("on or off"),
+            "int": Msg("a whole number from {low} to {high:,}", low=low, high=high),
+            "int_or_none": Msg("a whole number from {low} to {high:,} or none", low=low, high=high),
             "choice": " | ".join(self.choices),
         }[self.type]
-        raise MjcalcError("ruleset", f"{where}: option '{self.name}' takes {expected}, not {_shown(raw)}")
+        raise MjcalcError("ruleset", Msg("{where}: option '{option}' takes {expected}, not {value}", where=where,
+                                         option=self.name, expected=expected, value=_shown(raw)))
 
 
 @dataclass(frozen=True)
@@ -267,8 +269,9 @@ class Ruleset:
             if key not in self.options:
                 raise MjcalcError(
                     "ruleset",
-                    f"{where}: '{key}' is not an option of {self.id}{did_you_mean(key, self.options)}; "
-                    f"options: {', '.join(self.options) or 'none'}",
+                    Msg("{where}: '{key}' is not an option of {ruleset}{hint}; options: {options}", where=where,
+                        key=key, ruleset=self.id, hint=did_you_mean(key, self.options),
+                        options=", ".join(self.options) or Msg("none")),
                 )
             values[key] = self.options[key].parse(raw, where)
         return values
@@ -384,10 +387,10 @@ class _Loader:
                     path = relative_to / path
                 found = path.exists()
             except (OSError, ValueError, RuntimeError) as exc:  # too long a name, no home directory …
-                raise MjcalcError("ruleset", f"ruleset file {ref[:200]}: cannot read: "
-                                  f"{getattr(exc, 'strerror', None) or exc}") from None
+                raise MjcalcError("ruleset", Msg("ruleset file {path}: cannot read: {reason}", path=ref[:200],
+                                                 reason=getattr(exc, "strerror", None) or str(exc))) from None
             if not found:
-                raise MjcalcError("ruleset", f"ruleset file not found: {ref[:300]}")
+                raise MjcalcError("ruleset", Msg("ruleset file not found: {path}", path=ref[:300]))
             return path
         names = builtin_names()
         path = builtin_dir() / f"{ref}.yaml"
@@ -396,8 +399,8 @@ class _Loader:
             shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
             raise MjcalcError(
                 "ruleset",
-                f"unknown ruleset '{shown}'{did_you_mean(ref[:64], names)}; built-in: {', '.join(names)} "
-                "(or give a path to a .yaml file)",
+                Msg("unknown ruleset '{name}'{hint}; built-in: {names} (or give a path to a .yaml file)", name=shown,
+                    hint=did_you_mean(ref[:64], names), names=", ".join(names)),
             )
         return path
 
@@ -509,8 +512,9 @@ def check_config_options(names: tuple[str, ...], rules_id: str, source: str) -> 
     known = builtin_option_names()
     for name in names:
         if name not in known:
-            raise MjcalcError("ruleset", f"{source}: set: '{name[:64]}' is not an option of {rules_id} or of any "
-                              f"built-in ruleset{did_you_mean(name, sorted(known))}")
+            raise MjcalcError("ruleset", Msg("{source}: set: '{name}' is not an option of {ruleset} or of any built-in "
+                                             "ruleset{hint}", source=source, name=name[:64], ruleset=rules_id,
+                                             hint=did_you_mean(name, sorted(known))))
 
 
 class Compiled(NamedTuple):

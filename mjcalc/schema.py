@@ -16,14 +16,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from .i18n import N_
+
 # --- the words of the grammar (ruleset.py reads them from here) ------------------------------------------
 
-SCOPES = {
-    "all": "every payer",
-    "discarder": "the discarder only",
-    "dealer_paying": "the dealer, when paying",
-    "dealer_involved": "every payment between the dealer and another player",
-    "closed_payers": "each payer whose hand is closed (+closed=…)",
+SCOPES = {  # each scope in words (render translates them: mjcalc/i18n.py)
+    "all": N_("every payer"),
+    "discarder": N_("the discarder only"),
+    "dealer_paying": N_("the dealer, when paying"),
+    "dealer_involved": N_("every payment between the dealer and another player"),
+    "closed_payers": N_("each payer whose hand is closed (+closed=…)"),
 }
 OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
 WILDCARD_PROVIDERS = ("none", "treasure", "hui")

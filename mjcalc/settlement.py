@@ -15,6 +15,7 @@ from typing import Any, Final, NamedTuple
 from . import tiles as T
 from .context import Context
 from .errors import MjcalcError
+from .i18n import Msg
 from .hand import Hand, Meld
 from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
@@ -178,10 +179,11 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     start, base = int(params.get("start", 1)), int(params["base"])
     power = fan - start
     if power < 0:
-        return 0, f"{fan} fan is below the {start} that pays"
+        return 0, Msg("{fan} fan is below the {start} that pays", fan=fan, start=start)
     if power > MAX_POWER:  # a ruleset's values can add up to any fan; 2^power must stay a number one can print
-        raise MjcalcError("ruleset", f"{fan} fan is more than the exponential formula pays (fan − start at most "
-                          f"{MAX_POWER}): the ruleset's item values add up too high")
+        raise MjcalcError("ruleset", Msg("{fan} fan is more than the exponential formula pays (fan − start at most "
+                                          "{most}): the ruleset's item values add up too high", fan=fan,
+                                          most=MAX_POWER))
     shown = f"2^{fan}" if start == 0 else f"2^({fan}−{start})"
     return base * 2**power, f"{shown} × {base} = {base * 2**power}"
 
@@ -260,24 +262,25 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
         if fan_payer is not None and payer != fan_payer:
             amount, text = formula(0, params)
             uncapped += amount
-            payments.append(Payment(payer, winner, payer_fan, amount, f"{text} (only the discarder pays the fan)",
+            payments.append(Payment(payer, winner, payer_fan, amount, Msg("{formula} (only the discarder pays the fan)", formula=text),
                                     extras=extras))
             continue
         amount, text = formula(payer_fan, params)
         uncapped += amount
         capped_from = None
         if fan_cap is not None and payer_fan > fan_cap:
-            notes.append(f"{payer}: {payer_fan} {rules.unit} capped at {fan_cap}")
+            notes.append(Msg("{payer}: {fan} {unit} capped at {cap}", payer=payer, fan=payer_fan, unit=Msg(rules.unit),
+                             cap=fan_cap))
             capped_from = amount
             amount, text = formula(fan_cap, params)
-            text = f"{text} (capped from {payer_fan} {rules.unit})"
+            text = Msg("{formula} (capped from {fan} {unit})", formula=text, fan=payer_fan, unit=Msg(rules.unit))
         payments.append(Payment(payer, winner, payer_fan, amount, text, capped_from, extras=extras))
     cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
     if cover and not ctx.zimo:
         for p in payments:
             if p.payer != ctx.discarder:
                 p.on_behalf_of, p.payer = p.payer, ctx.discarder  # type: ignore[assignment]
-        notes.append(f"the discarder {ctx.discarder} pays every share")
+        notes.append(Msg("the discarder {seat} pays every share", seat=ctx.discarder))
     _apply_cap(params, payments, winner, notes)
     kongs = kong_payments(rules, options, hand, winner, c)
     return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
@@ -290,7 +293,8 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
     if params.get("cap_scope", "per_player_net") == "per_payer":
         for p in payments:
             if p.amount > cap:
-                notes.append(f"cap {cap}: {p.on_behalf_of or p.payer}'s payment cut from {p.amount} to {cap}")
+                notes.append(Msg("cap {cap}: {payer}'s payment cut from {amount} to {cap}", cap=cap,
+                                 payer=p.on_behalf_of or p.payer, amount=p.amount))
                 p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, cap
         return
     total = sum(p.amount for p in payments)
@@ -299,7 +303,8 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
     turn = [T.next_seat(winner, k) for k in (1, 2, 3)]
     order = sorted(range(len(payments)), key=lambda i: turn.index(payments[i].on_behalf_of or payments[i].payer))
     scaled = _largest_remainder([p.amount for p in payments], cap, order)
-    notes.append(f"cap {cap} per player: the winner's {total} scaled down to {cap} (largest remainder)")
+    notes.append(Msg("cap {cap} per player: the winner's {total} scaled down to {cap} (largest remainder)", cap=cap,
+                     total=total))
     for p, new in zip(payments, scaled, strict=True):
         if new != p.amount:
             p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, new

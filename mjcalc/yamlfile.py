@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from .errors import MjcalcError
+from .i18n import N_, Msg
 
 MAX_FILE_BYTES = 1_000_000  # 1 MB: the largest built-in ruleset is about 20 kB
 MAX_DEPTH = 32  # mappings and lists inside one another; the built-in rulesets need about 12
@@ -33,24 +34,31 @@ MAX_PATH_BYTES = 4096
 
 def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a directory"
+        return Msg("a directory")
     if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
+        return Msg("a FIFO (named pipe)")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return Msg("a device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return Msg("a socket")
+    return Msg("not a regular file")
+
+
+_KINDS = {"ruleset": N_("ruleset"), "config file": N_("config file")}  # what a file should be, in words
+
+
+def _kind(kind: str) -> str:
+    return Msg(_KINDS[kind]) if kind in _KINDS else kind
 
 
 def check_path(path: str, what: str) -> None:
     """A path a user gave: not empty, no NUL, not absurdly long (the OS would refuse it, in its own way)."""
     if not path:
-        raise MjcalcError("ruleset", f"{what}: an empty file name")
+        raise MjcalcError("ruleset", Msg("{what}: an empty file name", what=what))
     if "\x00" in path:
-        raise MjcalcError("ruleset", f"{what}: a file name cannot hold a NUL character")
+        raise MjcalcError("ruleset", Msg("{what}: a file name cannot hold a NUL character", what=what))
     if len(os.fsencode(path)) > MAX_PATH_BYTES:
-        raise MjcalcError("ruleset", f"{what}: a file name of over {MAX_PATH_BYTES} bytes")
+        raise MjcalcError("ruleset", Msg("{what}: a file name of over {most} bytes", what=what, most=MAX_PATH_BYTES))
 
 
 def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "ruleset") -> bytes:
@@ -60,20 +68,23 @@ def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "r
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise MjcalcError("ruleset", f"{what}: no such file") from None
+        raise MjcalcError("ruleset", Msg("{what}: no such file", what=what)) from None
     except (OSError, ValueError) as exc:
-        raise MjcalcError("ruleset", f"{what}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        raise MjcalcError("ruleset", Msg("{what}: cannot read: {reason}", what=what,
+                                         reason=getattr(exc, "strerror", None) or str(exc))) from None
     if not stat.S_ISREG(info.st_mode):
-        raise MjcalcError("ruleset", f"{what}: not a {kind}: {_kind_of(info.st_mode)}, not a regular file")
+        raise MjcalcError("ruleset", Msg("{what}: not a {kind}: {found}, not a regular file", what=what,
+                                         kind=_kind(kind), found=_kind_of(info.st_mode)))
     if info.st_size > limit:
-        raise MjcalcError("ruleset", f"{what}: too large ({info.st_size:,} bytes; at most {limit:,})")
+        raise MjcalcError("ruleset", Msg("{what}: too large ({size:,} bytes; at most {most:,})", what=what,
+                                         size=info.st_size, most=limit))
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        raise MjcalcError("ruleset", f"{what}: cannot read: {exc.strerror}") from None
+        raise MjcalcError("ruleset", Msg("{what}: cannot read: {reason}", what=what, reason=exc.strerror)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between the two looks
-            raise MjcalcError("ruleset", f"{what}: not a {kind}: not a regular file")
+            raise MjcalcError("ruleset", Msg("{what}: not a {kind}: not a regular file", what=what, kind=_kind(kind)))
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, limit + 1 - size)
@@ -82,11 +93,11 @@ def read_bytes(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "r
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
-        raise MjcalcError("ruleset", f"{what}: cannot read: {exc.strerror}") from None
+        raise MjcalcError("ruleset", Msg("{what}: cannot read: {reason}", what=what, reason=exc.strerror)) from None
     finally:
         os.close(fd)
     if size > limit:
-        raise MjcalcError("ruleset", f"{what}: too large (over {limit:,} bytes)")
+        raise MjcalcError("ruleset", Msg("{what}: too large (over {most:,} bytes)", what=what, most=limit))
     return b"".join(chunks)
 
 
@@ -101,10 +112,12 @@ def decode(data: bytes, what: str, kind: str = "ruleset") -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise MjcalcError("ruleset", f"{what}: not a {kind}: not {encoding.upper()} text "
-                          f"(a byte that is not, at offset {exc.start})") from None
+        raise MjcalcError("ruleset", Msg("{what}: not a {kind}: not {encoding} text (a byte that is not, at offset "
+                                         "{offset})", what=what, kind=_kind(kind), encoding=encoding.upper(),
+                                         offset=exc.start)) from None
     if "\x00" in text:
-        raise MjcalcError("ruleset", f"{what}: not a {kind}: binary data (a NUL character)")
+        raise MjcalcError("ruleset", Msg("{what}: not a {kind}: binary data (a NUL character)", what=what,
+                                         kind=_kind(kind)))
     return text
 
 
@@ -185,15 +198,21 @@ def parse(text: str, what: str) -> Any:
         return yaml.load(text, Loader=_Limited)  # a safe loader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = exc.problem or ""
         if "%" in problem or "'" in problem or '"' in problem:  # PyYAML quotes the file's characters there
             problem = problem.split("'")[0].split('"')[0].strip().rstrip(":")
-        return _fail(f"{what}:{where}: not valid YAML{': ' + problem if problem else ''}")
+        if mark and problem:  # PyYAML's own words for the problem stay English
+            return _fail(Msg("{what}: line {line}, column {column}: not valid YAML: {problem}", what=what,
+                             line=mark.line + 1, column=mark.column + 1, problem=problem))
+        if mark:
+            return _fail(Msg("{what}: line {line}, column {column}: not valid YAML", what=what, line=mark.line + 1,
+                             column=mark.column + 1))
+        return _fail(Msg("{what}: not valid YAML: {problem}", what=what, problem=problem) if problem
+                     else Msg("{what}: not valid YAML", what=what))
     except yaml.YAMLError:
-        return _fail(f"{what}: not valid YAML")
+        return _fail(Msg("{what}: not valid YAML", what=what))
     except (ValueError, RecursionError, MemoryError, OverflowError):  # values PyYAML itself cannot build
-        return _fail(f"{what}: not valid YAML (a value that cannot be read)")
+        return _fail(Msg("{what}: not valid YAML (a value that cannot be read)", what=what))
 
 
 def _fail(message: str) -> Any:

@@ -32,6 +32,7 @@ from typing import Any, Final
 from .. import tiles as T
 from ..context import FLAG_FACTS, LOSERS
 from ..facts import CLOSED, RED
+from ..i18n import N_, Msg
 from ..predicates import REGULAR, Candidate, namespaced, needs
 from ..readings import WAIT_FACTS, Group
 from ..ruleset import Ruleset
@@ -50,10 +51,14 @@ DORA_AFTER: Final = tuple(
 YAKUMAN_BASE: Final = 8000
 MAX_YAKUMAN: Final = 6  # the reference counts at most six yakuman (78 han)
 # (lowest han, base points, name) from 5 to 12 han
-LIMITS: Final = ((11, 6000, "sanbaiman"), (8, 4000, "baiman"), (6, 3000, "haneman"),
-          (5, 2000, "mangan"))
-MULTIPLE_NAMES: Final = {2: "double yakuman", 3: "triple yakuman", 4: "quadruple yakuman", 5: "quintuple yakuman",
-                  6: "sextuple yakuman"}
+MANGAN: Final = N_("mangan")
+LIMITS: Final = ((11, 6000, N_("sanbaiman")), (8, 4000, N_("baiman")), (6, 3000, N_("haneman")),
+          (5, 2000, MANGAN))
+MULTIPLE_NAMES: Final = {2: N_("double yakuman"), 3: N_("triple yakuman"), 4: N_("quadruple yakuman"),
+                  5: N_("quintuple yakuman"), 6: N_("sextuple yakuman")}
+YAKUMAN: Final = N_("yakuman")
+KAZOE_YAKUMAN: Final = N_("kazoe yakuman")
+KAZOE_SANBAIMAN: Final = N_("kazoe sanbaiman")
 
 
 # --- predicates ----------------------------------------------------------------------------------------
@@ -99,9 +104,9 @@ def _valued_pairs(seat: str, round_: str) -> dict[int, tuple[tuple[str, int], ..
     """The fu lines of each valued pair kind for a seat and round wind (a double wind's pair has two)."""
     out = {}
     for t in (*T.WINDS, *T.DRAGONS):
-        lines = ((("pair of dragons", 2),) if T.is_dragon(t) else ()) \
-            + ((("pair of the seat wind", 2),) if t == T.seat_wind_tile(seat) else ()) \
-            + ((("pair of the round wind", 2),) if t == T.seat_wind_tile(round_) else ())
+        lines = (((N_("pair of dragons"), 2),) if T.is_dragon(t) else ()) \
+            + (((N_("pair of the seat wind"), 2),) if t == T.seat_wind_tile(seat) else ()) \
+            + (((N_("pair of the round wind"), 2),) if t == T.seat_wind_tile(round_) else ())
         if lines:
             out[t] = lines
     return out
@@ -139,14 +144,27 @@ def _set_line(big: bool, kong: bool, open_: bool) -> tuple[str, int]:
     """2 for an open triplet of simples, doubled for terminals or honors, doubled again when concealed, × 4 for a
     kong: 2 4 8 16 32."""
     fu = 2 * (2 if big else 1) * (1 if open_ else 2) * (4 if kong else 1)
-    what = ("open " if open_ else "closed ") + ("kong" if kong else "triplet") + (" of terminals/honors" if big else "")
-    return what, fu
+    return SET_NAMES[big, kong, open_], fu
+
+
+SET_NAMES: Final = {
+    (False, False, True): N_("open triplet"), (False, False, False): N_("closed triplet"),
+    (False, True, True): N_("open kong"), (False, True, False): N_("closed kong"),
+    (True, False, True): N_("open triplet of terminals/honors"),
+    (True, False, False): N_("closed triplet of terminals/honors"),
+    (True, True, True): N_("open kong of terminals/honors"), (True, True, False): N_("closed kong of terminals/honors"),
+}
 
 
 SET_LINES: Final = {(big, kong, open_): _set_line(big, kong, open_)
              for big in (False, True) for kong in (False, True) for open_ in (False, True)}
 BIG: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
-WAIT_LINES: Final = {"edge": ("edge wait", 2), "closed": ("closed wait", 2), "pair": ("pair wait", 2)}
+WAIT_LINES: Final = {"edge": (N_("edge wait"), 2), "closed": (N_("closed wait"), 2), "pair": (N_("pair wait"), 2)}
+SEVEN_PAIRS_LINES: Final = [(N_("seven pairs"), 25)]
+BASE_LINE: Final = (N_("base"), 20)
+CLOSED_RON_LINE: Final = (N_("closed ron"), 10)
+TSUMO_LINE: Final = (N_("tsumo"), 2)
+OPEN_WITHOUT_FU_LINE: Final = (N_("open hand without fu"), 2)
 
 
 def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
@@ -155,9 +173,9 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
     if form == "thirteen_orphans":
         return []
     if form == "seven_pairs":
-        return [("seven pairs", 25)]
+        return list(SEVEN_PAIRS_LINES)
     zimo, closed, reading = c.ctx.zimo, c.hand.closed, c.reading
-    lines: list[tuple[str, int]] = [("base", 20), ("closed ron", 10)] if closed and not zimo else [("base", 20)]
+    lines: list[tuple[str, int]] = [BASE_LINE, CLOSED_RON_LINE] if closed and not zimo else [BASE_LINE]
     base_lines = len(lines)
     wait = WAIT_LINES.get(reading.wait)  # type: ignore[arg-type]
     if wait is not None:
@@ -173,9 +191,9 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
     # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
     # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
     if zimo and (has_fu or options["pinfu_tsumo_fu"] or not closed):
-        lines.append(("tsumo", 2))
+        lines.append(TSUMO_LINE)
     elif not closed and not has_fu and options["open_pinfu_fu"]:
-        lines.append(("open hand without fu", 2))
+        lines.append(OPEN_WITHOUT_FU_LINE)
     return lines
 
 
@@ -186,18 +204,18 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
     """Base points and the limit's name (None below mangan)."""
     kazoe = None
     if han >= 13 and not yakuman and options["kazoe"] != "unlimited":
-        han, kazoe = (13, "kazoe yakuman") if options["kazoe"] == "yakuman" else (12, "kazoe sanbaiman")
+        han, kazoe = (13, KAZOE_YAKUMAN) if options["kazoe"] == "yakuman" else (12, KAZOE_SANBAIMAN)
     if han >= 13:
         times = min(han // 13, MAX_YAKUMAN)
-        name = kazoe or (MULTIPLE_NAMES.get(times, "yakuman") if yakuman or times > 1 else "kazoe yakuman")
+        name = kazoe or (MULTIPLE_NAMES.get(times, YAKUMAN) if yakuman or times > 1 else KAZOE_YAKUMAN)
         return YAKUMAN_BASE * times, name
     for lowest, base, name in LIMITS:
         if han >= lowest:
             return base, kazoe or name
     if options["kiriage"] and (han, fu) in ((4, 30), (3, 60)):
-        return 2000, "mangan"
+        return 2000, MANGAN
     base = fu * 2 ** (2 + han)
-    return (2000, "mangan") if base > 2000 else (base, None)
+    return (2000, MANGAN) if base > 2000 else (base, None)
 
 
 def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int, step: int = 100) -> Payment:
@@ -209,13 +227,16 @@ def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: in
 def _paid(base: int, times: int, honba: int, step: int = 100) -> tuple[int, str]:
     """A payment of ``times`` the base points, rounded up to ``step`` (100), plus honba; with its arithmetic."""
     hand = -(-base * times // step) * step
-    formula = f"{base} × {times} → {hand} + {honba} honba" if honba else f"{base} × {times} → {hand}"
+    formula = (Msg("{base} × {times} → {hand} + {honba} honba", base=base, times=times, hand=hand, honba=honba)
+               if honba else f"{base} × {times} → {hand}")
     return hand + honba, formula
 
 
 @lru_cache(maxsize=4096)
 def _limit_note(han: int, fu: int, base: int, limit: str | None) -> str:
-    return f"{han} han {fu} fu: {limit}" if limit else f"{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points"
+    if limit:
+        return Msg("{han} han {fu} fu: {limit}", han=han, fu=fu, limit=Msg(limit))
+    return Msg("{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points", han=han, fu=fu, base=base)
 
 
 # Who pays how many times the base on a tsumo, by the winner's seat: the dealer twice, or each twice from him.
@@ -241,7 +262,8 @@ def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | 
         for payer, times in shares:
             out.append(_payment(payer, winner, han, base, times, honba, step))
     if ctx.sticks:
-        out.append(Payment("table", winner, han, 1000 * ctx.sticks, f"{ctx.sticks} riichi stick(s) × 1000"))
+        out.append(Payment("table", winner, han, 1000 * ctx.sticks, Msg("{sticks} riichi stick(s) × 1000",
+                                                                        sticks=ctx.sticks)))
     return out
 
 

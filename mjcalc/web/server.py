@@ -137,10 +137,16 @@ def workers() -> int:
 
 def run(host: str, port: int, open_browser: bool = False) -> int:
     """Serve until Ctrl-C; the exit code."""
+    import signal
+
     import uvicorn
 
     from .app import create_app
 
+    if hasattr(signal, "SIGPIPE"):
+        # cli.main() lets SIGPIPE end the process, for `mjcalc … | head`; a server must not die when a phone
+        # drops its connection before the answer is written: the write fails with EPIPE, which Uvicorn handles.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     sock = listen(host, port)
     port = sock.getsockname()[1]  # --port 0: the one the system chose
     text, here = banner(host, port)

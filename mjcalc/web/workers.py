@@ -82,8 +82,12 @@ class Pool:
         """Start the workers side by side and wait until each is ready."""
         self.idle = asyncio.Queue()
 
+        # The processes start on this (the event loop's) thread, which lives as long as the server: a worker
+        # dies with the thread that started it (PR_SET_PDEATHSIG, batch._worker_init), and a thread of
+        # anyio's pool is retired after 10 s idle. Only the wait for them to be ready is done in a thread.
+        started = [Worker(self.context, wait=False) for _ in range(self.size)]
+
         def start_all() -> list[Worker]:
-            started = [Worker(self.context, wait=False) for _ in range(self.size)]
             try:
                 for worker in started:
                     worker.wait_ready()
@@ -106,7 +110,7 @@ class Pool:
         try:
             answer = await anyio.to_thread.run_sync(worker.call, job, self.seconds)
             if (answer is None or answer is DIED) and not self.closed:
-                worker = await anyio.to_thread.run_sync(self._replace, worker)
+                worker = await self._replace(worker)
         finally:
             self.idle.put_nowait(worker)
         if answer is None:
@@ -134,10 +138,11 @@ class Pool:
         except asyncio.CancelledError:
             return None
 
-    def _replace(self, worker: Worker) -> Worker:
-        worker.stop()
+    async def _replace(self, worker: Worker) -> Worker:
+        await anyio.to_thread.run_sync(worker.stop)
         try:
-            fresh = Worker(self.context)
+            fresh = Worker(self.context, wait=False)  # on the loop's thread, as in start()
+            await anyio.to_thread.run_sync(fresh.wait_ready)
         except RuntimeError:
             return worker  # dead: the next job that gets it is an internal error, and tries again
         self.workers = [fresh if w is worker else w for w in self.workers]
