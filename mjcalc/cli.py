@@ -412,7 +412,7 @@ def check(
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
     from .batch import read_records
-    from .homework import check_record
+    from .homework import check_record, score_text
 
     config = _config()
     chosen = _lang(lang, config)
@@ -442,16 +442,12 @@ def check(
             if not json_out:
                 mark = "✓" if correct else "✗"
                 say(f"line {record.line}: {mark} {record.text}", 4)
-                for d in entry["differences"]:
-                    say(f"    - {d['message']}", 6)
+                for message in dict.fromkeys(d["message"] for d in entry["differences"]):  # one per message
+                    say(f"    - {message}", 6)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-    total = right + wrong
-    score_line_text = f"{right} of {total} right" + (f" ({100 * right // total}%)" if total else "")
-    if errors:
-        score_line_text += f"; {errors} could not be checked"
-    typer.echo(score_line_text, err=True)
+    typer.echo(score_text(right, right + wrong, errors, chosen), err=True)
     raise typer.Exit(EXIT_BAD_INPUT if errors else (1 if wrong else 0))
 
 

@@ -8,30 +8,243 @@ An answer follows the hand after ``=>`` as key–value pairs, any subset::
     ... => not a win
 
 Keys (English or Chinese): fan 番, han 翻, tai 台, fu 符, points 分, items 番种, result 结果.
+
+Every difference names the fact of this hand that decides it, read from the scoring itself: the reading kept
+(where the winning tile went, which wait), the wildcard and what it stood for, the context (who discarded,
+the dealer, the closed seats) and the settlement (each payment's items, formula and cap). A wrong total is
+traced to its step by settling the same reading again with that one step done the way the student did it
+(``settlement.WHAT_IF``): every way that gives the student's number is named. Each difference carries a
+``cause`` from ``CAUSES`` (docs/OUTPUT.md).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final
 
+from . import tiles as T
 from .engine import Result
-from .errors import MjcalcError, did_you_mean
-from .ruleset import SCOPES, ItemDef, Ruleset
-from .settlement import FORMULAS
+from .errors import MjcalcError
+from .ruleset import ItemDef, Ruleset
+from .settlement import SETTLERS, Award, Settlement, settle_per_payer
 
 if TYPE_CHECKING:
     from .batch import Record
     from .engine import Request
 
 KEYS = {
-    "fan": "fan", "番": "fan", "番数": "fan", "han": "fan", "翻": "fan", "tai": "fan", "台": "fan", "台数": "fan",
-    "fu": "fu", "符": "fu", "points": "points", "point": "points", "pts": "points", "分": "points", "得分": "points",
-    "items": "items", "番种": "items", "result": "result", "结果": "result",
+    "fan": "fan", "番": "fan", "番数": "fan", "han": "fan", "翻": "fan", "翻数": "fan", "tai": "fan", "台": "fan",
+    "台数": "fan", "fu": "fu", "符": "fu", "符数": "fu", "points": "points", "point": "points", "pts": "points",
+    "分": "points", "得分": "points", "分数": "points", "items": "items", "番种": "items", "result": "result",
+    "结果": "result",
 }
 NOT_A_WIN = {"not a win", "not_a_win", "no win", "不能和", "不能胡", "不和", "诈和", "诈胡"}
+NO_ITEMS = {"none", "-", "—", "无", "没有", "无番"}
 ITEM_SPLIT = re.compile(r"[,，、;；]\s*")
+
+# The causes a difference can carry (docs/OUTPUT.md, "check --json"): what step of the answer went wrong.
+CAUSES: Final = (
+    "missed_item", "not_applicable", "excluded", "wrong_value", "unknown_item", "wrong_fan", "wrong_fu",
+    "payer_item_to_all", "payer_item_missed", "one_share", "wrong_base", "cap_missed", "cap_wrong", "rounding",
+    "is_a_win", "not_a_win", "below_minimum", "arithmetic",
+)
+
+# --- the texts, each in English and Chinese (one place: the catalogue of the CLI takes them from here) ----------
+
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    "no_key": {"en": "'{word}' is not an answer key{hint}; use fan, han, tai, fu, points, items, result",
+               "zh": "'{word}' 不是答案的键{hint}；可用 番 fan、翻 han、台 tai、符 fu、分 points、番种 items、结果 result"},
+    "no_value": {"en": "'{word}' needs a value", "zh": "'{word}' 后面要写一个值"},
+    "not_number": {"en": "{key}: '{text}' is not a whole number", "zh": "{key}：'{text}' 不是整数"},
+    "no_answer": {"en": "no answer: write it after the hand, e.g. => fan 3 points 16",
+                  "zh": "没有答案：写在牌后面，例如 => fan 3 points 16"},
+    "did_you_mean": {"en": " (did you mean {words}?)", "zh": "（是不是 {words}？）"},
+    "or": {"en": " or ", "zh": " 或 "},
+    "unknown_item": {"en": "'{name}' is not an item of {rules}{hint}", "zh": "'{name}' 不是 {rules} 的番种{hint}"},
+    "not_a_win": {"en": "the hand is not a win — {why}", "zh": "这手牌不能和 —— {why}"},
+    "waiting": {"en": "the hand is not a win: it is one tile short (waiting on {waits})",
+                "zh": "这手牌不能和：还差一张（听 {waits}）"},
+    "below_minimum": {"en": "below the minimum: its items count {reached} {unit}, {minimum} are needed to win ({why})",
+                      "zh": "不够起和：番种只有 {reached} {unit}，起和要 {minimum}（{why}）"},
+    "is_a_win": {"en": "the hand is a win: {reading}; it meets every condition of {rules} ({conditions})",
+                 "zh": "这手牌能和：{reading}；满足 {rules} 的每个条件（{conditions}）"},
+    "missed": {"en": "missed {item} +{value}{scope}: {why}", "zh": "漏了 {item} +{value}{scope}：{why}"},
+    "missed_maybe": {"en": "{unit}: {given} is this hand's {actual} without {items} — missed it?",
+                     "zh": "{unit}：{given} 正是这手牌的 {actual} 少了 {items} —— 漏算了？"},
+    "maybe_item": {"en": "{item} +{value} ({why})", "zh": "{item} +{value}（{why}）"},
+    "not_applicable": {"en": "counted {item}, which does not apply: {why}", "zh": "算了 {item}，但这手牌不算：{why}"},
+    "excluded": {"en": "counted {item}, which this hand has but may not count: {why}",
+                 "zh": "算了 {item}：这手牌虽有，但不能计：{why}"},
+    "too_many": {"en": "{unit}: {given} is {excess} more than this hand's {actual} — an item counted that it does not "
+                       "have? It counts {items} ({facts})",
+                 "zh": "{unit}：{given} 比这手牌的 {actual} 多了 {excess} —— 是否算了它没有的番种？它只有 {items}（{facts}）"},
+    "excluded_maybe": {"en": "{unit}: {given} is {item}'s {value} too many — {why}",
+                       "zh": "{unit}：{given} 正好多了 {item} 的 {value} —— {why}"},
+    "excluded_by": {"en": "{by} excludes it (不计 {item})", "zh": "有 {by} 就不计 {item}"},
+    "taken_by": {"en": "{by}, which this hand counts, rules it out", "zh": "这手牌算了 {by}，就不算它"},
+    "dropped_by_tier": {"en": "{by} ({tier}) drops every item of a lower tier",
+                        "zh": "{by}（{tier}）一出，低一级的番种都不计"},
+    "reduced_by": {"en": "{by} takes {n} of its count (不计)", "zh": "{by} 已含其中 {n} 个（不计）"},
+    "house_rule": {"en": "it counts only under the house rule {option} (see mjcalc rules show {rules})",
+                   "zh": "只有开了规则选项 {option} 才算（见 mjcalc rules show {rules}）"},
+    "wrong_value": {"en": "{item} is worth {value} {unit} here, not {given}{why}",
+                    "zh": "{item} 在这里是 {value} {unit}，不是 {given}{why}"},
+    "value_side": {"en": " (the hand is {side})", "zh": "（这手牌{side}）"},
+    "value_count": {"en": " ({value} × {count})", "zh": "（{value} × {count}）"},
+    "value_option": {"en": " (option {option} = {chosen})", "zh": "（选项 {option} = {chosen}）"},
+    "closed": {"en": "closed", "zh": "门清"},
+    "open": {"en": "open", "zh": "不是门清"},
+    "fan": {"en": "{unit}: you wrote {given}, it is {actual} ({items}{besides})",
+            "zh": "{unit}：你写 {given}，应为 {actual}（{items}{besides}）"},
+    "no_item": {"en": "no item", "zh": "没有番种"},
+    "besides": {"en": "; besides, {what}", "zh": "；另外 {what}"},
+    "payment_only": {"en": "{item} {value} on the payment of {payers} only", "zh": "{item} {value} 只在 {payers} 的付款上"},
+    "fan_payer_item": {"en": "{unit}: your {given} counts {items}, which {payer} alone pays: the hand's {unit} is "
+                             "what every payer pays on ({actual}), {payer} pays {theirs}",
+                       "zh": "{unit}：你的 {given} 含了 {items}，但只有 {payer} 付：这手牌的{unit}是每家都付的 "
+                             "{actual}，{payer} 付 {theirs}"},
+    "fan_capped": {"en": "{unit}: {given} is the cap — the cap ({cap} {unit}) cuts each payment, the hand's {unit} "
+                         "stays {actual}",
+                   "zh": "{unit}：{given} 是封顶 —— 封顶（{cap} {unit}）只限每家的付款，这手牌的{unit}仍是 {actual}"},
+    "fu": {"en": "fu: you wrote {given}, it is {actual} ({lines}{rounded})",
+           "zh": "符：你写 {given}，应为 {actual}（{lines}{rounded}）"},
+    "fu_rounded": {"en": " = {raw}, rounded up to {fu}", "zh": " = {raw}，进位到 {fu}"},
+    "fu_unrounded": {"en": "fu: {given} is the fu before rounding — fu are rounded up to the next 10: {raw} → {fu}",
+                     "zh": "符：{given} 是进位前的符数 —— 符要进到整十：{raw} → {fu}"},
+    "points": {"en": "points: you wrote {given}, it is {actual} — {why}; right: {worked}",
+               "zh": "分：你写 {given}，应为 {actual} —— {why}；正确：{worked}"},
+    "points_plain": {"en": "points: you wrote {given}, it is {actual} — {worked}",
+                     "zh": "分：你写 {given}，应为 {actual} —— {worked}"},
+    "yours": {"en": "{what}: {worked}", "zh": "{what}：{worked}"},
+    "total": {"en": "total {total}", "zh": "合计 {total}"},
+    "cut": {"en": " (cut to {amount})", "zh": "（削到 {amount}）"},
+    "h_fan": {"en": "your points follow from your {unit} of {given} (it is {actual})",
+              "zh": "你的分是按你的 {given} {unit}算的（应为 {actual}）"},
+    "h_items": {"en": "your points follow from the items you counted ({unit} {given}; it is {actual})",
+                "zh": "你的分是按你算的番种算的（{given} {unit}；应为 {actual}）"},
+    "h_fan_other": {"en": "those are the points of {given} {unit} (it is {actual} {unit})",
+                    "zh": "这是 {given} {unit}的分（应为 {actual} {unit}）"},
+    "h_fu": {"en": "your points follow from {given} fu (it is {actual}: {lines})",
+             "zh": "你的分是按 {given} 符算的（应为 {actual}：{lines}）"},
+    "h_to_all": {"en": "every payer was charged {item}, but it applies to {scope} (here: {payers})",
+                 "zh": "每家都算了 {item}，但它只算{scope}（这里：{payers}）"},
+    "h_payer_missed": {"en": "{item} was left out of the payment of {payers}: it applies to {scope}",
+                       "zh": "{payers} 的付款漏了 {item}：它只算{scope}"},
+    "h_fan_on_discard": {"en": "every payer was charged the {unit}: on a discard only the discarder {payer} pays it, "
+                               "the others pay the base alone",
+                         "zh": "每家都付了{unit}：点和时只有放铳的 {payer} 付番，其他两家只付底分"},
+    "h_discarder_only": {"en": "every loser was charged: on a discard only the discarder {payer} pays",
+                         "zh": "三家都付了：点和只由放铳的 {payer} 一家付"},
+    "h_one_share": {"en": "that is {payer}'s payment alone: the winner collects from {n} payers ({amounts})",
+                    "zh": "这只是 {payer} 一家的付款：和牌者收 {n} 家（{amounts}）"},
+    "h_base": {"en": "those are the points at {name} {value}; it is {actual} here",
+               "zh": "这是 {name} {value} 的分；这里是 {actual}"},
+    "h_base_as_price": {"en": "the base {base} was taken as the price of each {unit} and not paid itself: it is "
+                              "base {base} + each {unit} × {price}",
+                        "zh": "把底 {base} 当成了每{unit}的价钱，底本身没付：应为 底 {base} + {unit} × {price}"},
+    "h_cap_missed": {"en": "the cap was not applied ({caps}): {notes}", "zh": "没有封顶（{caps}）：{notes}"},
+    "h_cap_scope": {"en": "the cap was applied {wrong} — here it is {right}: {notes}",
+                    "zh": "封顶算成了{wrong} —— 这里是{right}：{notes}"},
+    "h_cap_value": {"en": "those are the points with the cap at {value}{unit}; it is {actual}",
+                    "zh": "这是封顶 {value}{unit}的分；封顶是 {actual}"},
+    "h_limit_missed": {"en": "the limit was not applied: {note}", "zh": "没有按满贯等封顶：{note}"},
+    "h_limit_wrong": {"en": "those are the points of base {base} ({name}); it is {note}",
+                      "zh": "这是基本点 {base}（{name}）的分；应为 {note}"},
+    "h_kiriage": {"en": "those are the points with kiriage mangan {on}; the option kiriage is {now}",
+                  "zh": "这是切上满贯{on}的分；选项 kiriage 现在是 {now}"},
+    "h_round_fu": {"en": "the fu were not rounded up: {raw} → {fu}", "zh": "符没有进位：{raw} → {fu}"},
+    "h_round_fu_down": {"en": "the fu were rounded down: {raw} → {down}, it is up: {raw} → {fu}",
+                        "zh": "符数舍掉了：{raw} → {down}，应进位：{raw} → {fu}"},
+    "h_round_pay": {"en": "the payments were not rounded up to 100", "zh": "付款没有进到整百"},
+    "h_round_pay_to": {"en": "the payments were rounded to {step}, not up to 100", "zh": "付款进到了 {step}，应进到整百"},
+    "h_dealer": {"en": "those are the points of a {wrong} win; {seat} is {right}",
+                 "zh": "这是{wrong}和牌的分；{seat} {right}"},
+    "dealer_word": {"en": "dealer's", "zh": "庄家"},
+    "non_dealer_word": {"en": "non-dealer's", "zh": "闲家"},
+    "is_dealer": {"en": "the dealer", "zh": "是庄家"},
+    "is_not_dealer": {"en": "not the dealer", "zh": "不是庄家"},
+    "scope_per_payer": {"en": "to each payment on its own", "zh": "每家单独封顶"},
+    "scope_net": {"en": "to the winner's total", "zh": "和牌者的总数封顶"},
+    "no_cap_here": {"en": "no cap cuts this hand", "zh": "这手牌不封顶"},
+    # facts of this hand
+    "f_win": {"en": "the winning tile {tile} completes {group}: {wait}", "zh": "和张 {tile} 组成 {group}：{wait}"},
+    "f_win_plain": {"en": "the winning tile {tile} completes {group}", "zh": "和张 {tile} 组成 {group}"},
+    "f_waits": {"en": "before it the hand waited on {waits}", "zh": "和牌前听 {waits}"},
+    "f_reading": {"en": "read as {reading}", "zh": "牌型 {reading}"},
+    "f_form": {"en": "the hand is read as {form}", "zh": "这手牌按{form}读"},
+    "f_zimo": {"en": "self-drawn", "zh": "自摸"},
+    "f_discard": {"en": "won on {seat}'s discard", "zh": "和 {seat} 打出的牌"},
+    "f_dealer_wins": {"en": "the winner {seat} is the dealer", "zh": "和牌的 {seat} 是庄家"},
+    "f_dealer_other": {"en": "the winner is {seat}; the dealer is E", "zh": "和牌的是 {seat}；庄家是 E"},
+    "f_closed": {"en": "the winner's hand is closed", "zh": "和牌者门清"},
+    "f_open": {"en": "the winner's hand is open ({melds})", "zh": "和牌者已经吃碰（{melds}）"},
+    "f_closed_payers": {"en": "closed losers (+closed): {seats}", "zh": "门清的输家（+closed）：{seats}"},
+    "f_no_closed_payers": {"en": "no loser is closed (+closed names none)", "zh": "没有门清的输家（+closed 没写）"},
+    "f_wild": {"en": "the wildcard is {tile}; the hand holds {count}{stood}",
+               "zh": "会/宝牌是 {tile}；手里有 {count} 张{stood}"},
+    "f_wild_stood": {"en": ", here {subs}", "zh": "，这里 {subs}"},
+    "f_no_wild_held": {"en": "the wildcard is {tile}; the hand holds none", "zh": "会/宝牌是 {tile}；手里一张也没有"},
+    "f_no_wildcard": {"en": "no wildcard is named on the line", "zh": "这行没有指定会/宝牌"},
+    "f_flag_on": {"en": "the line says +{flag}", "zh": "这行写了 +{flag}"},
+    "f_flag_off": {"en": "the line has no +{flag}", "zh": "这行没有 +{flag}"},
+    "f_flowers": {"en": "flowers: {flowers}", "zh": "花牌：{flowers}"},
+    "f_no_flowers": {"en": "no flowers", "zh": "没有花牌"},
+    "f_dora": {"en": "dora indicators: {tiles}", "zh": "宝牌指示牌：{tiles}"},
+    "f_seat": {"en": "seat {seat}, round {round}", "zh": "门风 {seat}，圈风 {round}"},
+    "here": {"en": "here: {facts}", "zh": "这手牌：{facts}"},
+    "score_line": {"en": "{right} of {total} right", "zh": "{total} 题对了 {right} 题"},
+    "score_pct": {"en": " ({pct}%)", "zh": "（{pct}%）"},
+    "score_errors": {"en": "; {n} could not be checked", "zh": "；{n} 题无法检查"},
+}
+
+
+UNITS: Final = {"fan": {"en": "fan", "zh": "番"}, "han": {"en": "han", "zh": "翻"}, "tai": {"en": "tai", "zh": "台"}}
+
+
+def _unit(unit: str, lang: str) -> str:
+    """A ruleset's unit in ``lang``: fan 番, han 翻, tai 台."""
+    return UNITS.get(unit, {}).get(lang, unit)
+
+
+def msg(name: str, lang: str = "en", /, **values: Any) -> str:
+    """A text of ``MESSAGES`` in ``lang`` (English when it has no such language), filled in."""
+    texts = MESSAGES[name]
+    return texts.get(lang, texts["en"]).format(**values)
+
+
+def score_text(right: int, total: int, errors: int, lang: str = "en") -> str:
+    """The score line of ``mjcalc check``: ``2 of 12 right (17%)``, rounded to the nearest per cent."""
+    text = msg("score_line", lang, right=right, total=total)
+    if total:
+        text += msg("score_pct", lang, pct=round(100 * right / total))
+    if errors:
+        text += msg("score_errors", lang, n=errors)
+    return text
+
+
+def suggest(word: str, known: Iterable[str], lang: str = "en", cutoff: float = 0.5) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``known`` (case and spaces aside), else empty. The cutoff is
+    low enough for a two-character Chinese word with one character wrong (自莫 → 自摸)."""
+    spelled: dict[str, str] = {}
+    for k in known:
+        spelled.setdefault(_plain(k), k)
+    close = difflib.get_close_matches(_plain(word), list(spelled), n=2, cutoff=cutoff)
+    if not close:
+        return ""
+    return msg("did_you_mean", lang, words=msg("or", lang).join(f"'{spelled[c]}'" for c in close))
+
+
+# Traditional characters of item names, to their simplified form: an answer written in either reads the same.
+TRADITIONAL: Final = str.maketrans(
+    "門莊聽槓龍風對雙發無連獨將滿雜點砲寶邊張東數氣貫順並計減過撈開絕單釣臺異紅綠圓碼買賣嶺嶺啟鬥鳥頭幹骰盤陸見區戰",
+    "门庄听杠龙风对双发无连独将满杂点炮宝边张东数气贯顺并计减过捞开绝单钓台异红绿圆码买卖岭岭启斗鸟头干骰盘陆见区战")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[\s_,，-]", "", text.strip().lower().translate(TRADITIONAL))
 
 
 @dataclass
@@ -40,62 +253,77 @@ class Answer:
     items: list[tuple[str, int | None]] | None = None  # (name as written, value if given)
 
 
-def parse_answer(raw: str | dict[str, Any]) -> Answer:
+def parse_answer(raw: str | dict[str, Any], lang: str = "en") -> Answer:
     """The student's answer from ``fan 3 points 16 items 自摸,夹胡`` (or a mapping of the same keys)."""
     if isinstance(raw, dict):
-        return _answer_from_mapping(raw)
+        return _answer_from_mapping(raw, lang)
     text = raw.strip()
     if text.lower() in NOT_A_WIN:
         return Answer({"result": "not_a_win"})
-    tokens = re.split(r"\s+", text.replace("=", " ").replace("：", " ").replace(":", ": ").strip())
+    tokens = re.split(r"\s+", text.replace("=", " ").replace("：", ": ").strip())
     answer = Answer()
     i = 0
     while i < len(tokens):
-        key = KEYS.get(tokens[i].rstrip(":").lower())
+        key = _key(tokens[i])
         if key is None:
-            raise MjcalcError("answer", f"'{tokens[i]}' is not an answer key{did_you_mean(tokens[i], KEYS)}; "
-                              "use fan, han, tai, fu, points, items, result")
+            raise MjcalcError("answer", msg("no_key", lang, word=tokens[i], hint=suggest(tokens[i], KEYS, lang)))
         j = i + 1
-        while j < len(tokens) and KEYS.get(tokens[j].rstrip(":").lower()) is None:
+        while j < len(tokens) and _key(tokens[j]) is None:
             j += 1
-        value = " ".join(tokens[i + 1 : j]).replace(": ", ":")
+        value = " ".join(tokens[i + 1 : j])
+        if not value and ":" in tokens[i].rstrip(":"):  # fan:3
+            value = tokens[i].split(":", 1)[1]
+        if not value and key == "items":  # no item at all
+            answer.items = []
+            i = j
+            continue
         if not value:
-            raise MjcalcError("answer", f"'{tokens[i]}' needs a value")
-        _set(answer, key, value)
+            raise MjcalcError("answer", msg("no_value", lang, word=tokens[i]))
+        _set(answer, key, value, lang)
         i = j
     return answer
 
 
-def _answer_from_mapping(raw: dict[str, Any]) -> Answer:
+def _key(token: str) -> str | None:
+    word = token.rstrip(":").lower()
+    return KEYS.get(word) or KEYS.get(word.split(":", 1)[0]) if word else None
+
+
+def _answer_from_mapping(raw: dict[str, Any], lang: str) -> Answer:
     answer = Answer()
     for k, v in raw.items():
         key = KEYS.get(str(k).lower())
         if key is None:
-            raise MjcalcError("answer", f"'{k}' is not an answer key; use fan, han, tai, fu, points, items, result")
-        _set(answer, key, ",".join(map(str, v)) if isinstance(v, list) else str(v))
+            raise MjcalcError("answer", msg("no_key", lang, word=k, hint=suggest(str(k), KEYS, lang)))
+        _set(answer, key, ",".join(map(str, v)) if isinstance(v, list) else str(v), lang)
     return answer
 
 
-def _set(answer: Answer, key: str, value: str) -> None:
+def _set(answer: Answer, key: str, value: str, lang: str) -> None:
     if key == "items":
         answer.items = []
+        if value.strip().lower() in NO_ITEMS:
+            return
         for part in ITEM_SPLIT.split(value):
             part = part.strip()
             if not part:
                 continue
-            name, _, number = part.rpartition(":") if ":" in part else (part, "", "")
-            answer.items.append((name.strip(), _int(number, key) if number else None))
+            name, colon, number = part.rpartition(":")
+            if colon and re.fullmatch(r"\s*[+-]?\d+\s*", number):  # 自摸:2; a name with a colon (Dragon triplet: green)
+                answer.items.append((name.strip(), int(number)))
+            else:
+                answer.items.append((part, None))
     elif key == "result":
         answer.values["result"] = "not_a_win" if value.lower() in NOT_A_WIN else value.lower()
     else:
-        answer.values[key] = _int(value, key)
+        answer.values[key] = _int(value, key, lang)
 
 
-def _int(text: str, key: str) -> int:
+def _int(text: str, key: str, lang: str) -> int:
     try:
         return int(text.strip().lstrip("+"))
     except ValueError:
-        raise MjcalcError("answer", f"{key}: '{text}' is not a whole number") from None
+        raise MjcalcError("answer", msg("not_number", lang, key=key, text=text)) from None
 
 
 @dataclass
@@ -103,137 +331,797 @@ class Difference:
     field: str  # result | fan | fu | points | items
     kind: str  # not_a_win | is_a_win | missed | not_applicable | wrong_value | unknown_item | wrong | formula
     message: str
+    cause: str = "arithmetic"  # one of CAUSES
 
     def to_json(self) -> dict[str, str]:
-        return {"field": self.field, "kind": self.kind, "message": self.message}
+        return {"field": self.field, "kind": self.kind, "cause": self.cause, "message": self.message}
+
+
+# --- the facts of this hand, from the scoring ----------------------------------------------------------------
+
+
+def _name(names: Mapping[str, str], lang: str) -> str:
+    return names.get(lang) or names.get("en") or next(iter(names.values()))
+
+
+def _item_label(item: ItemDef, lang: str) -> str:
+    other = "en" if lang == "zh" else "zh"
+    first, second = _name(item.names, lang), item.names.get(other)
+    return f"{first} ({second})" if second and second != first else first
+
+
+WAIT_NAMES: Final = {
+    "edge": {"en": "an edge wait (边张)", "zh": "边张"}, "closed": {"en": "a closed wait (坎张)", "zh": "坎张"},
+    "pair": {"en": "a pair wait (单钓)", "zh": "单钓"}, "two_sided": {"en": "a two-sided wait (两面)", "zh": "两面"},
+    "dual_pung": {"en": "a dual-pung wait (对碰)", "zh": "对碰"}, "single": {"en": "a single tile", "zh": "单张"},
+}
+FORM_NAMES: Final = {"regular": {"en": "sets and a pair", "zh": "四组加一对"},
+                     "seven_pairs": {"en": "seven pairs", "zh": "七对"},
+                     "thirteen_orphans": {"en": "thirteen orphans", "zh": "十三幺"}}
+
+
+class Facts:
+    """The facts of one scored hand in words, each computed once: the sentences a difference quotes."""
+
+    def __init__(self, res: Result, lang: str) -> None:
+        assert res.best is not None and res.ruleset is not None
+        self.res, self.lang = res, lang
+        self.c = res.best.candidate
+        self.ctx = self.c.ctx
+
+    def reading(self) -> str:
+        marked = [f"{t}*" if i == self.c.reading.win_index else t for i, t in enumerate(self.c.reading.text())]
+        return msg("f_reading", self.lang, reading=" ".join(marked))
+
+    def win(self) -> str:
+        c, lang = self.c, self.lang
+        tile = c.hand.win_tile
+        if tile is None or c.reading.win_index is None:
+            return self.reading()
+        group = c.reading.groups[c.reading.win_index].text()
+        wait = WAIT_NAMES.get(c.reading.wait or "")
+        text = (msg("f_win", lang, tile=T.name(tile), group=group, wait=wait[lang] if lang in wait else wait["en"])
+                if wait else msg("f_win_plain", lang, tile=T.name(tile), group=group))
+        return text
+
+    def waits(self) -> str:
+        waits = self.res.waits
+        return msg("f_waits", self.lang, waits=" ".join(T.name(t) for t in waits)) if waits else ""
+
+    def form(self) -> str:
+        form = FORM_NAMES.get(self.c.reading.form)
+        return msg("f_form", self.lang, form=_name(form, self.lang)) if form else self.reading()
+
+    def draw(self) -> str:
+        return msg("f_zimo", self.lang) if self.ctx.zimo else msg("f_discard", self.lang, seat=self.ctx.discarder)
+
+    def dealer(self) -> str:
+        if self.ctx.winner_is_dealer:
+            return msg("f_dealer_wins", self.lang, seat=self.ctx.seat)
+        return msg("f_dealer_other", self.lang, seat=self.ctx.seat)
+
+    def closed(self) -> str:
+        hand = self.c.raw
+        if hand.closed:
+            return msg("f_closed", self.lang)
+        melds = " ".join(m.text() if hasattr(m, "text") else T.format_tiles(m.tiles) for m in hand.melds)
+        return msg("f_open", self.lang, melds=melds)
+
+    def closed_payers(self) -> str:
+        seats = sorted(self.ctx.closed)
+        return (msg("f_closed_payers", self.lang, seats=", ".join(seats)) if seats
+                else msg("f_no_closed_payers", self.lang))
+
+    def wild(self) -> str:
+        c, lang = self.c, self.lang
+        kind = c.wild_kind
+        if kind is None:
+            return msg("f_no_wildcard", lang)
+        if not c.wild_count and not c.subs:
+            return msg("f_no_wild_held", lang, tile=T.name(kind))
+        stood = msg("f_wild_stood", lang, subs=", ".join(f"{k} → {v}" for k, v in c.subs.items())) if c.subs else ""
+        return msg("f_wild", lang, tile=T.name(kind), count=c.wild_count or len(c.subs), stood=stood)
+
+    def flag(self, name: str) -> str:
+        on = bool(getattr(self.ctx, name, False))
+        return msg("f_flag_on" if on else "f_flag_off", self.lang, flag=name)
+
+    def flowers(self) -> str:
+        flowers = self.c.hand.flowers
+        return (msg("f_flowers", self.lang, flowers=T.format_tiles(flowers)) if flowers
+                else msg("f_no_flowers", self.lang))
+
+    def seat(self) -> str:
+        return msg("f_seat", self.lang, seat=self.ctx.seat, round=self.ctx.round)
+
+    def dora(self) -> str:
+        return msg("f_dora", self.lang, tiles=T.format_tiles(self.ctx.dora) if self.ctx.dora else "—")
+
+    def for_item(self, item: ItemDef) -> str:
+        """The facts of this hand that an item's condition reads, by the predicates and flags it names."""
+        words = set(re.findall(r"[a-z_.]+", re.sub(r"\w+=\w+", "", item.when_text)))  # predicates, not params
+        facts: list[str] = []
+
+        def add(text: str) -> None:
+            if text and text not in facts:
+                facts.append(text)
+
+        for name in re.findall(r"flag(?:_value)?\(name=(\w+)", item.when_text):  # flag(name=X): what the line says
+            if name == "closed":
+                add(self.closed_payers())
+            elif name in ("mobao", "duibao"):
+                add(self.flag(name))
+                add(self.wild())
+            else:
+                add(self.flag(name))
+        for word in sorted(words):
+            for fact in FACT_OF.get(word, ()):
+                add(getattr(self, fact)())
+        if item.applies_to in ("dealer_paying", "dealer_involved"):
+            add(self.dealer())
+        if item.applies_to == "discarder":
+            add(self.draw())
+        if item.applies_to == "closed_payers":
+            add(self.closed_payers())
+        if not facts or words & SHAPE_WORDS or words - FACT_FREE:
+            add(self.reading())
+        return "; ".join(facts)
+
+
+# Which facts of the hand a predicate reads (the rest read the sets of the reading kept: ``Facts.reading``).
+FACT_OF: Final[dict[str, tuple[str, ...]]] = {
+    "placed_in_single_wait": ("win",), "one_tile_wait": ("win", "waits"), "wait_is": ("win",),
+    "riichi.pinfu": ("win",), "mcr.wait_fan": ("win", "waits"), "wait_fans": ("win", "waits"),
+    "self_drawn": ("draw",), "won_on_discard": ("draw",), "dealer_discarded": ("draw", "dealer"),
+    "dealer_wins": ("dealer",), "closed_hand": ("closed",), "all_others_closed": ("closed_payers",),
+    "all_sets_exposed": ("closed", "draw"), "mcr.melded_hand": ("closed", "draw"),
+    "no_wildcard_held": ("wild",), "form": ("form",), "seven_pairs_with_four": ("form",),
+    "flower_count": ("flowers",), "flower_sets": ("flowers",), "seat_flowers": ("flowers", "seat"),
+    "all_flowers": ("flowers", "draw"), "seat_wind_pung": ("seat",), "round_wind_pung": ("seat",),
+    "riichi.dora": ("dora",), "riichi.ura_dora": ("dora",), "mcr.last_tile": ("win",),
+}
+SHAPE_WORDS: Final = frozenset({"all_triplets", "all_sequences", "concealed_pungs", "pung_of", "pungs_of",
+                                "identical_chows", "has_honor", "seat_wind_pung", "round_wind_pung"})
+FACT_FREE: Final = frozenset({"always", "flag", "name", "not", "any", "all", "option", "flag_value", "true",
+                              "false"} | set(FACT_OF) - SHAPE_WORDS)
+
+
+# --- comparing ----------------------------------------------------------------------------------------------
 
 
 def compare(res: Result, answer: Answer, lang: str = "en") -> list[Difference]:
-    """What the student got wrong, each with the reason."""
+    """What the student got wrong, each with the reason and its cause."""
     rules = res.ruleset
     assert rules is not None
     given = answer.values
     if res.best is None:
         if given.get("result") == "not_a_win":
             return []
-        why = "; ".join(f"{c.id}: {c.message.get(lang) or c.message['en']}" for c in res.failed)
-        return [Difference("result", "not_a_win", f"the hand is not a win — {why}")]
+        return _not_a_win(res, rules, lang)
+    facts = Facts(res, lang)
     if given.get("result") == "not_a_win":
-        return [Difference("result", "is_a_win", "the hand is a win: it meets every condition of "
-                           f"{rules.id} ({', '.join(c.id for c in rules.conditions)})")]
+        return [Difference("result", "is_a_win", msg(
+            "is_a_win", lang, reading=f"{facts.reading()}, {facts.win()}", rules=rules.id,
+            conditions=", ".join(c.id for c in rules.conditions)), "is_a_win")]
     out: list[Difference] = []
     s = res.best.settlement
+    student_awards: list[Award] | None = None
     if answer.items is not None:
-        out.extend(_compare_items(res, rules, answer.items, lang))
-    unit = rules.unit
+        found, student_awards = _compare_items(res, rules, answer.items, facts, lang)
+        out.extend(found)
     if "fan" in given and given["fan"] != s.fan:
-        own = {id(a) for p in s.payments for a in p.extras}  # items of some payments only: not in the fan
-        common = [a for a in res.best.awards if id(a) not in own]
-        besides = [f"{_item_label(a.item, lang)} {a.total} on " + ", ".join(
-            f"{p.payer}'s" for p in s.payments if any(x is a for x in p.extras)) + " payment only"
-            for a in res.best.awards if id(a) in own]
-        out.append(Difference("fan", "wrong", f"{unit}: you wrote {given['fan']}, it is {s.fan} "
-                              f"({' + '.join(_item_label(a.item, lang) + f' {a.total}' for a in common) or 'no item'}"
-                              + (f"; besides, {'; '.join(besides)}" if besides else "") + ")"))
+        out.extend(_compare_fan(res, rules, given["fan"], facts, lang, answer.items is None))
     if "fu" in given and s.fu is not None and given["fu"] != s.fu:
-        lines = ", ".join(f"{reason} {fu}" for reason, fu in s.fu_lines)
-        out.append(Difference("fu", "wrong", f"fu: you wrote {given['fu']}, it is {s.fu} ({lines})"))
+        out.extend(_compare_fu(s, given["fu"], lang))
     if "points" in given and given["points"] != s.points:
-        out.append(Difference("points", "formula", _points_message(res, given, lang)))
+        out.extend(_compare_points(res, given, student_awards, lang))
     return out
 
 
-def _item_label(item: ItemDef, lang: str) -> str:
-    other = "en" if lang == "zh" else "zh"
-    return f"{item.names.get(lang)} ({item.names.get(other)})"
+def _not_a_win(res: Result, rules: Ruleset, lang: str) -> list[Difference]:
+    if res.result == "waiting":
+        waits = " ".join(T.name(t) for t in res.waits) or "—"
+        return [Difference("result", "not_a_win", msg("waiting", lang, waits=waits), "not_a_win")]
+    why = "; ".join(f"{c.id}: {_name(c.message, lang)}" for c in res.failed)
+    out = [Difference("result", "not_a_win", msg("not_a_win", lang, why=why), "not_a_win")]
+    for cond in res.failed:
+        if cond.minimum is not None:
+            reached = getattr(cond, "reached", None)
+            out.append(Difference("result", "not_a_win", msg(
+                "below_minimum", lang, reached="?" if reached is None else reached, unit=_unit(rules.unit, lang),
+                minimum=cond.minimum, why=_name(cond.message, lang)), "below_minimum"))
+    return out
 
 
 def _resolve(rules: Ruleset, name: str) -> ItemDef | None:
-    low = name.strip().lower().replace(" ", "")
+    low = _plain(name)
     for item in rules.items:
-        spellings = {item.id, *(v.lower().replace(" ", "") for v in item.names.values())}
-        if low in spellings or low.replace("-", "_") in spellings:
+        spellings = {_plain(item.id), *(_plain(v) for v in item.names.values())}
+        if low in spellings:
             return item
     return None
 
 
-def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | None]], lang: str) -> list[Difference]:
+def _resolved(rules: Ruleset, written: list[tuple[str, int | None]]) -> list[tuple[str, ItemDef | None, int | None]]:
+    """Each name as written with its item; a name that holds a comma is found across the split parts."""
+    out: list[tuple[str, ItemDef | None, int | None]] = []
+    i = 0
+    while i < len(written):
+        name, value = written[i]
+        joined = None  # a name with a comma in it, split by the answer's commas (the older riichi names)
+        for j in range(min(i + 2, len(written) - 1), i, -1):
+            whole = ", ".join(n for n, _ in written[i : j + 1])
+            joined = _resolve(rules, whole)
+            if joined is not None:
+                out.append((whole, joined, written[j][1]))
+                i = j + 1
+                break
+        if joined is not None:
+            continue
+        item = _resolve(rules, name)
+        counted = re.fullmatch(r"(.+?)\s*[×xX*]?\s*(\d+)", name.strip())
+        if item is None and counted and value is None:  # 自摸 1, 一般高×2: the value after the name
+            item = _resolve(rules, counted.group(1))
+            if item is not None:
+                name, value = counted.group(1), int(counted.group(2))
+        if item is None and " " in name.strip():  # names written with spaces between them: riichi pinfu
+            parts = _spaced(rules, name.split())
+            if parts is not None:
+                out.extend((n, it, None) for n, it in parts[:-1])
+                out.append((parts[-1][0], parts[-1][1], value))
+                i += 1
+                continue
+        out.append((name, item, value))
+        i += 1
+    return out
+
+
+def _spaced(rules: Ruleset, words: list[str]) -> list[tuple[str, ItemDef]] | None:
+    """Words that are item names one after another (the longest name first), or None."""
+    out: list[tuple[str, ItemDef]] = []
+    i = 0
+    while i < len(words):
+        for j in range(len(words), i, -1):
+            name = " ".join(words[i:j])
+            item = _resolve(rules, name)
+            if item is not None:
+                out.append((name, item))
+                i = j
+                break
+        else:
+            return None
+    return out if len(out) > 1 else None
+
+
+def _value_of(res: Result, item: ItemDef) -> int:
+    assert res.ruleset is not None and res.best is not None
+    value = res.ruleset.item_value(item, res.options)
+    if isinstance(value, tuple):
+        return value[0] if res.best.candidate.hand.closed else value[1]
+    return int(value)
+
+
+def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | None]], facts: Facts,
+                   lang: str) -> tuple[list[Difference], list[Award]]:
+    """The item differences, and the awards the student counted (for tracing the points they wrote)."""
     assert res.best is not None
     actual = {a.item.id: a for a in res.best.awards}
     out: list[Difference] = []
     named: dict[str, int | None] = {}
-    for name, value in written:
-        item = _resolve(rules, name)
+    for name, item, value in _resolved(rules, written):
         if item is None:
             spellings = [n for i in rules.items for n in (i.id, *i.names.values())]
-            out.append(Difference("items", "unknown_item",
-                                  f"'{name}' is not an item of {rules.id}{did_you_mean(name, spellings)}"))
+            out.append(Difference("items", "unknown_item", msg("unknown_item", lang, name=name, rules=rules.id,
+                                                                hint=suggest(name, spellings, lang)), "unknown_item"))
             continue
         named[item.id] = value
-    own = {id(a) for p in res.best.settlement.payments for a in p.extras}  # not on every payment of this hand
+    own = _payer_only(res)
     for iid, award in actual.items():
         if iid not in named and award.total:  # an item worth nothing (平和 0 in fan-from-0 rules) is no miss
-            scope = f", {SCOPES[award.item.applies_to]}" if id(award) in own else ""
-            out.append(Difference("items", "missed", f"missed {_item_label(award.item, lang)} +{award.total}{scope}: "
-                                  f"{award.item.doc or award.item.when_text}"))
+            scope = f", {_scope_text(award.item.applies_to, lang)}" if id(award) in own else ""
+            out.append(Difference("items", "missed", msg("missed", lang, item=_item_label(award.item, lang),
+                                                         value=award.total, scope=scope,
+                                                         why=facts.for_item(award.item)), "missed_item"))
+    counted: list[Award] = []
     for iid, value in named.items():
+        item = next(i for i in rules.items if i.id == iid)
         if iid not in actual:
-            item = next(i for i in rules.items if i.id == iid)
-            out.append(Difference("items", "not_applicable",
-                                  f"counted {_item_label(item, lang)}, which does not apply: {why_not(res, item)}"))
-        elif value is not None and value != actual[iid].total:
-            a = actual[iid]
-            out.append(Difference("items", "wrong_value",
-                                  f"{_item_label(a.item, lang)} is worth {a.total} {rules.unit}, not {value}"))
+            cause, why = why_not(res, item, lang, facts)
+            if cause == "not_applicable+excluded":  # its own rule leaves out what a counted item has: say both
+                out.append(Difference("items", "not_applicable", msg("not_applicable", lang, item=_item_label(
+                    item, lang), why=_doc(item) + " — " + msg("here", lang, facts=facts.for_item(item))),
+                    "not_applicable"))
+                cause = "excluded"
+            out.append(Difference("items", "not_applicable", msg(cause, lang, item=_item_label(item, lang), why=why),
+                                  cause))
+            counted.append(Award(item, value if value is not None else _value_of(res, item), 1))
+            continue
+        a = actual[iid]
+        counted.append(a if value is None or value in (a.total, a.value) else Award(a.item, value, 1))
+        # an item counted N times: its total (一般高:2), or the value of one (一般高:1, as the JSON's value and count)
+        if value is not None and value != a.total and not (a.count > 1 and value == a.value):
+            out.append(Difference("items", "wrong_value", msg(
+                "wrong_value", lang, item=_item_label(a.item, lang), value=a.total, unit=_unit(rules.unit, lang), given=value,
+                why=_value_why(res, a, lang)), "wrong_value"))
+    return out, counted
+
+
+def _value_why(res: Result, a: Award, lang: str) -> str:
+    assert res.ruleset is not None and res.best is not None
+    raw = a.item.value
+    if a.count > 1:
+        return msg("value_count", lang, value=a.value, count=a.count)
+    if isinstance(raw, dict) and "closed" in raw:
+        return msg("value_side", lang, side=msg("closed" if res.best.candidate.hand.closed else "open", lang))
+    if isinstance(raw, dict) and "option" in raw:
+        return msg("value_option", lang, option=raw["option"], chosen=res.options.get(raw["option"]))
+    return ""
+
+
+def why_not(res: Result, item: ItemDef, lang: str = "en", facts: Facts | None = None) -> tuple[str, str]:
+    """Why an item is not among the awards of the kept reading: ``("excluded", why)`` when it holds and another
+    item that counts drops it, else ``("not_applicable", why)`` with the facts of the hand its condition reads;
+    ``("not_applicable+excluded", why)`` when its condition fails and its rule names an item this hand counts
+    (MCR 幺九刻: "a triplet … that earns no 圈风刻")."""
+    assert res.best is not None and res.ruleset is not None
+    rules = res.ruleset
+    facts = facts or Facts(res, lang)
+    if not item.is_enabled(res.options):
+        return "not_applicable", msg("house_rule", lang, option=item.enabled, rules=rules.id)
+    c = res.best.candidate
+    if item.when(c):
+        awards = res.best.awards
+        by = [a.item for a in awards if item.id in a.item.excludes
+              or ("*" in a.item.excludes and a.item.id != item.id and item.id not in a.item.spares)]
+        if by:
+            return "excluded", msg("excluded_by", lang, by=", ".join(_item_label(i, lang) for i in by),
+                                   item=_name(item.names, lang))
+        higher = [a.item for a in awards if rules.tiers.index(a.item.tier) < rules.tiers.index(item.tier)]
+        if higher:
+            return "excluded", msg("dropped_by_tier", lang, by=", ".join(_item_label(i, lang) for i in higher),
+                                   tier=higher[0].tier)
+        reducing = [(a.item, n) for a in awards for rid, n in a.item.reduces if rid == item.id]
+        if reducing:
+            return "excluded", "; ".join(msg("reduced_by", lang, by=_item_label(i, lang), n=n) for i, n in reducing)
+        # it holds on this reading but was not kept (a value of 0 on this side of closed / open …)
+        return "not_applicable", _doc(item) + " — " + msg("here", lang, facts=facts.for_item(item))
+    doc = _doc(item)
+    # an item whose own rule leaves out what another item counts (MCR 幺九刻 "that earns no 圈风刻"): that item
+    # takes it, when this hand counts it
+    takers = [a.item for a in res.best.awards if a.item.id != item.id and len(a.item.names.get("zh", "")) > 1
+              and a.item.names["zh"] in doc]
+    if takers:
+        return "not_applicable+excluded", msg("taken_by", lang, by=", ".join(_item_label(i, lang) for i in takers))
+    return "not_applicable", doc + " — " + msg("here", lang, facts=facts.for_item(item))
+
+
+def _doc(item: ItemDef) -> str:
+    """An item's condition in words: its doc, else its predicate's docstring, else the predicate itself."""
+    if item.doc:
+        return item.doc.strip()
+    from .docs import doc_of
+    from .predicates import PREDICATES
+
+    name = re.match(r"[\w.]+", item.when_text)
+    fn = PREDICATES.get(name.group(0)) if name else None
+    doc = re.sub(r"\s+", " ", doc_of(fn).strip().split("\n\n")[0])
+    for param, value in re.findall(r"(\w+)=([^,()]+)", item.when_text):  # the parameters this item gives
+        doc = doc.replace(f"``{param}``", value.strip())
+    return doc.replace("``", "") or item.when_text
+
+
+def _scope_text(scope: str, lang: str) -> str:
+    from .schema import SCOPES
+
+    zh = {"all": "每家", "discarder": "放铳者一家", "dealer_paying": "输牌的庄家", "dealer_involved": "庄家参与的每笔付款",
+          "closed_payers": "每个门清的输家"}
+    return zh.get(scope, SCOPES[scope]) if lang == "zh" else SCOPES[scope]
+
+
+def _payer_only(res: Result) -> set[int]:
+    """The awards (by id) that are not on every payment of this hand."""
+    assert res.best is not None
+    return {id(a) for p in res.best.settlement.payments for a in p.extras}
+
+
+def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: str,
+                 no_items: bool) -> list[Difference]:
+    assert res.best is not None
+    s = res.best.settlement
+    unit = _unit(rules.unit, lang)
+    own = _payer_only(res)
+    common = [a for a in res.best.awards if id(a) not in own]
+    besides = [msg("payment_only", lang, item=_item_label(a.item, lang), value=a.total, payers=", ".join(
+        p.payer for p in s.payments if any(x is a for x in p.extras))) for a in res.best.awards if id(a) in own]
+    items = " + ".join(f"{_item_label(a.item, lang)} {a.total}" for a in common) or msg("no_item", lang)
+    out = [Difference("fan", "wrong", msg("fan", lang, unit=unit, given=given, actual=s.fan, items=items,
+                                          besides=msg("besides", lang, what="; ".join(besides)) if besides else ""),
+                      "wrong_fan")]
+    for p in s.payments:  # the fan of one payment, its payer's own items in it
+        if p.extras and p.fan == given:
+            out.append(Difference("fan", "wrong", msg(
+                "fan_payer_item", lang, unit=unit, given=given, payer=p.payer, theirs=p.fan, actual=s.fan,
+                items=", ".join(_item_label(a.item, lang) for a in p.extras)), "payer_item_to_all"))
+            break
+    fan_cap = rules.resolve(rules.formula.get("fan_cap"), res.options) if "fan_cap" in rules.formula else None
+    if fan_cap is not None and given == fan_cap and s.fan > fan_cap:
+        out.append(Difference("fan", "wrong", msg("fan_capped", lang, unit=unit, given=given, cap=fan_cap,
+                                                  actual=s.fan), "cap_wrong"))
+    if no_items:  # the fan alone: one item's value away from it names that item
+        c = res.best.candidate
+        valued = [a for a in common if a.total]
+        short = [msg("maybe_item", lang, item=_item_label(a.item, lang), value=a.total, why=facts.for_item(a.item))
+                 for a in valued if given == s.fan - a.total]
+        if not short:  # two items short
+            short = [msg("maybe_item", lang, item=f"{_item_label(a.item, lang)} + {_item_label(b.item, lang)}",
+                         value=a.total + b.total, why=f"{facts.for_item(a.item)}; {facts.for_item(b.item)}")
+                     for i, a in enumerate(valued) for b in valued[i + 1:] if given == s.fan - a.total - b.total]
+        if short:
+            out.append(Difference("fan", "wrong", msg("missed_maybe", lang, unit=unit, given=given, actual=s.fan,
+                                                      items=msg("or", lang).join(short)), "missed_item"))
+        awarded = {a.item.id for a in res.best.awards}
+        for item in rules.items:
+            if item.id in awarded or not item.is_enabled(res.options) or not item.when(c):
+                continue
+            value = _value_of(res, item)
+            if value and given == s.fan + value:
+                cause, why = why_not(res, item, lang, facts)
+                cause = cause.split("+")[-1]
+                out.append(Difference("fan", "wrong", msg("excluded_maybe", lang, unit=unit, given=given,
+                                                          item=_item_label(item, lang), value=value, why=why), cause))
+        if given > s.fan and not any(d.cause in ("excluded", "not_applicable") for d in out):
+            out.append(Difference("fan", "wrong", msg("too_many", lang, unit=unit, given=given, actual=s.fan,
+                                                      excess=given - s.fan, items=items, facts=facts.reading()),
+                                  "not_applicable"))
     return out
 
 
-def why_not(res: Result, item: ItemDef) -> str:
-    """Why an item is not among the awards of the kept reading."""
-    assert res.best is not None and res.ruleset is not None
-    if not item.is_enabled(res.options):
-        return f"it counts only under the house rule {item.enabled} (see mjcalc rules show {res.ruleset.id})"
-    c = res.best.candidate
-    if item.when(c):
-        fired = [i for i in res.ruleset.items if i.is_enabled(res.options) and i.when(c)]
-        by = [i for i in fired if item.id in i.excludes or ("*" in i.excludes and i.id != item.id and item.id not in i.spares)]
-        if by:
-            return "it is not counted together with " + ", ".join(f"{i.names.get('zh')} {i.id}" for i in by)
-    return item.doc or item.when_text
+def _compare_fu(s: Settlement, given: int, lang: str) -> list[Difference]:
+    raw = sum(fu for _, fu in s.fu_lines)
+    lines = " + ".join(f"{reason} {fu}" for reason, fu in s.fu_lines) or "—"
+    rounded = msg("fu_rounded", lang, raw=raw, fu=s.fu) if raw != s.fu else ""
+    out = [Difference("fu", "wrong", msg("fu", lang, given=given, actual=s.fu, lines=lines, rounded=rounded),
+                      "wrong_fu")]
+    if raw != s.fu and given == raw:
+        out.append(Difference("fu", "wrong", msg("fu_unrounded", lang, given=given, raw=raw, fu=s.fu), "rounding"))
+    elif raw != s.fu and raw % 10 and given == raw // 10 * 10:
+        out.append(Difference("fu", "wrong", msg("h_round_fu_down", lang, raw=raw, down=given, fu=s.fu), "rounding"))
+    return out
 
 
-def _points_message(res: Result, given: dict[str, Any], lang: str) -> str:
-    """Which step of the arithmetic went wrong, with the arithmetic written out."""
+# --- tracing a wrong total to its step ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Change:
+    """One step of the settlement done another way: other awards, options, formula parameters or ``what_if``
+    (settlement.WHAT_IF). Two changes of different steps make one (a wrong fan and a cap missed)."""
+
+    awards: tuple[Award, ...] | None = None
+    options: Mapping[str, Any] | None = None
+    params: tuple[tuple[str, Any], ...] = ()
+    what_if: tuple[tuple[str, Any], ...] = ()
+
+    def plus(self, other: Change) -> Change | None:
+        if (self.awards is not None and other.awards is not None) or (self.options and other.options) \
+                or {k for k, _ in self.params} & {k for k, _ in other.params} \
+                or {k for k, _ in self.what_if} & {k for k, _ in other.what_if}:
+            return None
+        return Change(self.awards if other.awards is None else other.awards, self.options or other.options,
+                      self.params + other.params, self.what_if + other.what_if)
+
+
+class Resettle:
+    """The kept reading settled again with one step changed: the ruleset's own settler, with its parameters (base,
+    cap …) or ``what_if`` (settlement.WHAT_IF) replaced. None when that settlement cannot be made."""
+
+    def __init__(self, res: Result) -> None:
+        assert res.best is not None and res.ruleset is not None
+        self.rules, self.options = res.ruleset, res.options
+        self.c, self.awards = res.best.candidate, res.best.awards
+        self.params = {k: self.rules.resolve(v, self.options) for k, v in self.rules.formula.items()}
+        self.kind = self.params.get("kind")
+        self.fn = SETTLERS.get(str(self.kind), settle_per_payer)
+
+    def __call__(self, awards: list[Award] | None = None, options: Mapping[str, Any] | None = None,
+                 what_if: Mapping[str, Any] | None = None, **params: Any) -> Change:
+        return Change(None if awards is None else tuple(awards), options, tuple(params.items()),
+                      tuple((what_if or {}).items()))
+
+    def run(self, change: Change) -> Settlement | None:
+        params = {**self.params, **dict(change.params)}
+        if change.what_if:
+            params["what_if"] = {k: (dict(v) if isinstance(v, tuple) else v) for k, v in change.what_if}
+        try:
+            done: Settlement | None = self.fn(self.rules, change.options if change.options is not None else
+                                              self.options, params, self.c,
+                                              list(self.awards if change.awards is None else change.awards))
+        except (MjcalcError, ArithmeticError, KeyError, ValueError, TypeError, AssertionError):
+            done = None
+        return done
+
+
+def _worked(s: Settlement, lang: str) -> str:
+    parts = [f"{p.payer}: {p.formula}" + (msg("cut", lang, amount=p.amount) if p.capped_from is not None
+                                         and str(p.amount) not in p.formula.rsplit("=", 1)[-1] else "")
+             for p in s.payments]
+    return "; ".join(parts) + "; " + msg("total", lang, total=s.points)
+
+
+def _compare_points(res: Result, given: dict[str, Any], student_awards: list[Award] | None,
+                    lang: str) -> list[Difference]:
     assert res.best is not None and res.ruleset is not None
     s = res.best.settlement
-    worked = "; ".join(f"{p.payer}: {p.formula}" + (f" (cut to {p.amount})" if p.capped_from else "")
-                       for p in s.payments)
-    head = f"points: you wrote {given['points']}, it is {s.points} — {worked}; total {s.points}"
     student = given["points"]
-    hints = []
-    kind = res.ruleset.formula.get("kind")
-    params = {k: res.ruleset.resolve(v, res.options) for k, v in res.ruleset.formula.items()}
-    if "fan" in given and given["fan"] != s.fan and kind in FORMULAS:
-        delta = given["fan"] - s.fan
-        follow = sum(FORMULAS[kind](p.fan + delta, params)[0] for p in s.payments)
-        if follow == student:
-            hints.append(f"your points follow from your {res.ruleset.unit} of {given['fan']}: the {res.ruleset.unit} "
-                         "is what is wrong")
-    if any(p.amount == student for p in s.payments) and len(s.payments) > 1:
-        hints.append(f"that is one payer's share: the winner collects from all {len(s.payments)} payers")
-    if kind in FORMULAS:
-        flat = sum(FORMULAS[kind](s.fan, params)[0] for _ in s.payments)
-        if flat == student and flat != s.points and any(p.extras for p in s.payments):
-            own = {id(a) for p in s.payments for a in p.extras}  # items not on every payment of this hand
-            scoped = [a for a in res.best.awards if id(a) in own]
-            names = ", ".join(f"{a.item.names.get('zh')} {a.item.id} ({SCOPES[a.item.applies_to]})" for a in scoped)
-            hints.append(f"every payer was charged the same {res.ruleset.unit}, but {names} apply only to some payers")
-    uncapped = [sum(p.capped_from or p.amount for p in s.payments)]
-    if kind in FORMULAS:
-        uncapped.append(sum(FORMULAS[kind](p.fan, params)[0] for p in s.payments))
-    if s.notes and student in uncapped and student != s.points:
-        hints.append("the cap cuts the payments: " + "; ".join(s.notes))
-    return head + ("" if not hints else " — " + "; ".join(hints))
+    resettle = Resettle(res)
+    hypotheses = (_riichi_hypotheses if resettle.kind == "riichi" else _per_payer_hypotheses)(
+        res, resettle, given, student_awards, lang)
+    worked = _worked(s, lang)
+    out: list[Difference] = []
+    seen: set[tuple[tuple[str, ...], str]] = set()
+
+    def add(causes: tuple[str, ...], why: str, alt: Settlement | None) -> None:
+        if (causes, why) in seen:
+            return
+        seen.add((causes, why))
+        text = why if alt is None else f"{why} — " + msg("yours", lang, what=student, worked=_worked(alt, lang))
+        for cause in dict.fromkeys(causes):
+            out.append(Difference("points", "formula", msg("points", lang, given=student, actual=s.points, why=text,
+                                                           worked=worked), cause))
+
+    same: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+
+    def tried(causes: tuple[str, ...], why: str, change: Change, shares: bool) -> None:
+        alt = resettle.run(change)
+        if alt is None or alt.points == s.points:
+            return
+        if alt.points == student:
+            key = (causes, tuple(p.formula for p in alt.payments))
+            if key in same:  # the same payments by the same step another way (rounded to 1 or to 10): said once
+                return
+            same.add(key)
+            add(causes, why, alt)
+        elif shares and len(alt.payments) > 1:
+            for p in alt.payments:
+                if p.amount == student:
+                    add((*causes, "one_share"), why + "; " + _one_share(alt, p, lang), alt)
+                    break
+
+    def combined(firsts: list[Hypothesis], steps: list[Hypothesis]) -> None:
+        for causes, why, change, _ in firsts:
+            for causes2, why2, change2, _ in steps:
+                both = change.plus(change2)
+                if both is not None:
+                    tried((*causes, *causes2), f"{why}; {why2}", both, False)
+
+    given_ = [h for h in hypotheses if h[3] == "given"]
+    steps = [h for h in hypotheses if h[3] == "step"]
+    for causes, why, change, _ in given_:
+        tried(causes, why, change, True)
+    if not out:  # the student's own fan, fu or items and one step of the arithmetic
+        combined(given_, steps)
+    if not out:  # the student's own numbers do not explain it: which other step does
+        for causes, why, change, role in hypotheses:
+            if role != "given":
+                tried(causes, why, change, False)
+    if not out:
+        combined([h for h in hypotheses if h[3] == "payer"], steps)
+    if len(s.payments) > 1:
+        for p in s.payments:
+            if p.amount == student:
+                add(("one_share",), _one_share(s, p, lang), None)
+                break
+    if not out:
+        out.append(Difference("points", "formula", msg("points_plain", lang, given=student, actual=s.points,
+                                                       worked=worked), "arithmetic"))
+    return out
+
+
+def _one_share(s: Settlement, p: Any, lang: str) -> str:
+    return msg("h_one_share", lang, payer=p.payer, n=len(s.payments),
+               amounts=" + ".join(str(q.amount) for q in s.payments) + f" = {s.points}")
+
+
+Hypothesis = tuple[tuple[str, ...], str, Change, str]  # causes, why, the change, its role
+BASES: Final = (0, 1, 2, 3, 4, 5, 6, 8, 10, 16, 20, 30, 50, 100)
+
+
+def _shifted(res: Result, delta: int) -> list[Award]:
+    """The kept awards and ``delta`` more (or less) on every payer: a student's total counted another way."""
+    assert res.best is not None
+    awards = res.best.awards
+    base_item = next((a.item for a in awards if a.item.applies_to == "all"), None) or (
+        awards[0].item if awards else None)
+    if base_item is None:
+        return list(awards)
+    shift = replace(base_item, id="_shift", applies_to="all", excludes=(), reduces=())
+    return [*awards, Award(shift, delta, 1)]
+
+
+def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], student_awards: list[Award] | None,
+                          lang: str) -> list[Hypothesis]:
+    assert res.best is not None and res.ruleset is not None
+    rules, s, ctx = res.ruleset, res.best.settlement, res.best.candidate.ctx
+    unit = _unit(rules.unit, lang)
+    out: list[Hypothesis] = []
+    if "fan" in given and given["fan"] != s.fan:
+        out.append((("wrong_fan",), msg("h_fan", lang, unit=unit, given=given["fan"], actual=s.fan),
+                    again(_shifted(res, given["fan"] - s.fan)), "given"))
+    counted = sum(a.total for a in student_awards or () if a.item.applies_to == "all")
+    if student_awards is not None:  # the items counted (a payer's item among them) carried through
+        out.append((("wrong_fan",), msg("h_items", lang, unit=unit, given=counted, actual=s.fan),
+                    again(student_awards), "given"))
+    if "fan" not in given:
+        for delta in (-3, -2, -1, 1, 2, 3):
+            if s.fan + delta >= 0:
+                out.append((("wrong_fan",), msg("h_fan_other", lang, unit=unit, given=s.fan + delta, actual=s.fan),
+                            again(_shifted(res, delta)), "search"))
+    # items of some payers only
+    own: list[Award] = []
+    for p in s.payments:
+        for a in p.extras:
+            if all(a is not b for b in own):
+                own.append(a)
+    for a in own:
+        payers = ", ".join(p.payer for p in s.payments if any(x is a for x in p.extras))
+        to_all = [Award(replace(b.item, applies_to="all"), b.value, b.count) if b is a else b for b in res.best.awards]
+        out.append((("payer_item_to_all",), msg("h_to_all", lang, item=_item_label(a.item, lang),
+                                               scope=_scope_text(a.item.applies_to, lang), payers=payers),
+                    again(to_all), "payer"))
+        out.append((("payer_item_missed",), msg("h_payer_missed", lang, item=_item_label(a.item, lang),
+                                               scope=_scope_text(a.item.applies_to, lang), payers=payers),
+                    again([b for b in res.best.awards if b is not a]), "payer"))
+    if len(own) > 1:
+        names = ", ".join(_item_label(a.item, lang) for a in own)
+        scopes = ", ".join(dict.fromkeys(_scope_text(a.item.applies_to, lang) for a in own))
+        payers = ", ".join(dict.fromkeys(p.payer for p in s.payments if p.extras))
+        out.append((("payer_item_to_all",), msg("h_to_all", lang, item=names, scope=scopes, payers=payers),
+                    again([Award(replace(b.item, applies_to="all"), b.value, b.count) if any(b is a for a in own)
+                           else b for b in res.best.awards]), "payer"))
+        out.append((("payer_item_missed",), msg("h_payer_missed", lang, item=names, scope=scopes, payers=payers),
+                    again([b for b in res.best.awards if all(b is not a for a in own)]), "payer"))
+    pay_cfg = {k: rules.resolve(v, res.options) for k, v in rules.payments.items()}
+    if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder":
+        out.append((("payer_item_to_all",), msg("h_fan_on_discard", lang, unit=unit, payer=ctx.discarder),
+                    again(what_if={"payments": (("fan_on_discard", None),)}), "payer"))
+    if not ctx.zimo and pay_cfg.get("discard") == "discarder":
+        out.append((("payer_item_to_all",), msg("h_discarder_only", lang, payer=ctx.discarder),
+                    again(what_if={"payments": (("discard", "all_losers"),)}), "payer"))
+    # the base (底) and the per-fan price (台钱)
+    for param, name in (("base", "base"), ("per_fan", "per_fan")):
+        if param in again.params:
+            actual = int(again.params[param])
+            label = _param_label(rules, param)
+            for value in sorted({*BASES, actual * 2, actual // 2, actual + 1, max(actual - 1, 0)} - {actual}):
+                out.append((("wrong_base",), msg("h_base", lang, name=label, value=value, actual=actual),
+                            again(None, None, None, **{param: value}), "step"))
+    if again.kind == "additive" and "per_fan" in again.params and int(again.params.get("base", 0)):
+        base = int(again.params["base"])  # 台 × 底 with no 底 of its own: the base taken for the price of a 台
+        out.append((("wrong_base",), msg("h_base_as_price", lang, base=base, price=again.params["per_fan"], unit=unit),
+                    again(None, None, None, base=0, per_fan=base), "step"))
+    # caps
+    capped = any(p.capped_from is not None for p in s.payments)
+    cap, fan_cap = again.params.get("cap"), again.params.get("fan_cap")
+    notes = "; ".join(s.notes) or msg("no_cap_here", lang)
+    caps = [(name, value) for name, value in (("cap", cap), ("fan_cap", fan_cap)) if value is not None]
+    if caps:  # tried whether or not a cap cuts the right payments: a step done the student's way may reach it
+        def cap_text(names: list[tuple[str, Any]]) -> str:
+            return msg("h_cap_missed", lang, caps=", ".join(f"{_param_label(rules, n)} {v}" for n, v in names),
+                       notes=notes)
+
+        out.append((("cap_missed",), cap_text(caps), again(cap=None, fan_cap=None), "step"))
+        if len(caps) > 1:
+            for name, value in caps:
+                out.append((("cap_missed",), cap_text([(name, value)]), again(None, None, None, **{name: None}),
+                            "step"))
+    if cap is not None:
+        scope = again.params.get("cap_scope", "per_player_net")
+        other = "per_payer" if scope == "per_player_net" else "per_player_net"
+        words = {"per_payer": msg("scope_per_payer", lang), "per_player_net": msg("scope_net", lang)}
+        out.append((("cap_wrong",), msg("h_cap_scope", lang, wrong=words[other], right=words[scope], notes=notes),
+                    again(cap_scope=other), "step"))
+    capping: tuple[tuple[str, Any], ...] = (("cap", cap), ("fan_cap", fan_cap))
+    for name, value in capping:
+        option = rules.formula.get(name)
+        default = rules.options[option["option"]].default if isinstance(option, dict) and "option" in option \
+            and option["option"] in rules.options else None
+        tries = set()
+        if value is not None and capped:  # the cap cut a payment here: at another height?
+            tries |= {value - 2, value - 1, value + 1, value + 2} if name == "fan_cap" else {value // 2, value * 2}
+        if default is not None and default != value:
+            tries.add(default)
+        for other_value in sorted(t for t in tries if t is not None and t > 0):
+            what = f" {unit}" if name == "fan_cap" else ""
+            out.append((("cap_wrong",), msg("h_cap_value", lang, value=other_value, unit=what,
+                                            actual=value if value is not None else "—"),
+                        again(None, None, None, **{name: other_value}), "step"))
+    return out
+
+
+def _param_label(rules: Ruleset, param: str) -> str:
+    """A formula parameter as the user sets it: its option's name, else the parameter's (base, per_fan)."""
+    ref = rules.formula.get(param)
+    if isinstance(ref, dict) and "option" in ref:
+        return f"{ref['option']}"
+    return {"per_fan": f"per_{rules.unit}"}.get(param, param)
+
+
+FU_STEPS: Final = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+LIMIT_BASES: Final = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman", 8000: "yakuman",
+                      16000: "double yakuman"}
+
+
+def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], student_awards: list[Award] | None,
+                       lang: str) -> list[Hypothesis]:
+    assert res.best is not None and res.ruleset is not None
+    s, ctx = res.best.settlement, res.best.candidate.ctx
+    han, fu = s.fan, s.fu if s.fu is not None else 0
+    raw = sum(part for _, part in s.fu_lines)
+    lines = " + ".join(f"{reason} {part}" for reason, part in s.fu_lines) or "—"
+    out: list[Hypothesis] = []
+    g_han = given.get("fan") if given.get("fan") not in (None, han) else None
+    g_fu = given.get("fu") if given.get("fu") not in (None, fu) else None
+    if g_han is not None and g_fu is not None:
+        out.append((("wrong_fan", "wrong_fu"), msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han) + "; "
+                    + msg("h_fu", lang, given=g_fu, actual=fu, lines=lines), again(what_if={"han": g_han, "fu": g_fu}), "given"))
+    if g_han is not None:
+        out.append((("wrong_fan",), msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han),
+                    again(what_if={"han": g_han}), "given"))
+    if g_fu is not None:
+        out.append((("wrong_fu",), msg("h_fu", lang, given=g_fu, actual=fu, lines=lines),
+                    again(what_if={"fu": g_fu}), "given"))
+    if student_awards is not None:
+        counted = sum(a.total for a in student_awards)
+        if counted != han:
+            out.append((("wrong_fan",), msg("h_items", lang, unit=_unit("han", lang), given=counted, actual=han),
+                        again(what_if={"han": counted, **({"fu": g_fu} if g_fu is not None else {})}), "given"))
+    if "fan" not in given:
+        for other in range(1, 14):
+            if other != han:
+                out.append((("wrong_fan",), msg("h_fan_other", lang, unit=_unit("han", lang), given=other, actual=han),
+                            again(what_if={"han": other}), "search"))
+    if "fu" not in given and s.fu_lines:
+        for other in FU_STEPS:
+            if other != fu:
+                out.append((("wrong_fu",), msg("h_fu", lang, given=other, actual=fu, lines=lines),
+                            again(what_if={"fu": other}), "search"))
+    # fu → base points → rounding
+    if raw != fu and s.fu_lines and res.best.candidate.reading.form != "seven_pairs":
+        why = msg("h_round_fu", lang, raw=raw, fu=fu)
+        out.append((("rounding",), why, again(what_if={"fu_unrounded": True}), "step"))
+        out.append((("rounding",), why + "; " + msg("h_round_pay", lang),
+                    again(what_if={"fu_unrounded": True, "round_to": 1}), "step"))
+    if s.fu_lines and raw % 10 and res.best.candidate.reading.form != "seven_pairs":
+        down = raw // 10 * 10
+        out.append((("rounding", "wrong_fu"), msg("h_round_fu_down", lang, raw=raw, down=down, fu=fu),
+                    again(what_if={"fu": down}), "step"))
+    out.append((("rounding",), msg("h_round_pay", lang), again(what_if={"round_to": 1}), "step"))
+    out.append((("rounding",), msg("h_round_pay_to", lang, step=10), again(what_if={"round_to": 10}), "step"))
+    if g_fu is not None:
+        out.append((("wrong_fu", "rounding"), msg("h_fu", lang, given=g_fu, actual=fu, lines=lines) + "; "
+                    + msg("h_round_pay", lang), again(what_if={"fu": g_fu, "round_to": 1}), "given"))
+    # limits
+    note = "; ".join(s.notes)
+    if s.limit is not None:
+        out.append((("cap_missed",), msg("h_limit_missed", lang, note=note),
+                    again(what_if={"no_limit": True}), "step"))
+    if "kiriage" in res.options:
+        flipped = {**res.options, "kiriage": not res.options["kiriage"]}
+        on = "on" if flipped["kiriage"] else "off"
+        out.append((("cap_wrong",), msg("h_kiriage", lang, on=on, now="off" if on == "on" else "on"),
+                    again(options=flipped), "step"))
+    for base, name in LIMIT_BASES.items():
+        out.append((("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=name, note=note),
+                    again(what_if={"base_points": base}), "step"))
+    # the dealer's share of the base points
+    dealer = ctx.seat == "E"
+    out.append((("wrong_base",), msg("h_dealer", lang, wrong=msg("non_dealer_word" if dealer else "dealer_word", lang),
+                                     seat=ctx.seat, right=msg("is_dealer" if dealer else "is_not_dealer", lang)),
+                again(what_if={"dealer": not dealer}), "step"))
+    return out
+
+
+# --- one record ---------------------------------------------------------------------------------------------
 
 
 def check_record(record: Record, request: Request, lang: str = "en") -> dict[str, Any]:
@@ -248,8 +1136,8 @@ def check_record(record: Record, request: Request, lang: str = "en") -> dict[str
         if res.error is not None:
             raise res.error
         if record.answer is None:
-            raise MjcalcError("answer", "no answer: write it after the hand, e.g. => fan 3 points 16")
-        differences = compare(res, parse_answer(record.answer), lang)
+            raise MjcalcError("answer", msg("no_answer", lang))
+        differences = compare(res, parse_answer(record.answer, lang), lang)
     except MjcalcError as exc:
         entry.update(correct=None, error=exc.message)
         return entry
@@ -259,3 +1147,8 @@ def check_record(record: Record, request: Request, lang: str = "en") -> dict[str
                            "fu": best.fu if best else None, "points": best.points if best else None,
                            "items": [a.item.id for a in res.best.awards] if res.best else []})
     return entry
+
+
+__all__ = ["CAUSES", "MESSAGES", "Answer", "Difference", "check_record", "compare", "msg", "parse_answer",
+           "score_text", "suggest", "why_not"]
+

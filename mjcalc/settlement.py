@@ -155,6 +155,20 @@ def payers(ctx: Context, payments: Mapping[str, Any]) -> tuple[str, ...]:
 
 Formula = Callable[[int, Mapping[str, Any]], tuple[int, str]]
 
+# A settlement asked "what if one step were done another way" (mjcalc/homework.py traces a wrong total to its
+# step): ``params["what_if"]``, a mapping of these keys, read by the settlers, never set by a ruleset file.
+# Any other parameter (base, per_fan, cap, fan_cap, cap_scope, start) is changed in ``params`` itself.
+WHAT_IF: Final = {
+    "payments": "settle_per_payer: entries of the ruleset's payments (discard, fan_on_discard) replaced",
+    "han": "riichi: the han, whatever the items",
+    "fu": "riichi: the fu, whatever the reading",
+    "fu_unrounded": "riichi: the fu before rounding up to 10",
+    "no_limit": "riichi: base points fu × 2^(2 + han), no mangan or higher limit",
+    "base_points": "riichi: the base points, whatever the han and fu",
+    "round_to": "riichi: payments rounded up to this (1: not rounded)",
+    "dealer": "riichi: paid as if the winner were (True) or were not (False) the dealer",
+}
+
 
 MAX_POWER: Final = 1000  # rules/SCHEMA.md: the exponential formula's fan − start
 
@@ -221,6 +235,9 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     ctx, hand = c.ctx, c.hand
     formula = FORMULAS[params["kind"]]
     pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
+    what_if = params.get("what_if")
+    if what_if:  # homework: the same settlement with one step done another way (``WHAT_IF``)
+        pay_cfg.update(what_if.get("payments", {}))
     winner = ctx.seat
     seats = payers(ctx, pay_cfg)
     if all(a.item.applies_to == "all" for a in awards):  # the usual hand: every item is on every payment

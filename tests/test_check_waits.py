@@ -48,12 +48,15 @@ def test_check_flags_exactly_the_wrong_answers(tmp_path) -> None:
 
 def test_points_diagnoses() -> None:
     res = score_line("123m456p13s777z55z 2s +from=W")
-    flat = compare(res, parse_answer("points 12"))[0].message
-    assert "every payer was charged the same" in flat and "W: 2^(4−1) × 1 = 8" in flat
+    flat = compare(res, parse_answer("points 12"))
+    assert [d.cause for d in flat] == ["payer_item_missed"]
+    assert "放炮" in flat[0].message and "W: 2^(4−1) × 1 = 8" in flat[0].message
     follow = compare(res, parse_answer("fan 4 points 32"))
-    assert "your points follow from your fan of 4" in follow[-1].message
-    share = compare(res, parse_answer("points 8"))[0].message
-    assert "one payer's share" in share
+    assert "your points follow from your fan of 4" in follow[-1].message and follow[-1].cause == "wrong_fan"
+    assert "wrong_base" not in [d.cause for d in follow]  # the student's own fan explains it: no other step
+    share = compare(res, parse_answer("points 8"))
+    assert "one_share" in [d.cause for d in share]
+    assert "W's payment alone" in next(d.message for d in share if d.cause == "one_share")
 
 
 def test_dealer_win_puts_the_dealer_item_in_fan_for_check() -> None:
@@ -63,19 +66,20 @@ def test_dealer_win_puts_the_dealer_item_in_fan_for_check() -> None:
     assert res.best is not None and res.best.settlement.fan == 4
     diffs = compare(res, parse_answer("fan 3 points 12 items 平胡,自摸,穷胡"))
     text = " ".join(d.message for d in diffs)
-    assert "only to some payers" not in text and "your points follow from your fan of 3" in text
+    assert not {"payer_item_to_all", "payer_item_missed"} & {d.cause for d in diffs}
+    assert "your points follow from your fan of 3" in text
     missed = next(d.message for d in diffs if d.kind == "missed")
-    assert "庄家" in missed and "dealer" not in missed.split(":")[0]
+    assert "庄家" in missed and "the winner E is the dealer" in missed
     other = score_line("1122m3344p5566s77z +rules=changchun-mil")  # S wins: 庄 on E's payment only
     assert other.best is not None and other.best.settlement.fan == 5
-    flat = compare(other, parse_answer("points 96"))[0].message  # 2^5 × 3: every payer on the hand's fan
-    assert "庄 dealer" in flat and "only to some payers" in flat
+    flat = compare(other, parse_answer("points 96"))  # 2^5 × 3: every payer on the hand's fan
+    assert [d.cause for d in flat] == ["payer_item_missed"] and "庄" in flat[0].message
 
 
 def test_excluded_item_says_by_what() -> None:
     res = score_line("999p555s777z22z [111m] +zimo +seat=E")
     diff = compare(res, parse_answer("items 平胡,自摸,飘胡,庄胡,夹胡"))
-    assert "not counted together with 飘胡" in diff[0].message
+    assert diff[0].cause == "excluded" and "All triplets (飘胡) excludes it" in diff[0].message
 
 
 def test_missed_item_and_unknown_name() -> None:

@@ -200,15 +200,15 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
     return (2000, "mangan") if base > 2000 else (base, None)
 
 
-def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int) -> Payment:
-    amount, formula = _paid(base, times, honba)
+def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: int, step: int = 100) -> Payment:
+    amount, formula = _paid(base, times, honba, step)
     return Payment(payer, winner, han, amount, formula)
 
 
 @lru_cache(maxsize=4096)  # the same few base points, multiples and honba come back hand after hand
-def _paid(base: int, times: int, honba: int) -> tuple[int, str]:
-    """A payment of ``times`` the base points, rounded up to 100, plus honba; with its arithmetic."""
-    hand = -(-base * times // 100) * 100
+def _paid(base: int, times: int, honba: int, step: int = 100) -> tuple[int, str]:
+    """A payment of ``times`` the base points, rounded up to ``step`` (100), plus honba; with its arithmetic."""
+    hand = -(-base * times // step) * step
     formula = f"{base} × {times} → {hand} + {honba} honba" if honba else f"{base} × {times} → {hand}"
     return hand + honba, formula
 
@@ -223,18 +223,23 @@ TSUMO_SHARES: Final = {winner: tuple((payer, 2 if winner == "E" or payer == "E" 
                 for winner in T.SEATS}
 
 
-def payments(c: Candidate, han: int, base: int) -> list[Payment]:
-    """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks."""
+def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | None = None) -> list[Payment]:
+    """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks.
+    ``step`` and ``dealer`` are the homework's what-ifs (settlement.WHAT_IF): rounding, the dealer's share."""
     ctx = c.ctx
     winner = ctx.seat
+    as_dealer = winner == "E" if dealer is None else dealer
     if not ctx.zimo:
         discarder: str = ctx.discarder  # type: ignore[assignment]
-        out = [_payment(discarder, winner, han, base, 6 if winner == "E" else 4, 300 * ctx.honba)]
+        out = [_payment(discarder, winner, han, base, 6 if as_dealer else 4, 300 * ctx.honba, step)]
     else:
         honba = 100 * ctx.honba
         out = []
-        for payer, times in TSUMO_SHARES[winner]:
-            out.append(_payment(payer, winner, han, base, times, honba))
+        shares = TSUMO_SHARES[winner]
+        if as_dealer != (winner == "E"):  # as if the dealership were the other way round
+            shares = tuple((payer, 2 if as_dealer or i == 0 else 1) for i, (payer, _) in enumerate(shares))
+        for payer, times in shares:
+            out.append(_payment(payer, winner, han, base, times, honba, step))
     if ctx.sticks:
         out.append(Payment("table", winner, han, 1000 * ctx.sticks, f"{ctx.sticks} riichi stick(s) × 1000"))
     return out
@@ -254,6 +259,9 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     for _, part in lines:
         raw += part
     fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
+    what_if = params.get("what_if")
+    if what_if:  # homework: one step done another way (settlement.WHAT_IF)
+        return _what_if(what_if, options, c, han, fu, raw, yakuman, lines)
     base, limit = base_points(han, fu, yakuman, options)
     pays = payments(c, han, base)
     note = _limit_note(han, fu, base, limit)
@@ -261,6 +269,23 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     for p in pays:
         total += p.amount
     return Settlement(han, pays, [], total, [note], (int(yakuman), han, fu, raw), fu, lines, limit)
+
+
+def _what_if(what_if: Mapping[str, Any], options: Mapping[str, Any], c: Candidate, han: int, fu: int, raw: int,
+             yakuman: bool, lines: list[tuple[str, int]]) -> Settlement:
+    han = int(what_if.get("han", han))
+    fu = int(what_if["fu"]) if "fu" in what_if else raw if what_if.get("fu_unrounded") else fu
+    limit: str | None = None
+    if "base_points" in what_if:
+        base = int(what_if["base_points"])
+    elif what_if.get("no_limit"):
+        base = fu * 2 ** (2 + han)
+    else:
+        base, limit = base_points(han, fu, yakuman, options)
+    pays = payments(c, han, base, int(what_if.get("round_to", 100)), what_if.get("dealer"))
+    total = sum(p.amount for p in pays)
+    return Settlement(han, pays, [], total, [_limit_note(han, fu, base, limit)], (int(yakuman), han, fu, raw), fu,
+                      lines, limit)
 
 
 SETTLERS["riichi"] = settle_riichi
