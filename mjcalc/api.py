@@ -42,17 +42,19 @@ class RulesetError(MjcalcError, ValueError):
     """
 
 
-def _request(rules: str | None, options: Options | None) -> Request:
+def _request(rules: str | None, options: Options | None, builtin_only: bool = False) -> Request:
     """The Request for a call, its ruleset and options checked once (a mistake raises RulesetError)."""
     from .engine import DEFAULT_RULESET, Request
-    from .ruleset import load_ruleset
+    from .ruleset import check_builtin, load_ruleset
 
     if rules is not None and not isinstance(rules, str):
         raise TypeError(f"rules is a ruleset name or a path to a .yaml file, not {type(rules).__name__}")
     if options is not None and not isinstance(options, Mapping):
         raise TypeError(f"options is a mapping of option name to value, not {type(options).__name__}")
-    request = Request(rules, dict(options or {}))
+    request = Request(rules, dict(options or {}), builtin_only=builtin_only)
     try:
+        if builtin_only and rules is not None:
+            check_builtin(rules, "rules")
         load_ruleset(rules or DEFAULT_RULESET).option_values(request.options, "options")
     except MjcalcError as exc:
         raise RulesetError(exc.kind, exc.message, exc.column) from None
@@ -71,14 +73,15 @@ def _line(line: object) -> str:
     return line
 
 
-def score(line: str, rules: str | None = None, options: Options | None = None, lang: str = "en"
-          ) -> dict[str, Any]:
+def score(line: str, rules: str | None = None, options: Options | None = None, lang: str = "en", *,
+          builtin_only: bool = False) -> dict[str, Any]:
     """Score one line of notation: the object ``mjcalc score --json`` prints (docs/OUTPUT.md).
 
     ``rules`` is a built-in ruleset's name or a path to a ruleset file (default: changchun; the user's config
     file and ``MJCALC_RULES`` are not read), ``options`` what ``--set`` gives (``{"cap": 500}``), ``lang`` the
     language of messages (``en`` or ``zh``). A line that cannot be read never raises: its object has
-    ``"result": "error"`` and the ``error``.
+    ``"result": "error"`` and the ``error``. ``builtin_only``: no ruleset file is read, neither ``rules`` nor
+    one a line names with ``+rules=`` (for lines from someone else: a server); naming one is an error.
 
     >>> r = score("123m456p789s111z22z +zimo +seat=E")
     >>> r["fan"], r["net"]
@@ -89,12 +92,14 @@ def score(line: str, rules: str | None = None, options: Options | None = None, l
     Traceback (most recent call last):
     ...
     mjcalc.api.RulesetError: options: 'nosuch' is not an option of changchun; options: ...
+    >>> score("123m456p789s111z22z +rules=house.yaml", builtin_only=True)["error"]["column"]
+    21
     """
     from .engine import score_line
     from .render import to_json
 
     chosen = _lang(lang)
-    return to_json(score_line(_line(line), _request(rules, options)), chosen)
+    return to_json(score_line(_line(line), _request(rules, options, builtin_only)), chosen)
 
 
 def _record(n: int, item: object) -> Record:
@@ -138,9 +143,11 @@ def score_many(records: Iterable[str | Mapping[str, Any]], rules: str | None = N
     return (json.loads(text) for _, _, text in scored(read(), request, render_jsonl, jobs))
 
 
-def waits(line: str, rules: str | None = None, options: Options | None = None) -> dict[str, Any]:
+def waits(line: str, rules: str | None = None, options: Options | None = None, *, builtin_only: bool = False
+          ) -> dict[str, Any]:
     """What a hand one tile short waits on: the object ``mjcalc waits --json`` prints (each waiting tile, how
-    many are unseen, what it scores self-drawn and on a discard; else the shanten).
+    many are unseen, what it scores self-drawn and on a discard; else the shanten). ``builtin_only`` as for
+    score().
 
     >>> w = waits("123m456p789s111z2z")
     >>> w["result"], [t["tile"] for t in w["waits"]]
@@ -148,7 +155,7 @@ def waits(line: str, rules: str | None = None, options: Options | None = None) -
     """
     from .waiting import analyse, report_json
 
-    return report_json(analyse(_line(line), _request(rules, options)))
+    return report_json(analyse(_line(line), _request(rules, options, builtin_only)))
 
 
 def check(line: str, answer: str | Mapping[str, Any] | None = None, rules: str | None = None,

@@ -33,6 +33,7 @@ import yaml
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
+from .render import json_line, to_json
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
@@ -313,7 +314,7 @@ def _read_lines(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         unread = _unread(line, text)
         if unread is not None:
             yield unread
-        elif _JSON_START.match(text):
+        elif "{" in text and _JSON_START.match(text):
             yield Record(n, text, problem="this is a JSON record, and the input is read as lines of notation: "
                                           "use --input-format jsonl (or name the file .jsonl)")
         else:
@@ -667,6 +668,8 @@ def score_record(record: Record, base: Request) -> Result:
     """The Result for one record (an error Result when the record itself is unreadable)."""
     if record.problem is not None:
         res = Result(record.text, "error", error=MjcalcError("record", record.problem))
+    elif record.rules is None and not record.options and not record.flags:
+        res = score_line(record.text, base, with_wait_scores=False)  # a plain line: the file's own request
     else:
         request = Request(
             rules=ruleset_path(record.rules, base.rules_dir) if record.rules else base.rules,
@@ -1119,13 +1122,13 @@ CSV_COLUMNS = ("line", "input", "ruleset", "result", "fan", "fu", "points", "net
 
 
 def render_jsonl(record: Record, res: Result | None) -> str:
-    from .render import to_json
-
+    """One record as one line of compact JSON (render.json_line)."""
     if res is None:
-        text = json.dumps({"line": record.line, "input": record.text, "result": "skipped"}, ensure_ascii=False)
+        text = json_line({"line": record.line, "input": record.text, "result": "skipped"})
     else:
-        text = json.dumps(to_json(res), ensure_ascii=False)
-    if not text.isascii() and _LINE_BREAKS.search(text):  # valid JSON raw, but a line break to many readers
+        text = json_line(to_json(res))
+    if not text.isascii() and ("\u2028" in text or "\u2029" in text or "\x85" in text):
+        # valid JSON raw, but a line break to many readers
         text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text
 
@@ -1137,10 +1140,22 @@ def csv_header() -> str:
     return _csv_row(CSV_COLUMNS)
 
 
-def _csv_row(values: Iterable[Any]) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="").writerow(list(values))
-    return buf.getvalue()
+class _CsvRow:
+    """One CSV writer on one buffer, reused for every row (a writer and a buffer a row cost more than the row)."""
+
+    def __init__(self) -> None:
+        self.buf = io.StringIO()
+        self.writer = csv.writer(self.buf, lineterminator="")
+
+    def __call__(self, values: Iterable[Any]) -> str:
+        buf = self.buf
+        buf.seek(0)
+        buf.truncate()
+        self.writer.writerow(values)
+        return buf.getvalue()
+
+
+_csv_row = _CsvRow()
 
 
 def render_csv(record: Record, res: Result | None) -> str:

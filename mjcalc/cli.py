@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Annotated, Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .config import Config, load_config
-from .engine import DEFAULT_RULESET, Request, check_run_options, request_options, score_line
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
-from .notation import FlagWord
-from .render import rules_list, ruleset_json, ruleset_text, terminal_width, to_json, to_text, wrap
-from .ruleset import builtin_names, load_ruleset
+
+# Each command imports what it needs when it runs: `mjcalc score` starts without the batch readers, `mjcalc
+# batch` without the tables (tabulate), help and usage errors without any of it (benchmarks/bench_startup.py).
+if TYPE_CHECKING:
+    from .config import Config
+    from .engine import Request
 
 EXIT_INTERNAL = 70  # a bug in mjcalc itself (sysexits' EX_SOFTWARE)
 
@@ -58,6 +61,8 @@ def _fail(exc: MjcalcError) -> None:
 
 
 def _config() -> Config:
+    from .config import load_config
+
     try:
         return load_config()
     except MjcalcError as exc:
@@ -107,6 +112,10 @@ def score(
                                                       "-f riichi -f dora=3m (repeatable).")] = None,
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
+    from .engine import Request, score_line
+    from .notation import FlagWord
+    from .render import terminal_width, to_json, to_text
+
     config = _config()
     words: list[FlagWord] = []
     for name, on in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
@@ -230,12 +239,34 @@ def _end_now(code: int) -> None:
     os._exit(code)
 
 
+@contextmanager
+def _quiet_collector() -> Iterator[None]:
+    """For a long run: what is loaded so far (modules, the ruleset) is set aside from the garbage collector,
+    which otherwise walks it again and again, and the youngest generation is collected less often. Cycles
+    made while scoring are still collected, so memory stays flat. As it was afterwards (a test's process)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    threshold = gc.get_threshold()
+    gc.set_threshold(20_000, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
+    from .engine import DEFAULT_RULESET, Request, check_run_options, request_options
+    from .ruleset import load_ruleset
+
     request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)
     try:
-        check_run_options(request)  # NAME: an option of some ruleset; RULESET.NAME: of that one
+        if request.options:  # NAME: an option of some ruleset; RULESET.NAME: of that one (each ruleset loaded)
+            check_run_options(request)
         request_options(load_ruleset(request.rules or DEFAULT_RULESET), request)
     except MjcalcError as exc:
         _fail(exc)
@@ -325,7 +356,7 @@ def batch(
             if output_format == "csv" and out.empty:
                 out.write(csv_header())
             interactive = file == "-" and sys.stdin.isatty()
-            with Stop.handling():
+            with _quiet_collector(), Stop.handling():
                 records = read_records(source, fmt, from_line) if file == "-" else \
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
                 run(records, request, RENDERERS[output_format], out.write,
@@ -413,6 +444,7 @@ def check(
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
     from .batch import read_records
     from .homework import check_record, score_text
+    from .render import terminal_width, wrap
 
     config = _config()
     chosen = _lang(lang, config)
@@ -461,7 +493,8 @@ def waits(
     lang: LangOpt = None,
 ) -> None:
     """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
-    from .render import waits_text
+    from .engine import Request
+    from .render import terminal_width, waits_text
     from .waiting import analyse, report_json
 
     config = _config()
@@ -476,9 +509,36 @@ def waits(
     raise typer.Exit(0 if res.result == "waiting" else EXIT_BAD_INPUT)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on: 0.0.0.0 shares the page with the phones on "
+                                           "your network (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    open_: Annotated[bool, typer.Option("--open", help="Open the page in this machine's browser.")] = False,
+) -> None:
+    """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
+    from .web import missing  # the web stack only for this command: the others start without it
+
+    gone = missing()
+    if gone:
+        _fail(MjcalcError("option", f"mjcalc serve needs {' and '.join(gone)}, which are not installed: "
+                          "pip install 'mjcalc[serve]' (from a checkout: pip install '.[serve]')"))
+    from .web.server import run
+
+    try:
+        code = run(host, port, open_)
+    except MjcalcError as exc:
+        _fail(exc)
+        return
+    raise typer.Exit(code)
+
+
 @rules_app.command("list")
 def rules_list_cmd(json_out: JsonOpt = False) -> None:
     """The built-in rulesets."""
+    from .render import rules_list
+    from .ruleset import builtin_names, load_ruleset
+
     try:
         loaded = [load_ruleset(n) for n in builtin_names()]
     except MjcalcError as exc:
@@ -509,6 +569,9 @@ def rules_show(
     lang: LangOpt = None,
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
+    from .render import ruleset_json, ruleset_text, terminal_width
+    from .ruleset import load_ruleset
+
     try:
         rules = load_ruleset(name)
     except MjcalcError as exc:

@@ -29,7 +29,7 @@ from .readings import (
     shape_waits,
     substituted_hands,
 )
-from .ruleset import Condition, ItemDef, Ruleset, check_config_options, load_ruleset
+from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
 
 DEFAULT_RULESET: Final = "changchun"
@@ -130,6 +130,9 @@ class Request:
     # up front that one has: ``check_run_options``). One line (score, waits): an option its ruleset lacks is an error.
     lenient: bool = False
     rules_dir: str | None = None  # a batch file's folder: a ruleset path a line names is looked up there first
+    # Built-in rulesets only (``mjcalc serve``): a ruleset file named by ``rules`` or by a line's ``+rules=`` is
+    # refused without being read.
+    builtin_only: bool = False
 
 
 def score_line(text: str, request: Request = Request(), *, with_wait_scores: bool = True) -> Result:
@@ -189,6 +192,8 @@ def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
         if names:
             if not w.value:
                 raise MjcalcError("context", "+rules needs a ruleset name: +rules=jilin", w.column)
+            if request.builtin_only:
+                check_builtin(w.value, f"+{w.word}", w.column)
             return ruleset_path(w.value, request.rules_dir)
     return request.rules or DEFAULT_RULESET
 

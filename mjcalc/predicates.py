@@ -212,10 +212,16 @@ ATTRIBUTE_PREDICATES: Final = {"self_drawn": "ctx.zimo", "closed_hand": "hand.cl
                                "dealer_wins": "ctx.winner_is_dealer"}
 
 
+_SIGNATURES: Final[dict[Predicate, inspect.Signature]] = {}
+
+
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError."""
     fn = PREDICATES[name]
-    bound = inspect.signature(fn).bind(None, **params)
+    signature = _SIGNATURES.get(fn)
+    if signature is None:  # read once a process: inspect parses a compiled function's signature from its text
+        signature = _SIGNATURES[fn] = inspect.signature(fn)
+    bound = signature.bind(None, **params)
     if name in ATTRIBUTE_PREDICATES:
         return attrgetter(ATTRIBUTE_PREDICATES[name])
     if name == "flag" and FLAG_BY_NAME.get(str(params["name"]), None) is not None \

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-
-from tabulate import tabulate
 
 from . import tiles as T
 from .engine import Result
@@ -149,6 +148,34 @@ def _fields(label: str, parts: list[str], width: int | None, tail: str = "", sep
 
 def _wrapped(lines: list[str], width: int | None, indent: int = 0) -> list[str]:
     return [out for line in lines for out in wrap(line, width, indent)]
+
+
+def tabulate(*args: Any, **kwargs: Any) -> str:
+    """tabulate's table, the library imported when a table is first written (not by a batch or ``--json``)."""
+    from tabulate import tabulate as table
+
+    return str(table(*args, **kwargs))
+
+
+_orjson: Any
+try:  # an optional speed-up (pyproject.toml); without it the standard library writes the very same text
+    import orjson
+
+    _orjson = orjson
+except ImportError:  # tests/test_batch.py checks the standard library's text is the same
+    _orjson = None
+
+
+def json_line(obj: Any) -> str:
+    """``obj`` as one line of compact JSON (no spaces after ``,`` and ``:``), non-ASCII text as it is: what a
+    batch writes a record as. orjson writes it where it is installed; the standard library writes the same
+    text otherwise, and for what orjson refuses (a lone surrogate, an integer beyond 64 bits)."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(obj).decode()
+        except (TypeError, ValueError):
+            pass
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
@@ -421,12 +448,14 @@ def rules_list(rulesets: list[Ruleset]) -> str:
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
+    from .docs import doc_of
     from .predicates import PREDICATES
 
     def doc(text: str) -> str:
         name = text.split("(")[0].strip()
         fn = PREDICATES.get(name)
-        return (fn.__doc__ or "").strip().splitlines()[0] if fn and fn.__doc__ else ""
+        text = doc_of(fn).strip()  # also when the predicates are compiled (mypyc drops docstrings)
+        return text.splitlines()[0] if text else ""
 
     return {
         "id": r.id, "names": r.names, "description": r.description, "source": r.source, "unit": r.unit,
@@ -458,7 +487,9 @@ def _finder_doc(name: str | None) -> str | None:
     from .settlement import KONG_FINDERS
 
     fn = KONG_FINDERS.get(name or "")
-    return " ".join((fn.__doc__ or "").split()) if fn else None
+    from .docs import doc_of
+
+    return " ".join(doc_of(fn).split()) if fn else None
 
 
 def _kong_points_text(k: dict[str, Any]) -> str:

@@ -7,7 +7,6 @@ Every mistake in a file fails at load time, naming the file, the entry and the f
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -75,17 +74,29 @@ def gate_open(option: str | None, values: tuple[Any, ...], options: Mapping[str,
     return value in values if values else bool(value)
 
 
+@lru_cache(maxsize=1)
 def builtin_dir() -> Path:
-    """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules), or
-    the checkout's rules/ when mjcalc is imported straight from a source tree."""
-    try:
-        return Path(str(importlib.resources.files("mjcalc.rules")))
-    except ModuleNotFoundError:
-        return Path(__file__).resolve().parent.parent / "rules"
+    """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules, a
+    folder beside this module), or the checkout's rules/ when mjcalc is imported straight from a source tree
+    or installed editable. (Found without importlib.resources, which costs every command's start-up.)"""
+    inside = Path(__file__).parent / "rules"
+    return inside if inside.is_dir() else Path(__file__).resolve().parent.parent / "rules"
 
 
 def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def check_builtin(ref: str, where: str, column: int | None = None) -> None:
+    """Refuse a ruleset that is not a built-in one, by name, without reading anything the reference names:
+    for a caller that must never open a file a user names (``mjcalc serve``)."""
+    names = builtin_names()
+    if isinstance(ref, str) and ref in names:
+        return
+    shown = str(ref)[:64] + ("…" if len(str(ref)) > 64 else "")
+    shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
+    raise MjcalcError("ruleset", f"{where}: '{shown}' is not a built-in ruleset{did_you_mean(str(ref)[:64], names)}; "
+                      f"only the built-in ones can be used here ({', '.join(names)}), not a ruleset file", column)
 
 
 # --- the model -----------------------------------------------------------------------------------------

@@ -173,3 +173,24 @@ def test_byte_order_mark_is_not_a_tile(tmp_path) -> None:
     path.write_bytes("\ufeff123m456p789s111z22z +zimo\n".encode())
     r = runner.invoke(app, ["batch", str(path), "--format", "jsonl"], env=ENV)
     assert json.loads(r.stdout)["result"] == "win"
+
+
+def test_json_lines_are_the_same_with_or_without_orjson(monkeypatch) -> None:
+    """orjson is an optional speed-up: the standard library writes the very same line without it, and for
+    what orjson refuses (a lone surrogate, an integer beyond 64 bits)."""
+    import mjcalc.render as render
+
+    text, _ = make_file(300, seed=11)
+    lines = [*text.splitlines(), "123m456p789s111z22z \udce9", "123m456p789s111z22z +base=99999999999999999999999"]
+    records = list(read_records(io.StringIO("\n".join(lines) + "\n"), "lines"))
+    awkward = [{"n": 2**70, "s": "\udce9 x", "z": "\u2028\x85\x00\x1f\"\\/é中"}, [1, -2, True, None, "a"]]
+    fast: list[str] = []
+    run(iter(records), Request(), render_jsonl, fast.append)
+    fast_awkward = [render.json_line(x) for x in awkward]
+    monkeypatch.setattr(render, "_orjson", None)
+    slow: list[str] = []
+    run(iter(records), Request(), render_jsonl, slow.append)
+    assert fast == slow and len(slow) == len(lines)
+    assert fast_awkward == [render.json_line(x) for x in awkward]
+    assert [json.loads(x) for x in fast_awkward] == [{**awkward[0]}, awkward[1]]
+    assert all("\u2028" not in x and "\x85" not in x for x in fast)

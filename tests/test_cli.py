@@ -138,11 +138,12 @@ def test_help(argv: list[str]) -> None:
 
 def test_a_bug_is_one_line_not_a_traceback(monkeypatch, capsys) -> None:
     import mjcalc.cli as cli
+    import mjcalc.engine
 
     def boom(*_args, **_kwargs):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(cli, "score_line", boom)
+    monkeypatch.setattr(mjcalc.engine, "score_line", boom)  # the command imports it when it runs
     monkeypatch.delenv("MJCALC_DEBUG", raising=False)
     with pytest.raises(SystemExit) as info:
         cli.main(["score", QUICK])

@@ -1,0 +1,91 @@
+"""What a worker process does for a request: the objects of ``mjcalc.api`` (docs/OUTPUT.md), as text, byte for
+byte as ``mjcalc score --json`` / ``mjcalc waits --json`` print them. No scoring here: only the API's calls.
+
+A job is ``(kind, body)``: ``("score" | "waits", {"hand", "rules", "set", "lang"})`` (checked by ``app.py``)
+or ``("rules", None)``. Its answer is ``(HTTP status, JSON text)``: a line that cannot be read is the API's
+error object (status 200, as the command line prints it); a ``rules`` or ``set`` the request cannot have is
+an error object with status 400. Nothing in an answer names a file of this machine, nor shows a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+Answer = tuple[int, str]
+
+
+def dumps(obj: object) -> str:
+    """JSON as the command line prints it (``--json``): UTF-8 text, indented by 2, a newline at the end."""
+    return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+
+
+def error_text(kind: str, message: str, column: int | None = None) -> str:
+    """An answer that is no scored line: the error object of docs/OUTPUT.md, alone."""
+    return dumps({"result": "error", "error": {"kind": kind, "message": message, "column": column}})
+
+
+def catalogue() -> dict[str, Any]:
+    """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file``
+    by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
+    import dataclasses
+    import os
+
+    from ..api import rulesets
+    from ..context import FLAGS
+
+    found = rulesets()
+    for shown in found.values():
+        if isinstance(shown.get("file"), str):
+            shown["file"] = os.path.basename(shown["file"])
+    flags = [{**dataclasses.asdict(f), "aliases": list(f.aliases)} for f in FLAGS]
+    return {"rulesets": found, "flag_defs": flags}
+
+
+def answer(job: tuple[str, Any]) -> Answer:
+    from ..api import RulesetError, score, waits
+
+    kind, body = job
+    try:
+        if kind == "score":
+            obj = score(body["hand"], body["rules"], body["set"], body["lang"], builtin_only=True)
+        elif kind == "waits":
+            obj = waits(body["hand"], body["rules"], body["set"], builtin_only=True)
+        elif kind == "rules":
+            obj = catalogue()
+        else:
+            raise ValueError(f"no job {kind!r}")
+        return 200, dumps(obj)
+    except RulesetError as exc:
+        return 400, error_text("ruleset", exc.message, exc.column)
+    except Exception:  # a bug in mjcalc: its traceback on the server's console, not in the answer
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        return 500, error_text("internal", "internal error in mjcalc (the server's console has the details)")
+
+
+def serve(conn: Any, parent: int) -> None:
+    """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
+    with the parent whatever kills it (``batch._worker_init``)."""
+    from ..batch import _worker_init
+
+    _worker_init(parent)
+    try:
+        catalogue()  # every ruleset loaded before the first line comes
+    except Exception:
+        pass  # the first job says what is wrong
+    try:
+        conn.send("ready")
+    except OSError:
+        return
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            conn.send(answer(job))
+        except (OSError, KeyboardInterrupt):
+            return

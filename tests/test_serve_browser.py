@@ -1,0 +1,369 @@
+"""The page of ``mjcalc serve`` in a real headless Chromium (Debian's ``chromium``, driven by Playwright; no
+browser is downloaded): type a hand and read the payments, build one by tapping the palette in each
+ruleset, open a share link, switch the language, and a phone-sized screenshot with no horizontal scroll.
+
+The server is ``python -m mjcalc serve --port 0`` started here and stopped at the end (its process group
+with it); what the page shows is checked against ``mjcalc.score`` / ``mjcalc.waits`` for the same line.
+Without Chromium or Playwright these tests are skipped on a developer's machine, and fail in CI (CI=true),
+where ``.ci/run`` installs Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mjcalc
+
+CHROMIUM = os.environ.get("MJCALC_CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+
+
+def _missing() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install '.[test]')"
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        return "the serve extra is not installed (pip install '.[serve]')"
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+MISSING = _missing()
+if MISSING:
+    if os.environ.get("CI"):
+        raise RuntimeError(f"the browser tests cannot run in CI: {MISSING}")
+    pytest.skip(MISSING, allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """The address of a ``mjcalc serve`` on a free port of the loopback, for this module's tests."""
+    proc = subprocess.Popen([sys.executable, "-m", "mjcalc", "serve", "--host", "127.0.0.1", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for text in proc.stdout:
+            lines.put(text)
+
+    reader = threading.Thread(target=read, daemon=True, name="mjcalc serve output")
+    reader.start()
+    try:
+        said: list[str] = []
+        address = None
+        while address is None:
+            try:
+                text = lines.get(timeout=30)
+            except queue.Empty:
+                raise AssertionError(f"mjcalc serve said no address in 30 s: {said}") from None
+            said.append(text)
+            found = re.search(r"http://127\.0\.0\.1:\d+/", text)
+            address = found.group(0) if found else None
+        with urllib.request.urlopen(address + "api/rules", timeout=30) as answer:
+            assert answer.status == 200
+        yield address
+        if proc.poll() is not None:  # it stopped by itself while the tests ran: say what it said
+            reader.join(timeout=5)
+            while not lines.empty():
+                said.append(lines.get())
+            raise AssertionError(f"mjcalc serve stopped (exit {proc.returncode}) during the tests: {''.join(said)}")
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C: the server stops its workers
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=15)
+        reader.join(timeout=5)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    errors: list[str] = []
+    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    phone.goto(server)
+    settled(phone)
+    yield phone
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def settled(page: Page) -> None:
+    """Wait until the page has scored what it shows (the debounce and the requests are over), and that the
+    server answered."""
+    page.wait_for_function("document.body.dataset.busy === '0'", timeout=15_000)
+    assert page.locator("#result").get_attribute("data-result") != "unreachable", page.locator("#error").inner_text()
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"the page scrolls sideways: {width} px wide in a {inner} px window"
+
+
+def shown_payments(page: Page) -> list[tuple[str, str, int]]:
+    rows = page.locator("table.payments tbody tr")
+    return [(r.get_attribute("data-payer") or "", r.get_attribute("data-payee") or "",
+             int(r.get_attribute("data-amount") or "0")) for r in rows.all()]
+
+
+def shown_net(page: Page) -> dict[str, int]:
+    return {r.get_attribute("data-seat") or "": int(r.get_attribute("data-net") or "0")
+            for r in page.locator("table.net tbody tr").all()}
+
+
+def agrees(page: Page, line: str, rules: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The page shows for ``line`` what mjcalc.score gives: its result, payments, each seat's net."""
+    expected = mjcalc.score(line, rules=rules, options=options)
+    result = page.locator("#result")
+    assert result.get_attribute("data-line") == line
+    assert result.get_attribute("data-result") == expected["result"], (line, page.locator("#error").inner_text())
+    if expected["result"] == "win":
+        assert shown_payments(page) == [(p["payer"], p["payee"], p["amount"]) for p in expected["payments"]]
+        assert shown_net(page) == expected["net"]
+        assert result.get_attribute("data-points") == str(expected["points"])
+        for p in expected["payments"]:
+            expect(page.locator("table.payments")).to_contain_text(p["formula"])
+        shown_items = [r.get_attribute("data-item") for r in page.locator("table.items tbody tr").all()]
+        assert shown_items == [i["id"] for i in expected["items"]]
+    return expected
+
+
+def pick_ruleset(page: Page, rules: str) -> None:
+    page.select_option("#ruleset", rules)
+    settled(page)
+
+
+def tap(page: Page, *keys: str) -> None:
+    """Tap palette keys: a tile (``5m``), or a mode button (``@pon``) before the tile it applies to."""
+    for key in keys:
+        if key.startswith("@"):
+            page.locator(f"#modes button[data-mode='{key[1:]}']").click()
+        elif key.startswith("+"):
+            page.locator(f"#flags button.toggle[data-flag='{key[1:]}']").click()
+        else:
+            page.locator(f"#palette button[data-tile='{key}']").click()
+        settled(page)  # as a player does: the next tap once the answer is in
+
+
+def test_type_a_hand_and_read_the_payments(page: Page) -> None:
+    pick_ruleset(page, "jilin")
+    page.locator("#notation").press_sequentially("123m456p13s777z55z 2s +from=W +closed=N", delay=5)
+    settled(page)
+    expected = agrees(page, "123m456p13s777z55z 2s +from=W +closed=N", "jilin")
+    assert expected["points"] == 24
+    # the tiles are drawn, in the hand and the reading
+    assert page.locator("#hand-strip .tile img").count() == 14
+    reading = page.locator("#result .line .group[data-group] .tile")
+    assert reading.count() >= 14
+    # Enter: the typed flags move to their toggles, and the line scored stays the same
+    page.locator("#notation").press("Enter")
+    settled(page)
+    assert page.locator("#notation").input_value() == "123m456p13s777z55z 2s"
+    assert page.locator("#flags [data-flag='from'] button.on").get_attribute("data-value") == "W"
+    assert page.locator("#flags [data-flag='closed'] button.on").get_attribute("data-value") == "N"
+    agrees(page, "123m456p13s777z55z 2s +from=W +closed=N", "jilin")
+    # a mistake: the message, and the line sent with a caret under its column
+    page.locator("#notation").fill("123m456p789s11111z")
+    settled(page)
+    sent = "123m456p789s11111z +from=W +closed=N"
+    error = mjcalc.score(sent, rules="jilin")["error"]
+    expect(page.locator("#error")).to_be_visible()
+    expect(page.locator("#error-message")).to_contain_text(error["message"])
+    echo = page.locator("#error-echo").inner_text().split("\n")
+    assert echo[0] == sent
+    assert echo[1].index("^") == error["column"] - 1
+    assert page.locator("#result").get_attribute("data-result") == "error"
+
+
+# Each ruleset built by tapping only: the keys tapped, and the line the page must write for them.
+TAPPED = {
+    "changchun": (["2z", "2z", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "@pon", "1z", "@win", "2z",
+                   "+zimo"], "123m456p789s2z [111z] 2z +zimo"),
+    "changchun-mil": (["1m", "2m", "3m", "4p", "5p", "6p", "9s", "@chi", "7s", "@pon", "1z", "9s"],
+                      "123m456p9s [789s] [111z] 9s"),
+    "jilin": (["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9s", "@ankan", "1z", "9s", "+zimo"],
+              "123m456p7899s (1111z) 9s +zimo"),
+    "meihe": (["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
+              "123m456p7899s [111z] 9s +zimo"),
+    "riichi": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
+               "234m067p7899s [111z] 9s +zimo"),
+    "mcr": (["4m", "5m", "6m", "7m", "8m", "9m", "9m", "@chi", "1m", "@pon", "1m", "9m", "1f"],
+            "4567899m [123m] [111m] 1f 9m"),
+    "taiwan": (["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "9s", "@chi", "4p", "9s",
+                "1f"], "123456789m123p9s [456p] 1f 9s"),
+    "taiwan-common": (["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "9s", "@kong", "4p",
+                       "9s", "2f", "+zimo"], "123456789m123p9s [4444p] 2f 9s +zimo"),
+}
+
+
+def test_build_a_hand_by_tapping_only_in_every_ruleset(page: Page) -> None:
+    builtin = mjcalc.api.rulesets()
+    assert page.locator("#ruleset option").evaluate_all("os => os.map(o => o.value)") == list(builtin)
+    assert sorted(TAPPED) == sorted(builtin), "every ruleset (and preset) has a hand tapped here"
+    for rules, (keys, line) in TAPPED.items():
+        pick_ruleset(page, rules)
+        page.locator("#clear").click()
+        shown = builtin[rules]
+        # the palette follows the ruleset: red fives for riichi only, flowers where the ruleset has them
+        assert page.locator("#palette button[data-tile='0m']").count() == (1 if shown["hand"]["red_fives"] else 0)
+        assert page.locator("#palette button[data-tile='1f']").count() == (1 if shown["hand"]["flowers"] else 0)
+        for flag in ("zimo", "riichi"):  # the context toggles start from the defaults
+            toggle = page.locator(f"#flags button.toggle[data-flag='{flag}'][aria-pressed='true']")
+            if toggle.count():
+                toggle.click()
+        tap(page, *keys)
+        settled(page)
+        assert page.locator("#result").get_attribute("data-line") == line, rules
+        expected = agrees(page, line, rules)
+        assert expected["result"] == "win", (rules, expected)
+        no_horizontal_scroll(page)
+
+
+def test_tile_flags_options_and_undo(page: Page) -> None:
+    pick_ruleset(page, "meihe")
+    tap(page, "1m", "1m", "1m", "9p", "9p", "9p", "3s", "2z", "2z", "7z", "5m", "5m", "5m", "5m", "+zimo")
+    page.locator("#flags [data-flag='hui'] button[data-value='pick']").click()
+    tap(page, "5m")  # the palette now sets +hui
+    settled(page)
+    line = "111555m999p3s227z 5m +zimo +hui=5m"
+    expected = agrees(page, line, "meihe")
+    assert expected["substitutions"]
+    assert page.locator("#result .sub").count() == len(expected["substitutions"])
+    assert page.locator("table.kongs tbody tr").count() == len(expected["kong_payments"])
+    page.locator("#undo").click()
+    settled(page)
+    assert page.locator("#notation").input_value() == "11155m999p3s227z 5m"  # the last tile tapped is gone
+    # another ruleset keeps the table's context (+zimo); an option: the base doubles every payment
+    pick_ruleset(page, "changchun")
+    page.locator("#notation").fill("123m456p789s111z22z")
+    page.locator("#options-card summary").click()
+    page.locator("#options input[data-option='base']").fill("2")
+    settled(page)
+    assert agrees(page, "123m456p789s111z22z +zimo", "changchun", {"base": "2"})["points"] == 2 * mjcalc.score(
+        "123m456p789s111z22z +zimo")["points"]
+
+
+def test_a_waiting_hand_lists_every_wait(page: Page) -> None:
+    page.locator("#notation").fill("123m456p789s11z22z")
+    settled(page)
+    expected = mjcalc.waits("123m456p789s11z22z")
+    rows = page.locator("table.waits tbody tr")
+    assert [r.get_attribute("data-tile") for r in rows.all()] == [w["tile"] for w in expected["waits"]]
+    for row, wait in zip(rows.all(), expected["waits"]):
+        assert row.get_attribute("data-self-drawn") == str(wait["self_drawn"].get("points", ""))
+        assert row.get_attribute("data-discard") == str(wait["discard"].get("points", ""))
+        assert row.locator(".tile img").count() >= 1
+
+
+def test_a_share_link_reproduces_the_result(page: Page, browser: Browser) -> None:
+    pick_ruleset(page, "riichi")
+    page.locator("#notation").fill("234m067p78s111z99s 9s")
+    tap(page, "+riichi", "+zimo")
+    page.locator("#flags [data-flag='honba'] button[data-value='plus']").click()
+    page.locator("#options-card summary").click()
+    page.locator("#options select[data-option='kiriage']").select_option("on")
+    page.locator("#lang-zh").click()
+    settled(page)
+    line = "234m067p78s111z99s 9s +zimo +riichi +honba=1"
+    expected = agrees(page, line, "riichi", {"kiriage": "on"})
+    link = page.locator("#share-link").input_value()
+    assert "#" in link
+    other = browser.new_context(viewport=PHONE, locale="en-US")
+    try:
+        opened = other.new_page()
+        opened.goto(link)
+        settled(opened)
+        assert opened.locator("#ruleset").input_value() == "riichi"
+        assert opened.locator("html").get_attribute("lang") == "zh"
+        assert agrees(opened, line, "riichi", {"kiriage": "on"}) == expected
+        assert opened.locator("#result").inner_text() == page.locator("#result").inner_text()
+    finally:
+        other.close()
+
+
+def test_switch_the_language(page: Page) -> None:
+    page.locator("#notation").fill("123m456p789s111z22z +zimo +seat=E")
+    settled(page)
+    expected = mjcalc.score("123m456p789s111z22z +zimo +seat=E")
+    names = page.locator("table.items tbody tr td:first-child .name")
+    page.locator("#lang-zh").click()
+    settled(page)
+    assert page.locator("html").get_attribute("lang") == "zh"
+    assert [n.evaluate("e => e.firstChild.textContent") for n in names.all()] == [
+        i["name"]["zh"] for i in expected["items"]]
+    expect(page.locator("#modes button[data-mode='pon']")).to_have_text("碰")
+    page.locator("#lang-en").click()
+    settled(page)
+    assert [n.evaluate("e => e.firstChild.textContent") for n in names.all()] == [
+        i["name"]["en"] for i in expected["items"]]
+    # a not-a-win reason, in the language chosen
+    page.locator("#lang-zh").click()
+    page.locator("#notation").fill("123m456m789m111z22z")
+    settled(page)
+    zh = mjcalc.score("123m456m789m111z22z", lang="zh")
+    assert page.locator("#result").get_attribute("data-result") == "not_a_win"
+    for failed in zh["failed_conditions"]:
+        expect(page.locator("#result .notwin")).to_contain_text(failed["message"])
+
+
+def test_phone_screenshot_without_horizontal_scroll(page: Page, tmp_path: Path) -> None:
+    folder = Path(os.environ.get("MJCALC_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    no_horizontal_scroll(page)
+    pick_ruleset(page, "riichi")
+    page.locator("#notation").fill("234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1 +dora=3m")
+    page.locator("#options-card summary").click()
+    settled(page)
+    assert page.locator("#result").get_attribute("data-result") == "win"
+    no_horizontal_scroll(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(folder / "phone-390x844.png"))
+    page.screenshot(path=str(folder / "phone-390-full.png"), full_page=True)
+    # a long line that cannot be read: its echo scrolls inside its box, not the page
+    page.locator("#notation").fill("123m456p789s " * 30 + "11111z")
+    settled(page)
+    no_horizontal_scroll(page)
+    page.locator("#lang-zh").click()
+    pick_ruleset(page, "taiwan")
+    page.locator("#notation").fill("123456789m123p9s [456p] 1f 9s +zimo")
+    settled(page)
+    no_horizontal_scroll(page)
+    page.screenshot(path=str(folder / "phone-390-taiwan-zh.png"), full_page=True)
+    assert (folder / "phone-390x844.png").stat().st_size > 10_000
