@@ -25,7 +25,6 @@ them and as ``rules/mcr.md`` explains:
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -49,6 +48,7 @@ from ..facts import (
     Gate,
 )
 from ..facts import DRAGON as DRAGON_FACT
+from ..memo import remember
 from ..predicates import REGULAR, Candidate, namespaced, needs
 from ..readings import FORM_FACTS
 
@@ -254,26 +254,30 @@ def _forest(edges: tuple[tuple[int, int, str], ...], n: int) -> bool:
     return True
 
 
-# Every combination of chows (at most 12,650: up to four of 21 starts) and of suited triplets (at most 20,826: up
-# to four of 27 kinds) fits its cache: a long batch computes each once.
-@lru_cache(maxsize=16384)
+# The fans of every combination of chows (at most 12,650: up to four of 21 starts) and of suited triplets (at most
+# 20,826: up to four of 27 kinds) met so far, in memos that can hold them all: a long batch works each out once.
+# Dictionaries rather than lru_caches: the call through a cache's wrapper costs more than the look-up.
+_CHOW_FANS: Final[dict[tuple[int, ...], Fans]] = {}
+_PUNG_FANS: Final[dict[tuple[int, ...], Fans]] = {}
+
+
 def chow_fans(starts: tuple[int, ...]) -> Fans:
     """The fans the chows of a reading make together (their first tiles, sorted), under the account-once rule."""
-    if len(starts) < 2:
-        return ()
-    return _combine(starts, _chow_four, _chow_three, _chow_pair)
+    found = _CHOW_FANS.get(starts)
+    if found is None:
+        fans = _combine(starts, _chow_four, _chow_three, _chow_pair) if len(starts) >= 2 else ()
+        found = remember(_CHOW_FANS, starts, fans, 16384)
+    return found
 
 
 def pung_fans(kinds: tuple[int, ...]) -> Fans:
     """The fans the triplets and kongs of a reading make together (their kinds, sorted)."""
-    return _suited_pung_fans(tuple([k for k in kinds if k < T.HONOR_START]))
-
-
-@lru_cache(maxsize=32768)
-def _suited_pung_fans(suited: tuple[int, ...]) -> Fans:
-    if len(suited) < 2:
-        return ()
-    return _combine(suited, _pung_four, _pung_three, _pung_pair)
+    suited = tuple([k for k in kinds if k < T.HONOR_START])
+    found = _PUNG_FANS.get(suited)
+    if found is None:
+        fans = _combine(suited, _pung_four, _pung_three, _pung_pair) if len(suited) >= 2 else ()
+        found = remember(_PUNG_FANS, suited, fans, 32768)
+    return found
 
 
 def _count(fans: Fans, name: str) -> int:
@@ -471,8 +475,10 @@ def all_chows(c: Candidate) -> bool:
 
 
 @mcr
+@needs(forbid=FORM_FACTS["regular"] | FORM_FACTS["seven_pairs"] | FORM_FACTS["thirteen_orphans"])
 def knitted(c: Candidate) -> bool:
-    """The hand holds a knitted straight: 147, 258 and 369, one suit each (组合龙)."""
+    """The hand holds a knitted straight: 147, 258 and 369, one suit each (组合龙); only the knitted forms
+    (组合龙 in a regular hand, 全不靠) read one."""
     return any(g[0] == "knitted" for g in c.reading.groups)
 
 
