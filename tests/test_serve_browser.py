@@ -149,8 +149,10 @@ def shown_net(page: Page) -> dict[str, int]:
 
 
 def agrees(page: Page, line: str, rules: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The page shows for ``line`` what mjcalc.score gives: its result, payments, each seat's net."""
-    expected = mjcalc.score(line, rules=rules, options=options)
+    """The page shows for ``line`` what mjcalc.score gives in the page's language: its result, payments (their
+    formulas are translated), each seat's net."""
+    lang = "zh" if page.locator("html").get_attribute("lang") == "zh" else "en"
+    expected = mjcalc.score(line, rules=rules, options=options, lang=lang)
     result = page.locator("#result")
     assert result.get_attribute("data-line") == line
     assert result.get_attribute("data-result") == expected["result"], (line, page.locator("#error").inner_text())
