@@ -12,24 +12,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_batch import timed  # noqa: E402  (one timer for the whole-process benchmarks)
+
 HAND = "123m456p789s111z22z +zimo +seat=E"
-
-
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """Wall seconds and processor seconds (user + system: the steadier on a shared machine) of one run."""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return seconds, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def main() -> None:
