@@ -12,57 +12,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from typer.testing import CliRunner
+from api_samples import cli, sample, set_args
 
 import mjcalc
-from mjcalc.cli import app
 from mjcalc.ruleset import builtin_names
 
 ROOT = Path(__file__).parent.parent
-runner = CliRunner()
 QUICK = "123m456p789s111z22z +zimo +seat=E"
-
-
-def cli(*args: str) -> Any:
-    """The CLI run in this process, with no user configuration (the API reads none)."""
-    return runner.invoke(app, list(args), env={"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml", "MJCALC_RULES": None,
-                                               "MJCALC_LANG": None})
-
-
-def _sample() -> list[tuple[str, str, dict[str, Any]]]:
-    """(ruleset, line, options): every 4th case of tests/cases (the first ones are the spec's worked
-    examples) and the first lines of each examples/<ruleset>.txt; every built-in ruleset is in it."""
-    out: list[tuple[str, str, dict[str, Any]]] = []
-    for path in sorted((ROOT / "tests" / "cases").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for case in data["cases"][::4]:
-            out.append((case.get("rules", data["ruleset"]), case["hand"], case.get("set") or {}))
-    for name in builtin_names():
-        path = ROOT / "examples" / f"{name}.txt"
-        if path.exists():
-            lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines()]
-            out += [(name, ln, {}) for ln in lines if ln and not ln.startswith("#")][:4]
-    return out
-
-
-SAMPLE = _sample()
+SAMPLE = sample(4, 0, 4)
 
 
 def test_the_sample_covers_every_builtin_ruleset() -> None:
     assert {rules for rules, _, _ in SAMPLE} >= set(builtin_names())
 
 
-def _set_args(options: dict[str, Any]) -> list[str]:
-    out = []
-    for key, value in options.items():
-        out += ["--set", f"{key}={'none' if value is None else value}"]
-    return out
-
-
 @pytest.mark.parametrize(("rules", "line", "options"), SAMPLE, ids=[f"{r}:{ln[:40]}" for r, ln, _ in SAMPLE])
 def test_score_is_score_json_byte_for_byte(rules: str, line: str, options: dict[str, Any]) -> None:
-    r = cli("score", line, "--json", "--rules", rules, *_set_args(options))
+    r = cli("score", line, "--json", "--rules", rules, *set_args(options))
     if r.exit_code == 3:  # a wrong option: the CLI says so and stops, the API raises
         with pytest.raises(mjcalc.RulesetError):
             mjcalc.score(line, rules, options)

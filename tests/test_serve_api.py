@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from typer.testing import CliRunner
+from api_samples import cli, sample, set_args
 
 if os.environ.get("CI"):  # CI installs the serve extra ('.[test]' has it): there, a missing one is a failure
     import starlette  # noqa: F401
@@ -30,7 +29,6 @@ else:  # a developer's environment made before the extra existed
 from starlette.testclient import TestClient
 
 import mjcalc
-from mjcalc.cli import app as cli_app
 from mjcalc.context import FLAGS
 from mjcalc.ruleset import builtin_names
 from mjcalc.web.app import MAX_BODY, MAX_OPTIONS, create_app
@@ -38,41 +36,8 @@ from mjcalc.web.server import banner
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(mjcalc.__file__).resolve().parent
-runner = CliRunner()
 QUICK = "123m456p789s111z22z +zimo +seat=E"
-
-
-def cli(*args: str) -> Any:
-    """The CLI in this process, with no user configuration (the server reads none)."""
-    return runner.invoke(cli_app, list(args), env={"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml", "MJCALC_RULES": None,
-                                                   "MJCALC_LANG": None})
-
-
-def _sample() -> list[tuple[str, str, dict[str, Any]]]:
-    """(ruleset, line, options): every 10th case of tests/cases and the first lines of each
-    examples/<ruleset>.txt; every built-in ruleset is in it (tests/test_api.py compares more lines through the
-    same mjcalc.api that the server calls)."""
-    out: list[tuple[str, str, dict[str, Any]]] = []
-    for path in sorted((ROOT / "tests" / "cases").glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for case in data["cases"][1::10]:
-            out.append((case.get("rules", data["ruleset"]), case["hand"], case.get("set") or {}))
-    for name in builtin_names():
-        path = ROOT / "examples" / f"{name}.txt"
-        if path.exists():
-            lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines()]
-            out += [(name, ln, {}) for ln in lines if ln and not ln.startswith("#")][:3]
-    return out
-
-
-SAMPLE = _sample()
-
-
-def _set_args(options: dict[str, Any]) -> list[str]:
-    out = []
-    for key, value in options.items():
-        out += ["--set", f"{key}={'none' if value is None else str(value).lower() if isinstance(value, bool) else value}"]
-    return out
+SAMPLE = sample(10, 1, 3)  # tests/test_api.py compares more lines through the same mjcalc.api
 
 
 def _no_leak(text: str) -> None:
@@ -102,7 +67,7 @@ def test_the_sample_covers_every_builtin_ruleset() -> None:
 def test_score_is_score_json_byte_for_byte_on_every_ruleset(client: TestClient) -> None:
     seen: dict[str, set[str]] = {}
     for rules, line, options in SAMPLE:
-        r = cli("score", line, "--json", "--rules", rules, *_set_args(options))
+        r = cli("score", line, "--json", "--rules", rules, *set_args(options))
         answer = _post(client, "/api/score", {"hand": line, "rules": rules, "set": options})
         if r.exit_code == 3:  # an option the ruleset cannot have: the CLI stops, the API says why
             assert answer.status_code == 400 and answer.json()["error"]["kind"] == "ruleset"
@@ -121,7 +86,7 @@ def test_score_in_chinese_and_with_options_is_score_json(client: TestClient, rul
                                                          value: Any) -> None:
     line = next(ln for r, ln, o in SAMPLE if r == rules and not o)
     for text in (line, "123m456p789s11z22z", "123m456p789s111z2x"):  # a win or not, a line that is no hand
-        r = cli("score", text, "--json", "--rules", rules, "--lang", "zh", *_set_args({option: value}))
+        r = cli("score", text, "--json", "--rules", rules, "--lang", "zh", *set_args({option: value}))
         assert r.exit_code != 3, r.output
         answer = _post(client, "/api/score", {"hand": text, "rules": rules, "lang": "zh", "set": {option: value}})
         assert answer.content == r.stdout_bytes
