@@ -461,6 +461,8 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
     nearest_key: tuple[int, int] = (0, 0)  # fewer conditions failed, then more toward a minimum
+    short_awards: list[Award] | None = None  # the items of the nearest reading, when it is short of a minimum
+    awards: list[Award] | None
     tried = 0
     # A class-blind ruleset (joker_sets: by_class) cannot tell apart readings of one class: score the first.
     seen: set[tuple[object, ...]] | None = set() if rules.joker_sets == "by_class" else None
@@ -474,26 +476,31 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 seen.add(key)
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, completions)
             failed = None
-            awards_known = False
+            counted = 0
+            awards = None
             for cond in play.checks.asked(c.facts):
                 if not cond.when(c):  # type: ignore[misc]
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
                 awards = evaluate_items(play.items, c)
-                awards_known = True
                 if play.minimums:
-                    failed = below_minimum(play.minimums, awards) or None
+                    counted = counted_toward_minimum(awards)
+                    failed = _short_of(play.minimums, counted)
             if failed:
-                near = (len(failed), -counted_toward_minimum(awards) if awards_known else 0)
+                near = (len(failed), -counted)
                 if nearest is None or near < nearest_key:
-                    nearest, nearest_key = failed, near
+                    # A minimum's message is filled in from the items once, for the nearest reading only.
+                    nearest, nearest_key, short_awards = failed, near, awards
                 continue
+            assert awards is not None
             settlement = play.settle(c, awards)
             rank = (settlement.uncapped_total, *settlement.rank, *play.tie(c, awards))
             if best_key is None or rank > best_key:
                 best, best_key = Scored(c, awards, settlement), rank
     if best is not None:
         return best, [], tried
+    if short_awards is not None and nearest is not None:
+        nearest = [_filled(cond, short_awards, -nearest_key[1]) for cond in nearest]
     if nearest is None:
         shape = next((cond for cond in rules.conditions if cond.id == "shape"), None)
         nearest = [shape] if shape else [Condition("shape", {"en": "shape", "zh": "牌型"},
@@ -827,6 +834,15 @@ def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> lis
     counted = counted_toward_minimum(awards)
     failed = [cond for cond in conditions if cond.minimum is not None and counted < cond.minimum]
     return [_filled(cond, awards, counted) for cond in failed]
+
+
+def _short_of(conditions: tuple[Condition, ...], counted: int) -> list[Condition] | None:
+    """``below_minimum``'s conditions, their messages not filled in yet (None when none fails)."""
+    failed = None
+    for cond in conditions:
+        if cond.minimum is not None and counted < cond.minimum:
+            failed = [cond] if failed is None else [*failed, cond]
+    return failed
 
 
 def _filled(cond: Condition, awards: list[Award], counted: int) -> Condition:

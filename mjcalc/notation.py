@@ -120,7 +120,7 @@ class _PlainLine(ParsedLine):
     def concealed(self) -> list[TileAt]:  # type: ignore[override]
         out: list[TileAt] = []
         for chunk, column in self._chunks:
-            out += _plain_tiles(chunk, column)
+            out += _read_tiles(chunk, column, allow_flowers=True)[0]  # plain chunks the fast way
         return out
 
 
@@ -145,6 +145,7 @@ def _parse_common(text: str) -> ParsedLine | None:
     reds: list[int] = []
     melds: list[MeldText] = []
     flags: list[FlagWord] = []
+    flowers: list[TileAt] = []
     parts = text.split()
     if " ".join(parts) != text:  # other spacing than single spaces between groups
         return None
@@ -162,14 +163,15 @@ def _parse_common(text: str) -> ParsedLine | None:
                 flags += found  # type: ignore[arg-type]
             else:
                 melds.append(found)  # type: ignore[arg-type]
-        elif _add_plain_kinds(part, kinds, reds):
+        elif _add_plain_kinds(part if part.isascii() else part.translate(_HONOR_CHAR_LETTERS), kinds, reds,
+                              flowers, column):
             chunks.append((part, column))
         else:
             return None
         column += len(part) + 1
     # A _PlainLine whose instance dictionary is made here: calling the class costs a line ~4,000 instructions more.
     line = _NEW_OBJECT(_PlainLine)
-    _SET_ATTRIBUTE(line, "__dict__", {"text": text, "melds": melds, "flowers": [], "flags": flags, "kinds": kinds,
+    _SET_ATTRIBUTE(line, "__dict__", {"text": text, "melds": melds, "flowers": flowers, "flags": flags, "kinds": kinds,
                                       "red_kinds": reds, "_chunks": chunks})
     return line
 
@@ -177,21 +179,31 @@ def _parse_common(text: str) -> ParsedLine | None:
 _NEW_OBJECT: Final = object.__new__
 _SET_ATTRIBUTE: Final = object.__setattr__
 # The kind of a suit's 1 by the byte of its letter.
-_BASE_OF_LETTER: Final = {ord(suit): base for suit, base in SUIT_BASE.items()}
+_BASE_OF_LETTER: Final = {**{ord(suit): base for suit, base in SUIT_BASE.items()}, ord("f"): 0x100}  # f: flowers
 
 
-def _add_plain_kinds(part: str, kinds: list[int], reds: list[int]) -> bool:
-    """Whether ``part`` is plain tiles (``_PLAIN``: runs of digits, each ended by its suit letter); if so, the kind
-    of each tile is added to ``kinds`` and that of each red five to ``reds``. One pass over the bytes: the regular
-    expression and a scan of the runs after it cost ten times as much (callgrind)."""
-    raw = part.encode()  # a character beyond ASCII is no digit and no suit letter
+def _add_plain_kinds(part: str, kinds: list[int], reds: list[int], flowers: list[TileAt], column: int) -> bool:
+    """Whether ``part`` is bare tiles of the common kinds: runs of digits, each ended by its suit letter (``_PLAIN``),
+    honor letters (E S W N P F C; the Chinese characters arrive as those letters, one for one) and flowers (1f-8f).
+    If so, the kind of each tile is added to ``kinds``, that of each red five to ``reds``, each flower (with its
+    column: the part starts at ``column``) to ``flowers``. Anything else, errors included, is left to ``_parse_any``.
+    One pass over the bytes: the regular expression and a scan of the runs after it cost ten times as much
+    (callgrind)."""
+    raw = part.encode()  # a character beyond ASCII is no digit, no letter
     start = 0
     for i in range(len(raw)):
         ch = raw[i]
         if 48 <= ch <= 57:  # a digit
             continue
         base = _BASE_OF_LETTER.get(ch, -1)
-        if base < 0 or i == start:  # not a suit letter, or one with no digits before it
+        if base < 0:
+            honor = _HONOR_OF_LETTER.get(ch, -1)
+            if honor < 0 or i != start:  # not a tile letter, or an honor letter after digits
+                return False
+            kinds.append(honor)
+            start = i + 1
+            continue
+        if i == start:  # a suit letter with no digits before it
             return False
         for j in range(start, i):
             digit = raw[j] - 48
@@ -199,13 +211,24 @@ def _add_plain_kinds(part: str, kinds: list[int], reds: list[int]) -> bool:
                 if not 1 <= digit <= 7:
                     return False
                 kinds.append(26 + digit)
-            elif digit == 0:  # a red five
-                kinds.append(base + 4)
-                reds.append(base + 4)
-            else:
-                kinds.append(base + digit - 1)
+            elif base < 0x100:
+                if digit == 0:  # a red five
+                    kinds.append(base + 4)
+                    reds.append(base + 4)
+                else:
+                    kinds.append(base + digit - 1)
+            else:  # a flower
+                if not 1 <= digit <= 8:
+                    return False
+                flowers.append(_new(TileAt, (digit - 1, column + j, False)))
         start = i + 1
     return start == len(raw) > 0
+
+
+# The honor letters by their byte; each Chinese honor as its letter.
+_HONOR_OF_LETTER: Final = {ord(letter): kind for letter, kind in T.HONOR_LETTERS.items()}
+_HONOR_CHAR_LETTERS: Final = str.maketrans({char: next(letter for letter, k in T.HONOR_LETTERS.items() if k == kind)
+                                            for char, kind in T.HONOR_CHARS.items()})
 
 
 # What a flag group or a meld at a column reads as (``_flags_or_meld``): values, so kept and shared.
@@ -226,9 +249,18 @@ def _flags_or_meld(part: str, column: int) -> tuple[FlagWord, ...] | MeldText | 
         found = tuple(words)
     else:
         close, kind = OPENERS[part[0]]
-        if part[-1] != close or not _PLAIN.fullmatch(part, 1, len(part) - 1):
+        if part[-1] != close or len(part) < 3:
             return None
-        found = _new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False))
+        if _PLAIN.fullmatch(part, 1, len(part) - 1):
+            tiles = _plain_tiles(part[1:-1], column + 1)
+        else:  # honor letters or characters: read as the general scan reads them; anything wrong is left to it
+            if close in part[1:-1]:
+                return None
+            try:
+                tiles = _read_tiles(part[1:-1], column + 1, allow_flowers=False)[0]
+            except MjcalcError:
+                return None
+        found = _new(MeldText, (kind, tuple(tiles), column, part, False))
     return remember(_PARTS_AT, (part, column), found, 8192)
 
 
