@@ -969,6 +969,9 @@ def _parallel(work: Callable[..., Done], tasks: Iterable[Task], args: tuple[Any,
 # --- a file split between processes: each worker reads, scores and renders its own byte ranges ------------
 
 RANGE_BYTES = 1 << 15  # a worker's task: about 600 hand lines (a long line makes its range longer)
+# Without --jobs, a file of at least this many bytes (some 2,000 hand lines, four ranges) is split between every
+# usable core; a smaller one is scored by the main process, where starting workers would cost more than it saves.
+AUTO_JOBS_BYTES = 4 * RANGE_BYTES
 SPLIT_FORMATS = ("lines", "csv", "jsonl")  # one record a physical line (a YAML entry spans lines)
 
 

@@ -292,9 +292,13 @@ def _in_folder(request: Request, file: str) -> Request:
     return dataclasses.replace(request, rules_dir=os.path.dirname(os.path.abspath(file)))
 
 
-def _bounded_jobs(jobs: int) -> int:
-    from .batch import usable_cpus
+def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
+    """The worker processes to run: ``--jobs`` bounded by the cores mjcalc may use; not given, every usable core
+    for a file large enough to be split between workers (``batch.AUTO_JOBS_BYTES``), one process otherwise."""
+    from .batch import AUTO_JOBS_BYTES, usable_cpus
 
+    if jobs is None:
+        return usable_cpus() if file != "-" and size is not None and size >= AUTO_JOBS_BYTES else 1
     if jobs < 1:
         _fail(MjcalcError("option", Msg("--jobs is a number of worker processes, at least 1, not {jobs}", jobs=jobs)))
     usable = usable_cpus()
@@ -316,8 +320,9 @@ def batch(
     input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml "
                                               "(auto: the file's extension, else its first line)")] = "auto",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most the cores); "
-                                      "order is kept.")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", show_default=False, help="Worker processes (at "
+                                             "most the cores; default: every core for a file of more than "
+                                             "about 2,000 lines, else 1); order is kept.")] = None,
     from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
                                            "records from this input line on (line numbers kept; -o is "
                                            "appended to).")] = 1,
@@ -351,8 +356,9 @@ def batch(
                                         formats=", ".join(INPUT_FORMATS), value=input_format)))
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
-    jobs = _bounded_jobs(jobs)
     stream, fmt, size = _open_input(file, input_format)
+    auto = jobs is None
+    jobs = _bounded_jobs(jobs, size, file)
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed pipe is an error we handle (workers included)
     summary = Summary()
@@ -370,6 +376,8 @@ def batch(
             with _quiet_collector(), Stop.handling():
                 records = read_records(source, fmt, from_line) if file == "-" else \
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
+                if auto and jobs > 1 and not (isinstance(records, FileRecords) and records.plan()):
+                    jobs = 1  # a file the workers cannot split (YAML, UTF-16, ...): handing records out gains little
                 run(records, request, RENDERERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush)
@@ -402,7 +410,7 @@ def batch(
 
 
 def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
-                input_format: str, output: str | None, jobs: int, from_line: int, partition_size: str | None) -> None:
+                input_format: str, output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
     """``batch --dask``: the files scored on a Dask cluster (mjcalc.dask_batch), one output file a partition."""
     from importlib.util import find_spec
 
@@ -420,7 +428,7 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
         _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
     if output in (None, "-"):
         _fail(MjcalcError("option", "--dask writes one file per partition: -o DIR names their folder"))
-    if jobs != 1 or from_line != 1:
+    if jobs not in (None, 1) or from_line != 1:
         _fail(MjcalcError("option", "--jobs and --from-line do not go with --dask (the cluster's workers share "
                                     "the work; a run is redone whole)"))
     request = _file_request(rules, set_, _config())
