@@ -613,6 +613,7 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
     """Items in play under these options with their values resolved, once for closed hands and once for open
     ones (an item whose {closed, open} value is 0 there is left out), by tier (highest first)."""
     sides: tuple[list[tuple[int, BoundItem]], list[tuple[int, BoundItem]]] = ([], [])
+    bits, drops = _drop_masks(rules.items)
     for position, item in enumerate(rules.items):
         if not item.is_enabled(options):
             continue
@@ -620,7 +621,7 @@ def bound_items(rules: Ruleset, options: Mapping[str, Any]) -> BoundItems:
         tier = rules.tiers.index(item.tier)
         for side, v in zip(sides, value if isinstance(value, tuple) else (value, value), strict=True):
             if v or not isinstance(value, tuple):
-                side.append((tier, _bound_item(item, position, v)))
+                side.append((tier, _bound_item(item, position, v, bits[position], drops[position])))
     closed, open_ = (_gated(side) for side in sides)
     return BoundItems(closed, open_, any(item.fallback for item in rules.items if item.is_enabled(options)))
 
@@ -645,11 +646,32 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
     return tuple(out)
 
 
-def _bound_item(item: ItemDef, position: int, value: int) -> BoundItem:
+def _drop_masks(items: Sequence[ItemDef]) -> tuple[list[int], list[int]]:
+    """Each item's bit (items of one id share the first one's: an exclusion names an id) and what it excludes
+    (``excludes``) as a mask of those bits: ``*`` every other item but those it spares."""
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        first.setdefault(item.id, i)
+    bits = [1 << first[item.id] for item in items]
+    drops = []
+    for i, item in enumerate(items):
+        mask = 0
+        for rid in item.excludes:
+            if rid == "*":
+                for j, other in enumerate(items):
+                    if j != i and other.id not in item.spares:
+                        mask |= bits[j]
+            else:
+                mask |= 1 << first[rid]
+        drops.append(mask)
+    return bits, drops
+
+
+def _bound_item(item: ItemDef, position: int, value: int, bit: int, drops: int) -> BoundItem:
     need, forbid = item.gate
     return BoundItem(Gate(need & ~KIND_BITS, forbid & ~KIND_BITS).mask, need & KIND_BITS, forbid & KIND_BITS,
                      item.exact, item.when, position, item, value, Award(item, value, 1),
-                     bool(item.excludes or item.reduces))
+                     bool(item.excludes or item.reduces), bit, drops)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -666,6 +688,8 @@ class BoundItem:
     value: int
     award: Award  # the item counted once
     excluding: bool  # the item excludes or reduces others
+    bit: int  # 1 << position (of the first item of its id)
+    drops: int  # the items it excludes (``excludes``), by their bits
 
 
 # How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer (measured on
@@ -747,6 +771,7 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     facts = c.facts
     kinds = c.kinds  # the kind bits of the facts
     awards: list[Award] = []
+    fired: list[BoundItem] = []  # the bound item of each award
     excluding = False
     for tier in items.closed if c.hand.closed else items.open:
         in_tier = tier.items
@@ -756,6 +781,7 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
                 n = b.when(c)
                 if n:
                     awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
+                    fired.append(b)
                     excluding = excluding or b.excluding
         else:
             for i in tier.met(facts):
@@ -765,37 +791,39 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
                 n = True if b.exact else b.when(c)
                 if n:
                     awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
+                    fired.append(b)
                     excluding = excluding or b.excluding
         if awards:
             break  # in the ruleset's order already: so are a tier's items
     if excluding:
-        awards = _excluded(awards)
+        awards = _excluded(awards, fired)
     if items.fallback and len(awards) > 1:
         return _without_fallback(awards)
     return awards
 
 
-def _excluded(awards: list[Award]) -> list[Award]:
-    """The awards left once exclusions apply (``excludes``; ``*`` = all): an item goes when an item that counts
-    excludes it, and an item that does not count excludes nothing (MCR: 四暗刻 drops 不求人, which then does not
-    drop 自摸). Worked out from the top down: each pass drops what the items still counting exclude, until the
-    passes agree (chains of exclusions are short). ``{ID: N}`` entries then take N off that item's count."""
-    dropped: set[str] = set()
+def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
+    """The awards left once exclusions apply (``excludes``; ``*`` = all; ``fired``: the bound item of each award):
+    an item goes when an item that counts excludes it, and an item that does not count excludes nothing (MCR:
+    四暗刻 drops 不求人, which then does not drop 自摸). Worked out from the top down: each pass drops what the
+    items still counting exclude, until the passes agree (chains of exclusions are short), on masks of the items'
+    positions (``BoundItem.drops``). ``{ID: N}`` entries then take N off that item's count."""
+    dropped = 0
     for _ in range(len(awards) + 1):
-        now: set[str] = set()
-        for a in awards:
-            item = a.item
-            if item.id in dropped or not item.excludes:
-                continue
-            if "*" in item.excludes:
-                now.update(other.item.id for other in awards
-                           if other.item is not item and other.item.id not in item.spares)
-            else:
-                now.update(item.excludes)
+        now = 0
+        for b in fired:
+            if not b.bit & dropped:
+                now |= b.drops
         if now == dropped:
             break
         dropped = now
-    kept = [a for a in awards if a.item.id not in dropped] if dropped else awards
+    if dropped:
+        kept = []
+        for a, b in zip(awards, fired):
+            if not b.bit & dropped:
+                kept.append(a)
+    else:
+        kept = awards
     cut: dict[str, int] | None = None
     for a in kept:
         for rid, n in a.item.reduces:

@@ -280,10 +280,46 @@ def negated(fn: Callable[[Candidate], bool | int]) -> Callable[[Candidate], bool
 def with_options(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> Callable[[Candidate], bool | int]:
     """``fn`` with ``fixed`` parameters, and those in ``refs`` read from the options scored with (a YAML parameter
     written ``{option: NAME}``)."""
-    if len(refs) == 1 and not fixed:  # the usual case: no dictionary to build
+    positional = _option_args(fn, fixed, refs)
+    if positional is not None:  # one or two parameters, passed by position: no dictionary to build on each call
+        if len(positional) == 1:
+            option = positional[0][1]
+            return lambda c: fn(c, c.options[option])
+        (first_is_option, a), (second_is_option, b) = positional
+        if first_is_option and second_is_option:
+            return lambda c: fn(c, c.options[a], c.options[b])
+        if first_is_option:
+            return lambda c: fn(c, c.options[a], b)
+        if second_is_option:
+            return lambda c: fn(c, a, c.options[b])
+    if len(refs) == 1 and not fixed:
         (key, option), = refs.items()
         return lambda c: fn(c, **{key: c.options[option]})
     return lambda c: fn(c, **fixed, **{k: c.options[o] for k, o in refs.items()})
+
+
+def _option_args(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> list[tuple[bool, Any]] | None:
+    """The parameters of ``fn`` after the candidate in order, each (True, an option's name) or (False, its value),
+    when there are one or two, each given or with a default, and all can be passed by position; else None."""
+    signature = _SIGNATURES.get(fn)
+    if signature is None:
+        signature = _SIGNATURES[fn] = inspect.signature(fn)
+    params = list(signature.parameters.values())[1:]
+    if not 1 <= len(params) <= 2 or (set(fixed) | set(refs)) - {p.name for p in params}:
+        return None
+    out: list[tuple[bool, Any]] = []
+    for p in params:
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            return None
+        if p.name in refs:
+            out.append((True, refs[p.name]))
+        elif p.name in fixed:
+            out.append((False, fixed[p.name]))
+        elif p.default is not p.empty:
+            out.append((False, p.default))
+        else:
+            return None
+    return out
 
 
 # --- situation -----------------------------------------------------------------------------------------

@@ -458,8 +458,28 @@ _NEAR: Final = tuple((t,) if T.is_honor(t) else tuple(u for u in range(t - 2, t 
                                                and 0 <= u < T.HONOR_START) for t in range(T.NUM_KINDS))
 
 
-@lru_cache(maxsize=4096)  # bounded: a batch's memory must not grow with the file
+# The kinds that complete each set of concealed counts met (``_completing_kinds``), by the counts, the sets still
+# free and the ruleset's forms (by id, kept with them): a dictionary, not an lru_cache, whose key would hash the
+# forms on every call. Bounded: a batch's memory must not grow with the file.
+_COMPLETING: Final[dict[tuple[tuple[int, ...], int, int], tuple[tuple[FormSpec, ...], frozenset[int]]]] = {}
+
+
 def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Kinds whose addition completes the concealed tiles (``_completions``), remembered."""
+    key = (counts, free, id(forms))
+    found = _COMPLETING.get(key)
+    if found is None or found[0] is not forms:
+        found = remember(_COMPLETING, key, (forms, _completions(counts, free, forms)), 4096)
+    return found[1]
+
+
+# Each suit's ``_suit_can`` and ``_suit_completions`` by its counts (the honors' are 7 long, a suit's 9: the counts
+# alone tell them apart), looked up before the lru_caches: the call through a cache's wrapper costs more.
+_CAN: Final[dict[tuple[int, ...], int]] = {}
+_COMPLETES: Final[dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def _completions(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
     """Kinds whose addition completes the concealed tiles.
 
     The regular form a suit at a time: a tile added to one suit completes the hand when the other suits all
@@ -468,12 +488,33 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     form is tried on each tile near a held one (or an orphan) whose fourteen tiles can be of it."""
     out: set[int] = set()
     if sum(counts) + 1 == 3 * free + 2 and any(spec.name == "regular" for spec in forms):
-        suits = _suit_slices(counts)
-        bits = [_suit_can(sub, honors) if any(sub) else None for sub, honors, _ in suits]
-        for s, (sub, honors, offset) in enumerate(suits):
-            every_other_splits, pairs = _pairs_if_split(b for j, b in enumerate(bits) if j != s and b is not None)
-            if every_other_splits and pairs <= 1:
-                out.update(offset + i for i in _suit_completions(sub, honors)[pairs])
+        subs = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+        bits = [-1, -1, -1, -1]  # -1: the suit is empty
+        for s in range(4):
+            sub = subs[s]
+            if any(sub):
+                b = _CAN.get(sub, -1)
+                if b < 0:
+                    b = remember(_CAN, sub, _suit_can(sub, s == 3), 16384)
+                bits[s] = b
+        for s in range(4):
+            pairs = 0  # _pairs_if_split over the other suits
+            splits = True
+            for j in range(4):
+                b = bits[j]
+                if j != s and b >= 0:
+                    if not b:
+                        splits = False
+                        break
+                    pairs += b >> 1
+            if splits and pairs <= 1:
+                sub = subs[s]
+                completes = _COMPLETES.get(sub)
+                if completes is None:
+                    completes = remember(_COMPLETES, sub, _suit_completions(sub, s == 3), 16384)
+                offset = 9 * s
+                for i in completes[pairs]:
+                    out.add(offset + i)
     held: list[int] | None = None
     for spec in forms:
         if spec.name == "regular":
@@ -517,6 +558,8 @@ def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set
     if name == "knitted_straight":
         # The tile completes a knitted straight the hand holds eight of (the missing one), or, with all nine held,
         # the rest of the hand: it goes with a tile held beyond the knitted ones.
+        if len(held) < 8:  # fewer kinds held than eight of one knitted straight
+            return set()
         kinds = frozenset(held)
         out = set()
         for pattern in KNITTED_KINDS:

@@ -16,6 +16,7 @@ from . import tiles as T
 from .context import Context
 from .errors import MjcalcError
 from .i18n import Msg
+from .memo import remember
 from .hand import Hand, Meld
 from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
@@ -236,10 +237,10 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     """Each payer's total from the items that apply to him, through the formula, then cover and caps."""
     ctx, hand = c.ctx, c.hand
     formula = FORMULAS[params["kind"]]
-    pay_cfg = {k: rules.resolve(v, options) for k, v in rules.payments.items()}
+    pay_cfg = _payments(rules, options)
     what_if = params.get("what_if")
     if what_if:  # homework: the same settlement with one step done another way (``WHAT_IF``)
-        pay_cfg.update(what_if.get("payments", {}))
+        pay_cfg = {**pay_cfg, **what_if.get("payments", {})}
     winner = ctx.seat
     seats = payers(ctx, pay_cfg)
     if all(a.item.applies_to == "all" for a in awards):  # the usual hand: every item is on every payment
@@ -258,7 +259,7 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     # it (MCR: the discarder 8 + fan, the others 8 each)
     fan_payer = ctx.discarder if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
     for payer, payer_awards, extras in zip(seats, owed, own, strict=True):
-        payer_fan = sum(a.total for a in payer_awards)
+        payer_fan = fan if payer_awards is common else sum(a.total for a in payer_awards)
         if fan_payer is not None and payer != fan_payer:
             amount, text = formula(0, params)
             uncapped += amount
@@ -284,6 +285,20 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     _apply_cap(params, payments, winner, notes)
     kongs = kong_payments(rules, options, hand, winner, c)
     return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
+
+
+# The ruleset's ``payments`` resolved under each options mapping (the engine's, one per set of option values),
+# kept with both so that their ids stay theirs: ruleset.py is not compiled, and a batch repeats its options.
+_PAYMENTS: Final[dict[tuple[int, int], tuple[Ruleset, Mapping[str, Any], dict[str, Any]]]] = {}
+
+
+def _payments(rules: Ruleset, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruleset's payment settings under these options (not to be changed: it is shared)."""
+    found = _PAYMENTS.get((id(rules), id(options)))
+    if found is None or found[0] is not rules or found[1] is not options:
+        found = remember(_PAYMENTS, (id(rules), id(options)),
+                         (rules, options, {k: rules.resolve(v, options) for k, v in rules.payments.items()}), 1024)
+    return found[2]
 
 
 def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, notes: list[str]) -> None:
