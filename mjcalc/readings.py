@@ -303,7 +303,7 @@ SPECIAL_FORMS: Final = {"seven_pairs": _seven_pairs, "thirteen_orphans": _thirte
 _ORPHAN_SET: Final = frozenset(ORPHANS)
 MAY_BE: Final = {"seven_pairs": lambda tiles: tiles[0::2] == tiles[1::2],
           "thirteen_orphans": _ORPHAN_SET.issuperset,
-          "knitted_straight": lambda tiles: _knitted_in(frozenset(tiles)) >= 9,
+          "knitted_straight": lambda tiles: _knitted_in(frozenset(tiles)) >= 9 if len(set(tiles)) >= 9 else False,
           "honors_and_knitted": lambda tiles: len(tiles) == 14 and len(set(tiles)) == 14}
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
 IMMEDIATE: Final = "immediate"  # the form of the one reading of an immediate win (no sets: a flower win)

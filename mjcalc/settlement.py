@@ -191,7 +191,19 @@ def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
 
 def additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone), the 16-tile rules'
-    底 + 台 × 台钱."""
+    底 + 台 × 台钱. Remembered by the parameters (the settler's own mapping, kept with it) and the fan: a batch
+    pays the same few amounts again and again."""
+    key = (id(params), fan)
+    found = _ADDITIVE.get(key)
+    if found is None or found[0] is not params:
+        found = remember(_ADDITIVE, key, (params, _additive(fan, params)), 4096)
+    return found[1]
+
+
+_ADDITIVE: Final[dict[tuple[int, int], tuple[Mapping[str, Any], tuple[int, str]]]] = {}
+
+
+def _additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     base, per_fan = int(params["base"]), int(params.get("per_fan", 1))
     amount = base + per_fan * fan
     if not fan:
