@@ -52,7 +52,7 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     from ..schema import SCOPES
 
     scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
-    waits = {}
+    waits: dict[str, dict[str, str]] = {}
     for wait in WAITS:
         if wait in WAIT_NAMES:  # the reading line's words (render.to_text)
             zh, en = WAIT_NAMES[wait]
