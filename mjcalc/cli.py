@@ -390,7 +390,7 @@ def batch(
         typer.echo(f"mjcalc: {exc}", err=True)
         code = EXIT_BAD_RULESET
     except KeyboardInterrupt:  # a second Ctrl-C (or SIGTERM) while the first was being honoured
-        summary.stopped = f"interrupted ({signal.Signals(Stop.signum or signal.SIGINT).name})"
+        summary.stopped = Msg("interrupted ({signal})", signal=signal.Signals(Stop.signum or signal.SIGINT).name)
         code = 128 + (Stop.signum or signal.SIGINT)
     finally:
         if stream is not sys.stdin.buffer:
@@ -400,13 +400,18 @@ def batch(
     if summary.stopped and not code:
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:
-        typer.echo(summary.line(), err=True)
+        typer.echo(summary.line(_summary_lang(config)), err=True)
     if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch._stop_pool)
         _end_now(code)
     if not code:
         counts = summary.counts
         code = EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if counts.get("error") else 0
     raise typer.Exit(code)
+
+
+def _summary_lang(config: Config) -> str:
+    """The language of a batch's summary line: MJCALC_LANG or the config file's (its records stay English)."""
+    return config.lang if config.lang in ("en", "zh") else "en"
 
 
 def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
@@ -431,7 +436,8 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
     if jobs not in (None, 1) or from_line != 1:
         _fail(MjcalcError("option", "--jobs and --from-line do not go with --dask (the cluster's workers share "
                                     "the work; a run is redone whole)"))
-    request = _file_request(rules, set_, _config())
+    config = _config()
+    request = _file_request(rules, set_, config)
     try:
         size = PARTITION_BYTES if partition_size is None else parse_size(partition_size)
         summary, failures = run(files, scheduler, str(output), request, input_format, output_format,
@@ -439,7 +445,7 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
     except MjcalcError as exc:
         _fail(exc)
         raise AssertionError from exc
-    typer.echo(summary.line(), err=True)
+    typer.echo(summary.line(_summary_lang(config)), err=True)
     for failure in failures:
         typer.echo(f"mjcalc: {failure}", err=True)
     counts = summary.counts
@@ -554,10 +560,13 @@ def serve(
 
 
 @rules_app.command("list")
-def rules_list_cmd(json_out: JsonOpt = False) -> None:
+def rules_list_cmd(json_out: JsonOpt = False, lang: LangOpt = None) -> None:
     """The built-in rulesets."""
+    from .config import Config
     from .render import rules_list
     from .ruleset import builtin_names, load_ruleset
+
+    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
 
     try:
         loaded = [load_ruleset(n) for n in builtin_names()]
@@ -568,7 +577,7 @@ def rules_list_cmd(json_out: JsonOpt = False) -> None:
         typer.echo(json.dumps([{"id": r.id, "names": r.names, "unit": r.unit, "description": r.description}
                                for r in loaded], ensure_ascii=False, indent=2))
     else:
-        typer.echo(rules_list(loaded))
+        typer.echo(rules_list(loaded, chosen))
 
 
 @rules_app.command("schema")

@@ -601,7 +601,7 @@ def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | N
             cause, why = why_not(res, item, lang, facts)
             if cause == "not_applicable+excluded":  # its own rule leaves out what a counted item has: say both
                 out.append(Difference("items", "not_applicable", msg("not_applicable", lang, item=_item_label(
-                    item, lang), why=_doc(item) + " — " + msg("here", lang, facts=facts.for_item(item))),
+                    item, lang), why=_doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))),
                     "not_applicable"))
                 cause = "excluded"
             out.append(Difference("items", "not_applicable", msg(cause, lang, item=_item_label(item, lang), why=why),
@@ -656,21 +656,22 @@ def why_not(res: Result, item: ItemDef, lang: str = "en", facts: Facts | None = 
         if reducing:
             return "excluded", "; ".join(msg("reduced_by", lang, by=_item_label(i, lang), n=n) for i, n in reducing)
         # it holds on this reading but was not kept (a value of 0 on this side of closed / open …)
-        return "not_applicable", _doc(item) + " — " + msg("here", lang, facts=facts.for_item(item))
-    doc = _doc(item)
+        return "not_applicable", _doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))
+    doc = _doc(item)  # the English text: it names the items its rule leaves out in Chinese
     # an item whose own rule leaves out what another item counts (MCR 幺九刻 "that earns no 圈风刻"): that item
     # takes it, when this hand counts it
     takers = [a.item for a in res.best.awards if a.item.id != item.id and len(a.item.names.get("zh", "")) > 1
               and a.item.names["zh"] in doc]
     if takers:
         return "not_applicable+excluded", msg("taken_by", lang, by=", ".join(_item_label(i, lang) for i in takers))
-    return "not_applicable", doc + " — " + msg("here", lang, facts=facts.for_item(item))
+    return "not_applicable", _doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))
 
 
-def _doc(item: ItemDef) -> str:
-    """An item's condition in words: its doc, else its predicate's docstring, else the predicate itself."""
+def _doc(item: ItemDef, lang: str = "en") -> str:
+    """An item's condition in words: its doc (in ``lang`` where the ruleset gives it), else its predicate's
+    docstring, else the predicate itself."""
     if item.doc:
-        return item.doc.strip()
+        return localized(item.doc, lang).strip()
     from .docs import doc_of
     from .predicates import PREDICATES
 
