@@ -30,6 +30,7 @@ COMPILED = [
     "mjcalc/context.py",
     "mjcalc/hand.py",
     "mjcalc/readings.py",
+    "mjcalc/shapewaits.py",
     "mjcalc/waiting.py",
     "mjcalc/predicates.py",
     "mjcalc/settlement.py",

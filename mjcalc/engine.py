@@ -32,6 +32,7 @@ from .readings import (
 )
 from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
+from .shapewaits import hand_waits
 
 DEFAULT_RULESET: Final = "changchun"
 
@@ -443,8 +444,10 @@ class _WaitsBeforeWin:
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
     """Shape waits of the hand one tile short of the win (a waiting hand as given, or a win without its tile)."""
-    concealed = list(hand.without_win())
     jokers = wild.count - (1 if wild.win_is_wild else 0)
+    if not jokers:  # the usual hand: per suit from memoised tables (shapewaits), as shape_waits defines them
+        return hand_waits(hand.without_win(), hand.melds, hand.sets, rules.forms)
+    concealed = list(hand.without_win())
     for _ in range(jokers):
         concealed.remove(wild.kind)  # type: ignore[arg-type]
     return shape_waits(concealed, hand.melds, hand.sets, rules.forms, jokers)
