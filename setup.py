@@ -35,6 +35,7 @@ COMPILED = [
     "mjcalc/predicates.py",
     "mjcalc/settlement.py",
     "mjcalc/engine.py",
+    "mjcalc/record.py",
     "mjcalc/hooks/riichi.py",
     "mjcalc/hooks/mcr.py",
 ]

@@ -33,7 +33,7 @@ import yaml
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
-from .render import json_line, to_json
+from .record import json_bytes, json_line, record_bytes, to_json
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
@@ -684,11 +684,14 @@ def score_record(record: Record, base: Request) -> Result:
     return res
 
 
+# A record's output: text (RENDERERS: the Python API's, Dask's) or the UTF-8 bytes written (ENCODERS: the CLI's).
 Renderer = Callable[[Record, "Result | None"], str]
+Encoder = Callable[[Record, "Result | None"], bytes]
 
 
-def _one(record: Record, base: Request, render: Renderer) -> tuple[str, str]:
-    """One record's kind and output text. Whatever goes wrong inside is this record's error record."""
+def _one(record: Record, base: Request, render: Renderer | Encoder) -> tuple[str, Any]:
+    """One record's kind and output (the text or the bytes the renderer gives). Whatever goes wrong inside is this
+    record's error record."""
     try:
         if record.skipped:
             return "skipped", render(record, None)
@@ -701,12 +704,12 @@ def _one(record: Record, base: Request, render: Renderer) -> tuple[str, str]:
         try:
             return "internal", render(record, res)
         except Exception:
-            return "internal", json.dumps({"line": record.line, "input": record.text, "result": "error",
-                                           "error": {"kind": "internal", "message": message, "column": None}},
-                                          ensure_ascii=False)
+            text = json.dumps({"line": record.line, "input": record.text, "result": "error",
+                               "error": {"kind": "internal", "message": message, "column": None}}, ensure_ascii=False)
+            return "internal", text.encode("utf-8", "backslashreplace") if render in ENCODERS.values() else text
 
 
-def _work(chunk: list[Record], base: Request, render: Renderer) -> list[tuple[int, str, str]]:
+def _work(chunk: list[Record], base: Request, render: Renderer | Encoder) -> list[tuple[int, str, str | bytes]]:
     return [(record.line, *_one(record, base, render)) for record in chunk]
 
 
@@ -840,7 +843,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
+def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, write: Callable[[Any], object],
         jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
         chunk: int | None = None, flush: Callable[[], object] | None = None) -> Summary:
     """Score every record in input order and hand the output texts to ``write``, in order; ``flush`` is
@@ -854,7 +857,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
     size = chunk or CHUNK
     start = time.perf_counter()
 
-    def emit(texts: Iterable[str], counts: dict[str, int], last_line: int) -> None:
+    def emit(texts: Iterable[str | bytes], counts: dict[str, int], last_line: int) -> None:
         for text in texts:
             write(text)
         if flush is not None:
@@ -866,7 +869,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
         if progress is not None:
             progress(summary)
 
-    def emit_records(results: list[tuple[int, str, str]]) -> None:
+    def emit_records(results: list[tuple[int, str, str | bytes]]) -> None:
         if results:
             counts: dict[str, int] = {}
             for _, kind, _ in results:
@@ -896,7 +899,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
                         break
         elif jobs <= 1:
             for part in _chunks(records, size):
-                done: list[tuple[int, str, str]] = []
+                done: list[tuple[int, str, str | bytes]] = []
                 for record in part:
                     done.append((record.line, *_one(record, base, render)))
                     if Stop.signum:
@@ -916,7 +919,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
 
 
 def scored(records: Iterable[Record], base: Request, render: Renderer, jobs: int = 1
-           ) -> Generator[tuple[int, str, str], None, None]:
+           ) -> Generator[tuple[int, str, str | bytes], None, None]:
     """Each record's line, kind and output text, in input order, as they are scored: the pull-style run that
     the Python API (``mjcalc.score_many``) iterates. Records are read as they are needed; stopping early (closing
     the iterator) ends the workers."""
@@ -1049,7 +1052,7 @@ class _Range:
 class _Scored:
     """A range's output: its records' texts joined by line ends, their kinds counted, the last record's line."""
 
-    text: str
+    text: str | bytes
     counts: dict[str, int]
     last_line: int
     stopped: str | None = None  # the range could not be read to its end, and why
@@ -1104,10 +1107,10 @@ def _renumbered(lines: Iterable[Line], offset: int) -> Iterator[Line]:
         yield line
 
 
-def _score_range(task: _Range, base: Request, render: Renderer) -> _Scored:
+def _score_range(task: _Range, base: Request, render: Renderer | Encoder) -> _Scored:
     """A worker's range read, scored and rendered: the records ``read_records`` gives for those lines."""
     plan = task.plan
-    texts: list[str] = []
+    texts: list[Any] = []  # all text, or all bytes (ENCODERS)
     counts: dict[str, int] = {}
     last = 0
     try:
@@ -1123,12 +1126,17 @@ def _score_range(task: _Range, base: Request, render: Renderer) -> _Scored:
                 counts[kind] = counts.get(kind, 0) + 1
                 last = record.line
     except OSError as exc:  # the file went away under the run
-        return _Scored("\n".join(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
+        return _Scored(_joined(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
     stopped = None
     if source.stopped:
         stopped = f"cannot read the input after {task.start + source.position:,} bytes: " + \
             source.stopped.split(": ", 1)[-1]
-    return _Scored("\n".join(texts), counts, last, stopped)
+    return _Scored(_joined(texts), counts, last, stopped)
+
+
+def _joined(texts: list[Any]) -> str | bytes:
+    """Records' texts (or bytes) joined by line ends."""
+    return b"\n".join(texts) if texts and isinstance(texts[0], bytes) else "\n".join(texts)
 
 
 # --- writers -------------------------------------------------------------------------------------------
@@ -1150,6 +1158,20 @@ def render_jsonl(record: Record, res: Result | None) -> str:
 
 
 _LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def encode_jsonl(record: Record, res: Result | None) -> bytes:
+    """``render_jsonl`` as the UTF-8 bytes written (``record.record_bytes``: orjson's bytes as they are)."""
+    if res is None:
+        data = json_bytes({"line": record.line, "input": record.text, "result": "skipped"})
+    else:
+        data = record_bytes(res)
+    if b"\xc2\x85" in data or b"\xe2\x80\xa8" in data or b"\xe2\x80\xa9" in data:  # U+0085, U+2028, U+2029
+        data = _LINE_BREAKS_UTF8.sub(lambda m: f"\\u{ord(m.group().decode()):04x}".encode(), data)
+    return data
+
+
+_LINE_BREAKS_UTF8 = re.compile(b"\xc2\x85|\xe2\x80\xa8|\xe2\x80\xa9")
 
 
 def csv_header() -> str:
@@ -1222,6 +1244,12 @@ def _wait_names(res: Result) -> list[str]:
 
 
 RENDERERS: dict[str, Renderer] = {"jsonl": render_jsonl, "csv": render_csv, "table": render_row}
+# The same as the UTF-8 bytes a file gets (a lone surrogate written \udcxx), for the CLI's output.
+ENCODERS: dict[str, Encoder] = {
+    "jsonl": encode_jsonl,
+    "csv": lambda record, res: render_csv(record, res).encode("utf-8", "backslashreplace"),
+    "table": lambda record, res: render_row(record, res).encode("utf-8", "backslashreplace"),
+}
 
 
 def count_lines(path: str) -> int:

@@ -197,9 +197,10 @@ class Output:
         except OSError as exc:
             raise OutputError(self.name, exc) from None
 
-    def write(self, text: str) -> None:
+    def write(self, text: str | bytes) -> None:
+        """One record (text, or the UTF-8 bytes the batch's ENCODERS give) and its line end."""
         try:
-            self.stream.write((text + "\n").encode("utf-8", "backslashreplace"))
+            self.stream.write((text if isinstance(text, bytes) else text.encode("utf-8", "backslashreplace")) + b"\n")
         except OSError as exc:
             raise OutputError(self.name, exc) from None
 
@@ -344,7 +345,7 @@ def batch(
     file = files[0]
 
     from .batch import (
-        INPUT_FORMATS, OUTPUT_FORMATS, RENDERERS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
+        ENCODERS, INPUT_FORMATS, OUTPUT_FORMATS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
         read_records, run,
     )
 
@@ -378,7 +379,7 @@ def batch(
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
                 if auto and jobs > 1 and not (isinstance(records, FileRecords) and records.plan()):
                     jobs = 1  # a file the workers cannot split (YAML, UTF-16, ...): handing records out gains little
-                run(records, request, RENDERERS[output_format], out.write,
+                run(records, request, ENCODERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush)
         finally:

@@ -7,7 +7,7 @@ tiles; then:
 
 - the regular form a suit at a time: a suit's pattern is the key of a bounded table of what one more tile of that
   suit does (``_suit_entry``: whether the suit splits, with or without the pair, and which added tiles let it
-  split each way). The waits are the additions to one suit while the others split, at most one of them holding
+  split each way, each found greedily). The waits are the additions to one suit while the others split, at most one of them holding
   the pair: a look-up a suit;
 - seven pairs and thirteen orphans by the runs: one kind held an odd number of times, the others in pairs; or
   only orphans, twelve or thirteen of them different;
@@ -22,13 +22,12 @@ tests/test_shapewaits.py holds this to the definition (a completeness test per k
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final
 
 from . import tiles as T
 from .hand import Meld
 from .memo import remember
-from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates, _suit_can, _suit_completions
+from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates
 
 # A suit's pattern: its counts as digits of base 5 (a suit holds at most four of a kind), plus the suit's own
 # place, so that one number names one suit's tiles: the key of the table.
@@ -47,25 +46,62 @@ _SUITS_LIMIT: Final = 16384  # suit patterns are many over a million lines: boun
 
 
 def _suit_entry(key: int, concealed: tuple[int, ...], suit: int) -> _SuitEntry:
-    """What one more tile does to one suit's tiles (``suit`` 0-2: m p s, 3: honors), from ``readings``' per-suit
-    splits; made once per pattern."""
+    """What one more tile does to one suit's tiles (``suit`` 0-2: m p s, 3: honors); made once per pattern.
+
+    Whether a suit's counts split is found greedily, rank by rank: the tiles of the lowest rank not taken by the
+    chows begun below it make pons, and the rest (their number modulo 3) chows begun there (three chows from one
+    rank hold the tiles of three pons, so either way is the same split). The definition is ``readings._suit_can``
+    (every decomposition); tests/test_shapewaits.py compares them pattern by pattern."""
     honors = suit == 3
     offset = suit * 9
     counts = [0] * (T.NUM_KINDS - T.HONOR_START if honors else 9)
     for t in concealed:
         if t // 9 == suit:  # honors (27-33) are suit 3
             counts[t - offset] += 1
-    pattern = tuple(counts)
-    with_pair, sets_only = _suit_completions(pattern, honors)
-    entry = (_suit_can(pattern, honors), _mask(offset + i for i in with_pair), _mask(offset + i for i in sets_only))
-    return remember(_SUITS, key, entry, _SUITS_LIMIT)
+    with_pair = sets_only = 0
+    for i in range(len(counts)):
+        counts[i] += 1
+        bits = suit_bits(counts, honors)
+        if bits & 2:
+            with_pair |= 1 << (offset + i)
+        if bits & 1:
+            sets_only |= 1 << (offset + i)
+        counts[i] -= 1
+    return remember(_SUITS, key, (suit_bits(counts, honors), with_pair, sets_only), _SUITS_LIMIT)
 
 
-def _mask(kinds: Iterable[int]) -> int:
-    mask = 0
-    for k in kinds:
-        mask |= 1 << k
-    return mask
+def suit_bits(counts: list[int], honors: bool) -> int:
+    """Bit 1: one suit's counts split into sets alone; bit 2: into sets and one pair (``readings._suit_can``)."""
+    total = 0
+    for c in counts:
+        total += c
+    if total % 3 == 0:
+        return 1 if _sets_only(counts, honors) else 0
+    if total % 3 == 2:
+        for r in range(len(counts)):
+            if counts[r] >= 2:
+                counts[r] -= 2
+                ok = _sets_only(counts, honors)
+                counts[r] += 2
+                if ok:
+                    return 2
+    return 0
+
+
+def _sets_only(counts: list[int], honors: bool) -> bool:
+    """Whether the counts split into pons and chows (honors: pons), greedily from the lowest rank."""
+    begun1 = begun2 = 0  # chows begun one rank below (they need this rank and the next), and two below
+    last = len(counts) - 1
+    for i in range(last + 1):
+        left = counts[i] - begun1 - begun2
+        if left < 0:
+            return False
+        new = left % 3  # chows begun here; the rest are pons
+        if new and (honors or i >= last - 1):
+            return False
+        begun2 = begun1
+        begun1 = new
+    return True
 
 
 def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,

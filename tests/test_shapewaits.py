@@ -8,8 +8,8 @@ import random
 
 from mjcalc import tiles as T
 from mjcalc.hand import Meld
-from mjcalc.readings import ORPHANS, FormSpec, _held, is_complete, shape_waits
-from mjcalc.shapewaits import hand_waits
+from mjcalc.readings import ORPHANS, FormSpec, _held, _suit_can, is_complete, shape_waits
+from mjcalc.shapewaits import hand_waits, suit_bits
 
 FORMS = (
     (FormSpec("regular"),),
@@ -97,3 +97,30 @@ def test_a_kind_held_four_times_is_no_wait() -> None:
     found = hand_waits(concealed, (pon,), 4, regular)
     assert 6 not in found and found == _definition(concealed, (pon,), 4, regular)
     assert 6 in hand_waits(concealed, (), 3, regular)  # without the pon it is one
+
+
+def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
+    """suit_bits (greedy) against readings._suit_can (every decomposition) on every suit of up to 8 tiles and on
+    random ones up to 15, honors (7 kinds, pons only) too; counts up to 5 (a tile added to four)."""
+    rng = random.Random(7)
+    patterns: set[tuple[tuple[int, ...], bool]] = set()
+
+    def small(prefix: tuple[int, ...], left: int, size: int, honors: bool) -> None:
+        if len(prefix) == size:
+            patterns.add((prefix, honors))
+            return
+        for c in range(min(4, left) + 1):
+            small((*prefix, c), left - c, size, honors)
+
+    small((), 8, 9, False)
+    small((), 8, 7, True)
+    for _ in range(6000):
+        honors = rng.random() < 0.3
+        counts = [0] * (7 if honors else 9)
+        for _ in range(rng.randrange(1, 16)):
+            k = rng.randrange(len(counts))
+            counts[k] += counts[k] < 5
+        patterns.add((tuple(counts), honors))
+    for counts, honors in patterns:
+        assert suit_bits(list(counts), honors) == _suit_can(counts, honors), (counts, honors)
+    assert len(patterns) > 30000
