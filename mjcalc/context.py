@@ -144,10 +144,9 @@ class Context:
         out = dict(_DEFAULT_JSON)
         for key in _LIST_DEFAULTS:  # a list of its own in every output: a caller may change it
             out[key] = []
-        mine = vars(self)
-        for name in _CONTEXT_FIELDS:
-            if name in mine:
-                out["from" if name == "discarder" else name] = _json_value(name, mine[name])
+        for name, value in vars(self).items():  # the fields given (the others are the class's defaults); each key
+            if name in _CONTEXT_FIELDS_SET:  # is in ``out`` already, so the order stays the fields' order
+                out["from" if name == "discarder" else name] = _json_value(name, value)
         return out
 
 

@@ -6,7 +6,6 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Final
@@ -211,7 +210,7 @@ class Hand:
             for k in m.reds:
                 if k in red:
                     red.remove(k)
-        parts = [T.format_tiles(group, sort=False, red=[k for k in red if k in group]) for group in _by_suit(body)]
+        parts = [T.format_tiles(body, sort=False, red=red, between=" ")]  # a run of each suit, a space between
         parts.extend(m.text() for m in self.melds)
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
@@ -219,17 +218,6 @@ class Hand:
         if win is not None and not any(m.called for m in self.melds):
             parts.append(T.format_tiles((win,), red=[win] if win in red and win not in body else ()))
         return " ".join(p for p in parts if p)
-
-
-def _by_suit(tiles: Sequence[int]) -> list[list[int]]:
-    """Sorted tiles in runs of one suit letter (m, p, s, z)."""
-    groups: list[list[int]] = []
-    for t in tiles:
-        if groups and T.suit_of(groups[-1][-1]) == T.suit_of(t):
-            groups[-1].append(t)
-        else:
-            groups.append([t])
-    return groups
 
 
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:
