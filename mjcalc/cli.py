@@ -613,10 +613,11 @@ def main(argv: list[str] | None = None) -> Any:
             reconfigure(errors="backslashreplace")
     try:
         try:
-            lang = _help_lang(sys.argv[1:] if argv is None else argv)
+            args = sys.argv[1:] if argv is None else argv
+            lang = _help_lang(args)
             if lang == "en":
-                return app(args=argv, standalone_mode=True)
-            return _translated(typer.main.get_command(app), lang)(args=argv, standalone_mode=True)
+                return _narrowed(args)(args=argv, standalone_mode=True)
+            return _translated(typer.main.get_command(_narrowed(args)), lang)(args=argv, standalone_mode=True)
         finally:
             sys.stdout.flush()  # a full disk shows here, not in an "Exception ignored" at exit
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
@@ -637,6 +638,24 @@ def main(argv: list[str] | None = None) -> Any:
         if os.environ.get("MJCALC_DEBUG"):
             raise
         _internal(exc)
+
+
+def _narrowed(argv: list[str]) -> typer.Typer:
+    """The app with only the command that ``argv`` names (``score``, ``rules`` …): Typer builds the click
+    command of every command it holds, reading each one's signature, and a run needs one. The whole app when
+    no command is named (``mjcalc --help``) or an unknown one (click's error lists the others)."""
+    name = next((arg for arg in argv if not arg.startswith("-")), None)
+    commands = [c for c in app.registered_commands
+                if (c.name or c.callback.__name__.lower().replace("_", "-") if c.callback else None) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    import copy
+
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = commands
+    narrowed.registered_groups = groups
+    return narrowed
 
 
 def _help_lang(argv: list[str]) -> str:
