@@ -91,10 +91,10 @@ def test_the_installed_package_ships_each_ruleset_packed(tmp_path: Path) -> None
 # What a command must not import (each costs start-up time): the process pool without --jobs, PyYAML when no
 # YAML is read (the built-in rulesets are packed as JSON in an installed package), tabulate with no table.
 IMPORTS = """
-import runpy, sys
-sys.argv = ["mjcalc", *sys.argv[1:]]
+import sys
+from mjcalc.cli import main  # as mjcalc.__main__ runs it, which ends the process without a word when done
 try:
-    runpy.run_module("mjcalc", run_name="__main__")
+    main(sys.argv[1:])
 except SystemExit:
     pass
 print("IMPORTED:", *(m for m in ("concurrent.futures.process", "multiprocessing", "yaml", "tabulate", "mjcalc.batch",
@@ -151,3 +151,47 @@ def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:
         inspect.Parameter("when", inspect.Parameter.KEYWORD_ONLY, default=None),
     ])
     assert signature_of(Compiled()) == expected
+
+
+def test_the_process_ends_with_the_commands_code_and_all_its_output(tmp_path: Path) -> None:
+    """mjcalc.__main__ ends a finished command at once (os._exit): its exit code and its output, flushed."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MJCALC_RULES", "MJCALC_LANG")}
+    env["MJCALC_CONFIG"] = str(tmp_path / "no-config.yaml")
+
+    def mjcalc(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "mjcalc", *args], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, encoding="utf-8")
+
+    won = mjcalc("score", "123m456p789s111z22z +zimo +seat=E")
+    assert won.returncode == 0 and won.stdout.rstrip().endswith("-16"), won
+    bad = mjcalc("score", "123m456p789s11111z")
+    assert bad.returncode == 2 and "a fifth 1z" in bad.stderr and bad.stderr.endswith("^\n"), bad
+    assert mjcalc("score", "123m456p789s111z22z", "--lang", "fr").returncode == 3
+    assert mjcalc("nosuch").returncode == 2  # click's usage error
+    hands = tmp_path / "hands.txt"
+    hands.write_text("123m456p789s111z22z +zimo +seat=E\n" * 700 + "12345\n", encoding="utf-8")
+    batch = mjcalc("batch", str(hands), "--format", "jsonl", "-o", str(tmp_path / "out.jsonl"))
+    assert batch.returncode == 2 and "701 records" in batch.stderr, batch
+    out = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(out) == 701 and json.loads(out[-1])["line"] == 701
+    piped = mjcalc("batch", str(hands), "--format", "jsonl")
+    assert piped.stdout.count("\n") == 701
+
+
+def test_a_process_with_exit_work_left_ends_as_python_does(tmp_path: Path) -> None:
+    code = """
+import atexit, threading, time
+from mjcalc.__main__ import _nothing_left
+print(_nothing_left(0), _nothing_left(None), _nothing_left("a message"))
+other = threading.Thread(target=time.sleep, args=(0.2,))
+other.start()
+print(_nothing_left(0))
+other.join()
+print(_nothing_left(0))
+atexit.register(print)
+print(_nothing_left(0))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "True", "False", "False", "True", "False"]
