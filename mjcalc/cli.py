@@ -1,7 +1,7 @@
 """The command line: parses options into a Request, calls the engine, prints a renderer's output. Thin."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the commands' annotations are what typer reads, and evaluated
+# when this module runs (from its .pyc) they cost nothing more; left as text, typer would compile each one.
 import json
 import sys
 from collections.abc import Iterator
@@ -64,7 +64,7 @@ def _fail(exc: MjcalcError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
-def _config(lang: str | None = None) -> Config:
+def _config(lang: str | None = None) -> "Config":
     from .config import load_config
 
     try:
@@ -86,7 +86,7 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _lang(lang: str | None, config: Config) -> str:
+def _lang(lang: str | None, config: "Config") -> str:
     """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
@@ -268,7 +268,7 @@ def _quiet_collector() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
+def _file_request(rules: str | None, set_: list[str] | None, config: "Config") -> "Request":
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
     from .engine import DEFAULT_RULESET, Request, check_run_options, request_options
@@ -284,7 +284,7 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
     return request
 
 
-def _in_folder(request: Request, file: str) -> Request:
+def _in_folder(request: "Request", file: str) -> "Request":
     """A file's records name ruleset files relative to the file (``+rules=house.yaml`` beside it)."""
     if file == "-":
         return request
@@ -411,7 +411,7 @@ def batch(
     raise typer.Exit(code)
 
 
-def _summary_lang(config: Config) -> str:
+def _summary_lang(config: "Config") -> str:
     """The language of a batch's summary line: MJCALC_LANG or the config file's (its records stay English)."""
     return config.lang if config.lang in ("en", "zh") else "en"
 
