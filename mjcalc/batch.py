@@ -738,19 +738,30 @@ class Summary:
     def total(self) -> int:
         return sum(self.counts.values())
 
-    def line(self) -> str:
+    def line(self, lang: str = "en") -> str:
+        """The summary line on stderr, in ``lang`` (the catalog's, mjcalc/i18n.py)."""
+        from .i18n import localized, tr
+
+        def records(n: int) -> str:
+            return tr("{n} record" if n == 1 else "{n} records", lang).format(n=f"{n:,}")
+
         c = self.counts
         rate = self.total / self.seconds if self.seconds else 0.0
         errors = c.get("error", 0) + c.get("internal", 0)
-        text = (f"{_plural(self.total, 'record')}: {c.get('win', 0):,} won, {c.get('not_a_win', 0):,} not a win, "
-                f"{c.get('waiting', 0):,} waiting, {_plural(errors, 'error')}, {c.get('skipped', 0):,} skipped "
-                f"({self.seconds:.1f} s" + (f", {rate:,.0f} records/s)" if self.seconds >= 0.5 else ")"))
+        text = tr("{records}: {won} won, {not_a_win} not a win, {waiting} waiting, {errors}, {skipped} skipped "
+                  "({seconds} s{rate})", lang).format(
+            records=records(self.total), won=f"{c.get('win', 0):,}", not_a_win=f"{c.get('not_a_win', 0):,}",
+            waiting=f"{c.get('waiting', 0):,}", skipped=f"{c.get('skipped', 0):,}", seconds=f"{self.seconds:.1f}",
+            errors=tr("{n} error" if errors == 1 else "{n} errors", lang).format(n=f"{errors:,}"),
+            rate=tr(", {rate} records/s", lang).format(rate=f"{rate:,.0f}") if self.seconds >= 0.5 else "")
         if c.get("internal"):
-            text += (f"\nmjcalc: {_plural(c['internal'], 'record')} met a bug in mjcalc (error kind 'internal'): "
-                     "please report it with the line")
+            text += "\nmjcalc: " + tr("{records} met a bug in mjcalc (error kind 'internal'): please report it with "
+                                      "the line", lang).format(records=records(c["internal"]))
         if self.stopped:
-            text += (f"\nmjcalc: {self.stopped}: {_plural(self.total, 'record')} written, the last for input line "
-                     f"{self.last_line:,}; resume with --from-line {self.last_line + 1}")
+            text += "\nmjcalc: " + tr("{stopped}: {records} written, the last for input line {last}; resume with "
+                                      "--from-line {next}", lang).format(
+                stopped=localized(self.stopped, lang), records=records(self.total), last=f"{self.last_line:,}",
+                next=self.last_line + 1)
         return text
 
 
@@ -864,7 +875,9 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
 
     def stopping() -> bool:
         if Stop.signum:
-            summary.stopped = f"interrupted ({signal.Signals(Stop.signum).name})"
+            from .i18n import Msg
+
+            summary.stopped = Msg("interrupted ({signal})", signal=signal.Signals(Stop.signum).name)
             return True
         return False
 
@@ -969,6 +982,9 @@ def _parallel(work: Callable[..., Done], tasks: Iterable[Task], args: tuple[Any,
 # --- a file split between processes: each worker reads, scores and renders its own byte ranges ------------
 
 RANGE_BYTES = 1 << 15  # a worker's task: about 600 hand lines (a long line makes its range longer)
+# Without --jobs, a file of at least this many bytes (some 2,000 hand lines, four ranges) is split between every
+# usable core; a smaller one is scored by the main process, where starting workers would cost more than it saves.
+AUTO_JOBS_BYTES = 4 * RANGE_BYTES
 SPLIT_FORMATS = ("lines", "csv", "jsonl")  # one record a physical line (a YAML entry spans lines)
 
 

@@ -292,9 +292,13 @@ def _in_folder(request: Request, file: str) -> Request:
     return dataclasses.replace(request, rules_dir=os.path.dirname(os.path.abspath(file)))
 
 
-def _bounded_jobs(jobs: int) -> int:
-    from .batch import usable_cpus
+def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
+    """The worker processes to run: ``--jobs`` bounded by the cores mjcalc may use; not given, every usable core
+    for a file large enough to be split between workers (``batch.AUTO_JOBS_BYTES``), one process otherwise."""
+    from .batch import AUTO_JOBS_BYTES, usable_cpus
 
+    if jobs is None:
+        return usable_cpus() if file != "-" and size is not None and size >= AUTO_JOBS_BYTES else 1
     if jobs < 1:
         _fail(MjcalcError("option", Msg("--jobs is a number of worker processes, at least 1, not {jobs}", jobs=jobs)))
     usable = usable_cpus()
@@ -316,8 +320,9 @@ def batch(
     input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml "
                                               "(auto: the file's extension, else its first line)")] = "auto",
     output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (at most the cores); "
-                                      "order is kept.")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", show_default=False, help="Worker processes (at "
+                                             "most the cores; default: every core for a file of more than "
+                                             "about 2,000 lines, else 1); order is kept.")] = None,
     from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
                                            "records from this input line on (line numbers kept; -o is "
                                            "appended to).")] = 1,
@@ -351,8 +356,9 @@ def batch(
                                         formats=", ".join(INPUT_FORMATS), value=input_format)))
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
-    jobs = _bounded_jobs(jobs)
     stream, fmt, size = _open_input(file, input_format)
+    auto = jobs is None
+    jobs = _bounded_jobs(jobs, size, file)
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # a closed pipe is an error we handle (workers included)
     summary = Summary()
@@ -370,6 +376,8 @@ def batch(
             with _quiet_collector(), Stop.handling():
                 records = read_records(source, fmt, from_line) if file == "-" else \
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
+                if auto and jobs > 1 and not (isinstance(records, FileRecords) and records.plan()):
+                    jobs = 1  # a file the workers cannot split (YAML, UTF-16, ...): handing records out gains little
                 run(records, request, RENDERERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush)
@@ -382,7 +390,7 @@ def batch(
         typer.echo(f"mjcalc: {exc}", err=True)
         code = EXIT_BAD_RULESET
     except KeyboardInterrupt:  # a second Ctrl-C (or SIGTERM) while the first was being honoured
-        summary.stopped = f"interrupted ({signal.Signals(Stop.signum or signal.SIGINT).name})"
+        summary.stopped = Msg("interrupted ({signal})", signal=signal.Signals(Stop.signum or signal.SIGINT).name)
         code = 128 + (Stop.signum or signal.SIGINT)
     finally:
         if stream is not sys.stdin.buffer:
@@ -392,7 +400,7 @@ def batch(
     if summary.stopped and not code:
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:
-        typer.echo(summary.line(), err=True)
+        typer.echo(summary.line(_summary_lang(config)), err=True)
     if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch._stop_pool)
         _end_now(code)
     if not code:
@@ -401,8 +409,13 @@ def batch(
     raise typer.Exit(code)
 
 
+def _summary_lang(config: Config) -> str:
+    """The language of a batch's summary line: MJCALC_LANG or the config file's (its records stay English)."""
+    return config.lang if config.lang in ("en", "zh") else "en"
+
+
 def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
-                input_format: str, output: str | None, jobs: int, from_line: int, partition_size: str | None) -> None:
+                input_format: str, output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
     """``batch --dask``: the files scored on a Dask cluster (mjcalc.dask_batch), one output file a partition."""
     from importlib.util import find_spec
 
@@ -420,10 +433,11 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
         _fail(MjcalcError("option", f"--input-format is one of {', '.join(INPUT_FORMATS)}, not '{input_format}'"))
     if output in (None, "-"):
         _fail(MjcalcError("option", "--dask writes one file per partition: -o DIR names their folder"))
-    if jobs != 1 or from_line != 1:
+    if jobs not in (None, 1) or from_line != 1:
         _fail(MjcalcError("option", "--jobs and --from-line do not go with --dask (the cluster's workers share "
                                     "the work; a run is redone whole)"))
-    request = _file_request(rules, set_, _config())
+    config = _config()
+    request = _file_request(rules, set_, config)
     try:
         size = PARTITION_BYTES if partition_size is None else parse_size(partition_size)
         summary, failures = run(files, scheduler, str(output), request, input_format, output_format,
@@ -431,7 +445,7 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
     except MjcalcError as exc:
         _fail(exc)
         raise AssertionError from exc
-    typer.echo(summary.line(), err=True)
+    typer.echo(summary.line(_summary_lang(config)), err=True)
     for failure in failures:
         typer.echo(f"mjcalc: {failure}", err=True)
     counts = summary.counts
@@ -546,10 +560,13 @@ def serve(
 
 
 @rules_app.command("list")
-def rules_list_cmd(json_out: JsonOpt = False) -> None:
+def rules_list_cmd(json_out: JsonOpt = False, lang: LangOpt = None) -> None:
     """The built-in rulesets."""
+    from .config import Config
     from .render import rules_list
     from .ruleset import builtin_names, load_ruleset
+
+    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
 
     try:
         loaded = [load_ruleset(n) for n in builtin_names()]
@@ -560,7 +577,7 @@ def rules_list_cmd(json_out: JsonOpt = False) -> None:
         typer.echo(json.dumps([{"id": r.id, "names": r.names, "unit": r.unit, "description": r.description}
                                for r in loaded], ensure_ascii=False, indent=2))
     else:
-        typer.echo(rules_list(loaded))
+        typer.echo(rules_list(loaded, chosen))
 
 
 @rules_app.command("schema")

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, Final
 from . import tiles as T
 from .engine import Result
 from .errors import MjcalcError
-from .i18n import localized, tr
+from .i18n import N_, localized, tr
+from .render import UNITS
 from .ruleset import ItemDef, Ruleset
 from .settlement import SETTLERS, Award, Settlement, settle_per_payer
 
@@ -53,167 +54,132 @@ CAUSES: Final = (
     "is_a_win", "not_a_win", "below_minimum", "arithmetic",
 )
 
-# --- the texts, each in English and Chinese (one place: the catalogue of the CLI takes them from here) ----------
+# --- the texts, in English: the message ids of the catalog (mjcalc/locale/*.po holds every other language) --
 
-MESSAGES: Final[dict[str, dict[str, str]]] = {
-    "no_key": {"en": "'{word}' is not an answer key{hint}; use fan, han, tai, fu, points, items, result",
-               "zh": "'{word}' 不是答案的键{hint}；可用 番 fan、翻 han、台 tai、符 fu、分 points、番种 items、结果 result"},
-    "no_value": {"en": "'{word}' needs a value", "zh": "'{word}' 后面要写一个值"},
-    "not_number": {"en": "{key}: '{text}' is not a whole number", "zh": "{key}：'{text}' 不是整数"},
-    "no_answer": {"en": "no answer: write it after the hand, e.g. => fan 3 points 16",
-                  "zh": "没有答案：写在牌后面，例如 => fan 3 points 16"},
-    "did_you_mean": {"en": " (did you mean {words}?)", "zh": "（是不是 {words}？）"},
-    "or": {"en": " or ", "zh": " 或 "},
-    "unknown_item": {"en": "'{name}' is not an item of {rules}{hint}", "zh": "'{name}' 不是 {rules} 的番种{hint}"},
-    "not_a_win": {"en": "the hand is not a win — {why}", "zh": "这手牌不能和 —— {why}"},
-    "waiting": {"en": "the hand is not a win: it is one tile short (waiting on {waits})",
-                "zh": "这手牌不能和：还差一张（听 {waits}）"},
-    "below_minimum": {"en": "below the minimum: its items count {reached} {unit}, {minimum} are needed to win ({why})",
-                      "zh": "不够起和：番种只有 {reached} {unit}，起和要 {minimum}（{why}）"},
-    "is_a_win": {"en": "the hand is a win: {reading}; it meets every condition of {rules} ({conditions})",
-                 "zh": "这手牌能和：{reading}；满足 {rules} 的每个条件（{conditions}）"},
-    "missed": {"en": "missed {item} +{value}{scope}: {why}", "zh": "漏了 {item} +{value}{scope}：{why}"},
-    "missed_maybe": {"en": "{unit}: {given} is this hand's {actual} without {items} — missed it?",
-                     "zh": "{unit}：{given} 正是这手牌的 {actual} 少了 {items} —— 漏算了？"},
-    "maybe_item": {"en": "{item} +{value} ({why})", "zh": "{item} +{value}（{why}）"},
-    "not_applicable": {"en": "counted {item}, which does not apply: {why}", "zh": "算了 {item}，但这手牌不算：{why}"},
-    "excluded": {"en": "counted {item}, which this hand has but may not count: {why}",
-                 "zh": "算了 {item}：这手牌虽有，但不能计：{why}"},
-    "too_many": {"en": "{unit}: {given} is {excess} more than this hand's {actual} — an item counted that it does not "
-                       "have? It counts {items} ({facts})",
-                 "zh": "{unit}：{given} 比这手牌的 {actual} 多了 {excess} —— 是否算了它没有的番种？它只有 {items}（{facts}）"},
-    "excluded_maybe": {"en": "{unit}: {given} is {item}'s {value} too many — {why}",
-                       "zh": "{unit}：{given} 正好多了 {item} 的 {value} —— {why}"},
-    "excluded_by": {"en": "{by} excludes it (不计 {item})", "zh": "有 {by} 就不计 {item}"},
-    "taken_by": {"en": "{by}, which this hand counts, rules it out", "zh": "这手牌算了 {by}，就不算它"},
-    "dropped_by_tier": {"en": "{by} ({tier}) drops every item of a lower tier",
-                        "zh": "{by}（{tier}）一出，低一级的番种都不计"},
-    "reduced_by": {"en": "{by} takes {n} of its count (不计)", "zh": "{by} 已含其中 {n} 个（不计）"},
-    "house_rule": {"en": "it counts only under the house rule {option} (see mjcalc rules show {rules})",
-                   "zh": "只有开了规则选项 {option} 才算（见 mjcalc rules show {rules}）"},
-    "wrong_value": {"en": "{item} is worth {value} {unit} here, not {given}{why}",
-                    "zh": "{item} 在这里是 {value} {unit}，不是 {given}{why}"},
-    "value_side": {"en": " (the hand is {side})", "zh": "（这手牌{side}）"},
-    "value_count": {"en": " ({value} × {count})", "zh": "（{value} × {count}）"},
-    "value_option": {"en": " (option {option} = {chosen})", "zh": "（选项 {option} = {chosen}）"},
-    "closed": {"en": "closed", "zh": "门清"},
-    "open": {"en": "open", "zh": "不是门清"},
-    "fan": {"en": "{unit}: you wrote {given}, it is {actual} ({items}{besides})",
-            "zh": "{unit}：你写 {given}，应为 {actual}（{items}{besides}）"},
-    "no_item": {"en": "no item", "zh": "没有番种"},
-    "besides": {"en": "; besides, {what}", "zh": "；另外 {what}"},
-    "payment_only": {"en": "{item} {value} on the payment of {payers} only", "zh": "{item} {value} 只在 {payers} 的付款上"},
-    "fan_payer_item": {"en": "{unit}: your {given} counts {items}, which {payer} alone pays: the hand's {unit} is "
-                             "what every payer pays on ({actual}), {payer} pays {theirs}",
-                       "zh": "{unit}：你的 {given} 含了 {items}，但只有 {payer} 付：这手牌的{unit}是每家都付的 "
-                             "{actual}，{payer} 付 {theirs}"},
-    "fan_capped": {"en": "{unit}: {given} is the cap — the cap ({cap} {unit}) cuts each payment, the hand's {unit} "
-                         "stays {actual}",
-                   "zh": "{unit}：{given} 是封顶 —— 封顶（{cap} {unit}）只限每家的付款，这手牌的{unit}仍是 {actual}"},
-    "fu": {"en": "fu: you wrote {given}, it is {actual} ({lines}{rounded})",
-           "zh": "符：你写 {given}，应为 {actual}（{lines}{rounded}）"},
-    "fu_rounded": {"en": " = {raw}, rounded up to {fu}", "zh": " = {raw}，进位到 {fu}"},
-    "fu_unrounded": {"en": "fu: {given} is the fu before rounding — fu are rounded up to the next 10: {raw} → {fu}",
-                     "zh": "符：{given} 是进位前的符数 —— 符要进到整十：{raw} → {fu}"},
-    "points": {"en": "points: you wrote {given}, it is {actual} — {why}; right: {worked}",
-               "zh": "分：你写 {given}，应为 {actual} —— {why}；正确：{worked}"},
-    "points_plain": {"en": "points: you wrote {given}, it is {actual} — {worked}",
-                     "zh": "分：你写 {given}，应为 {actual} —— {worked}"},
-    "yours": {"en": "{what}: {worked}", "zh": "{what}：{worked}"},
-    "total": {"en": "total {total}", "zh": "合计 {total}"},
-    "cut": {"en": " (cut to {amount})", "zh": "（削到 {amount}）"},
-    "h_fan": {"en": "your points follow from your {unit} of {given} (it is {actual})",
-              "zh": "你的分是按你的 {given} {unit}算的（应为 {actual}）"},
-    "h_items": {"en": "your points follow from the items you counted ({unit} {given}; it is {actual})",
-                "zh": "你的分是按你算的番种算的（{given} {unit}；应为 {actual}）"},
-    "h_fan_other": {"en": "those are the points of {given} {unit} (it is {actual} {unit})",
-                    "zh": "这是 {given} {unit}的分（应为 {actual} {unit}）"},
-    "h_fu": {"en": "your points follow from {given} fu (it is {actual}: {lines})",
-             "zh": "你的分是按 {given} 符算的（应为 {actual}：{lines}）"},
-    "h_to_all": {"en": "every payer was charged {item}, but it applies to {scope} (here: {payers})",
-                 "zh": "每家都算了 {item}，但它只算{scope}（这里：{payers}）"},
-    "h_payer_missed": {"en": "{item} was left out of the payment of {payers}: it applies to {scope}",
-                       "zh": "{payers} 的付款漏了 {item}：它只算{scope}"},
-    "h_fan_on_discard": {"en": "every payer was charged the {unit}: on a discard only the discarder {payer} pays it, "
-                               "the others pay the base alone",
-                         "zh": "每家都付了{unit}：点和时只有放铳的 {payer} 付番，其他两家只付底分"},
-    "h_discarder_only": {"en": "every loser was charged: on a discard only the discarder {payer} pays",
-                         "zh": "三家都付了：点和只由放铳的 {payer} 一家付"},
-    "h_one_share": {"en": "that is {payer}'s payment alone: the winner collects from {n} payers ({amounts})",
-                    "zh": "这只是 {payer} 一家的付款：和牌者收 {n} 家（{amounts}）"},
-    "h_base": {"en": "those are the points at {name} {value}; it is {actual} here",
-               "zh": "这是 {name} {value} 的分；这里是 {actual}"},
-    "h_base_as_price": {"en": "the base {base} was taken as the price of each {unit} and not paid itself: it is "
-                              "base {base} + each {unit} × {price}",
-                        "zh": "把底 {base} 当成了每{unit}的价钱，底本身没付：应为 底 {base} + {unit} × {price}"},
-    "h_cap_missed": {"en": "the cap was not applied ({caps}): {notes}", "zh": "没有封顶（{caps}）：{notes}"},
-    "h_cap_scope": {"en": "the cap was applied {wrong} — here it is {right}: {notes}",
-                    "zh": "封顶算成了{wrong} —— 这里是{right}：{notes}"},
-    "h_cap_value": {"en": "those are the points with the cap at {value}{unit}; it is {actual}",
-                    "zh": "这是封顶 {value}{unit}的分；封顶是 {actual}"},
-    "h_limit_missed": {"en": "the limit was not applied: {note}", "zh": "没有按满贯等封顶：{note}"},
-    "h_limit_wrong": {"en": "those are the points of base {base} ({name}); it is {note}",
-                      "zh": "这是基本点 {base}（{name}）的分；应为 {note}"},
-    "h_kiriage": {"en": "those are the points with kiriage mangan {on}; the option kiriage is {now}",
-                  "zh": "这是切上满贯{on}的分；选项 kiriage 现在是 {now}"},
-    "h_round_fu": {"en": "the fu were not rounded up: {raw} → {fu}", "zh": "符没有进位：{raw} → {fu}"},
-    "h_round_fu_down": {"en": "the fu were rounded down: {raw} → {down}, it is up: {raw} → {fu}",
-                        "zh": "符数舍掉了：{raw} → {down}，应进位：{raw} → {fu}"},
-    "h_round_pay": {"en": "the payments were not rounded up to 100", "zh": "付款没有进到整百"},
-    "h_round_pay_to": {"en": "the payments were rounded to {step}, not up to 100", "zh": "付款进到了 {step}，应进到整百"},
-    "h_dealer": {"en": "those are the points of a {wrong} win; {seat} is {right}",
-                 "zh": "这是{wrong}和牌的分；{seat} {right}"},
-    "dealer_word": {"en": "dealer's", "zh": "庄家"},
-    "non_dealer_word": {"en": "non-dealer's", "zh": "闲家"},
-    "is_dealer": {"en": "the dealer", "zh": "是庄家"},
-    "is_not_dealer": {"en": "not the dealer", "zh": "不是庄家"},
-    "scope_per_payer": {"en": "to each payment on its own", "zh": "每家单独封顶"},
-    "scope_net": {"en": "to the winner's total", "zh": "和牌者的总数封顶"},
-    "no_cap_here": {"en": "no cap cuts this hand", "zh": "这手牌不封顶"},
+MESSAGES: Final[dict[str, str]] = {
+    "no_key": N_("'{word}' is not an answer key{hint}; use fan, han, tai, fu, points, items, result"),
+    "no_value": N_("'{word}' needs a value"),
+    "not_number": N_("{key}: '{text}' is not a whole number"),
+    "no_answer": N_("no answer: write it after the hand, e.g. => fan 3 points 16"),
+    "did_you_mean": N_(" (did you mean {words}?)"),
+    "or": N_(" or "),
+    "unknown_item": N_("'{name}' is not an item of {rules}{hint}"),
+    "not_a_win": N_("the hand is not a win — {why}"),
+    "waiting": N_("the hand is not a win: it is one tile short (waiting on {waits})"),
+    "below_minimum": N_("below the minimum: its items count {reached} {unit}, {minimum} are needed to win ({why})"),
+    "is_a_win": N_("the hand is a win: {reading}; it meets every condition of {rules} ({conditions})"),
+    "missed": N_("missed {item} +{value}{scope}: {why}"),
+    "missed_maybe": N_("{unit}: {given} is this hand's {actual} without {items} — missed it?"),
+    "maybe_item": N_("{item} +{value} ({why})"),
+    "not_applicable": N_("counted {item}, which does not apply: {why}"),
+    "excluded": N_("counted {item}, which this hand has but may not count: {why}"),
+    "too_many": N_("{unit}: {given} is {excess} more than this hand's {actual} — an item counted that it does "
+                   "not have? It counts {items} ({facts})"),
+    "excluded_maybe": N_("{unit}: {given} is {item}'s {value} too many — {why}"),
+    "excluded_by": N_("{by} excludes it (不计 {item})"),
+    "taken_by": N_("{by}, which this hand counts, rules it out"),
+    "dropped_by_tier": N_("{by} ({tier}) drops every item of a lower tier"),
+    "reduced_by": N_("{by} takes {n} of its count (不计)"),
+    "house_rule": N_("it counts only under the house rule {option} (see mjcalc rules show {rules})"),
+    "wrong_value": N_("{item} is worth {value} {unit} here, not {given}{why}"),
+    "value_side": N_(" (the hand is {side})"),
+    "value_count": N_(" ({value} × {count})"),
+    "value_option": N_(" (option {option} = {chosen})"),
+    "closed": N_("closed"),
+    "open": N_("open"),
+    "fan": N_("{unit}: you wrote {given}, it is {actual} ({items}{besides})"),
+    "no_item": N_("no item"),
+    "besides": N_("; besides, {what}"),
+    "payment_only": N_("{item} {value} on the payment of {payers} only"),
+    "fan_payer_item": N_("{unit}: your {given} counts {items}, which {payer} alone pays: the hand's {unit} is "
+                         "what every payer pays on ({actual}), {payer} pays {theirs}"),
+    "fan_capped": N_("{unit}: {given} is the cap — the cap ({cap} {unit}) cuts each payment, the hand's {unit} "
+                     "stays {actual}"),
+    "fu": N_("fu: you wrote {given}, it is {actual} ({lines}{rounded})"),
+    "fu_rounded": N_(" = {raw}, rounded up to {fu}"),
+    "fu_unrounded": N_("fu: {given} is the fu before rounding — fu are rounded up to the next 10: {raw} → {fu}"),
+    "points": N_("points: you wrote {given}, it is {actual} — {why}; right: {worked}"),
+    "points_plain": N_("points: you wrote {given}, it is {actual} — {worked}"),
+    "yours": N_("{what}: {worked}"),
+    "total": N_("total {total}"),
+    "cut": N_(" (cut to {amount})"),
+    "h_fan": N_("your points follow from your {unit} of {given} (it is {actual})"),
+    "h_items": N_("your points follow from the items you counted ({unit} {given}; it is {actual})"),
+    "h_fan_other": N_("those are the points of {given} {unit} (it is {actual} {unit})"),
+    "h_fu": N_("your points follow from {given} fu (it is {actual}: {lines})"),
+    "h_to_all": N_("every payer was charged {item}, but it applies to {scope} (here: {payers})"),
+    "h_payer_missed": N_("{item} was left out of the payment of {payers}: it applies to {scope}"),
+    "h_fan_on_discard": N_("every payer was charged the {unit}: on a discard only the discarder {payer} pays it, "
+                           "the others pay the base alone"),
+    "h_discarder_only": N_("every loser was charged: on a discard only the discarder {payer} pays"),
+    "h_one_share": N_("that is {payer}'s payment alone: the winner collects from {n} payers ({amounts})"),
+    "h_base": N_("those are the points at {name} {value}; it is {actual} here"),
+    "h_base_as_price": N_("the base {base} was taken as the price of each {unit} and not paid itself: it is base "
+                          "{base} + each {unit} × {price}"),
+    "h_cap_missed": N_("the cap was not applied ({caps}): {notes}"),
+    "h_cap_scope": N_("the cap was applied {wrong} — here it is {right}: {notes}"),
+    "h_cap_value": N_("those are the points with the cap at {value}{unit}; it is {actual}"),
+    "h_limit_missed": N_("the limit was not applied: {note}"),
+    "h_limit_wrong": N_("those are the points of base {base} ({name}); it is {note}"),
+    "on_word": N_("on"),
+    "off_word": N_("off"),
+    "h_kiriage": N_("those are the points with kiriage mangan {on}; the option kiriage is {now}"),
+    "h_round_fu": N_("the fu were not rounded up: {raw} → {fu}"),
+    "h_round_fu_down": N_("the fu were rounded down: {raw} → {down}, it is up: {raw} → {fu}"),
+    "h_round_pay": N_("the payments were not rounded up to 100"),
+    "h_round_pay_to": N_("the payments were rounded to {step}, not up to 100"),
+    "h_dealer": N_("those are the points of a {wrong} win; {seat} is {right}"),
+    "dealer_word": N_("dealer's"),
+    "non_dealer_word": N_("non-dealer's"),
+    "is_dealer": N_("the dealer"),
+    "is_not_dealer": N_("not the dealer"),
+    "scope_per_payer": N_("to each payment on its own"),
+    "scope_net": N_("to the winner's total"),
+    "no_cap_here": N_("no cap cuts this hand"),
     # facts of this hand
-    "f_win": {"en": "the winning tile {tile} completes {group}: {wait}", "zh": "和张 {tile} 组成 {group}：{wait}"},
-    "f_win_plain": {"en": "the winning tile {tile} completes {group}", "zh": "和张 {tile} 组成 {group}"},
-    "f_waits": {"en": "before it the hand waited on {waits}", "zh": "和牌前听 {waits}"},
-    "f_reading": {"en": "read as {reading}", "zh": "牌型 {reading}"},
-    "f_form": {"en": "the hand is read as {form}", "zh": "这手牌按{form}读"},
-    "f_zimo": {"en": "self-drawn", "zh": "自摸"},
-    "f_discard": {"en": "won on {seat}'s discard", "zh": "和 {seat} 打出的牌"},
-    "f_dealer_wins": {"en": "the winner {seat} is the dealer", "zh": "和牌的 {seat} 是庄家"},
-    "f_dealer_other": {"en": "the winner is {seat}; the dealer is E", "zh": "和牌的是 {seat}；庄家是 E"},
-    "f_closed": {"en": "the winner's hand is closed", "zh": "和牌者门清"},
-    "f_open": {"en": "the winner's hand is open ({melds})", "zh": "和牌者已经吃碰（{melds}）"},
-    "f_closed_payers": {"en": "closed losers (+closed): {seats}", "zh": "门清的输家（+closed）：{seats}"},
-    "f_no_closed_payers": {"en": "no loser is closed (+closed names none)", "zh": "没有门清的输家（+closed 没写）"},
-    "f_wild": {"en": "the wildcard is {tile}; the hand holds {count}{stood}",
-               "zh": "会/宝牌是 {tile}；手里有 {count} 张{stood}"},
-    "f_wild_stood": {"en": ", here {subs}", "zh": "，这里 {subs}"},
-    "f_no_wild_held": {"en": "the wildcard is {tile}; the hand holds none", "zh": "会/宝牌是 {tile}；手里一张也没有"},
-    "f_no_wildcard": {"en": "no wildcard is named on the line", "zh": "这行没有指定会/宝牌"},
-    "f_flag_on": {"en": "the line says +{flag}", "zh": "这行写了 +{flag}"},
-    "f_flag_off": {"en": "the line has no +{flag}", "zh": "这行没有 +{flag}"},
-    "f_flowers": {"en": "flowers: {flowers}", "zh": "花牌：{flowers}"},
-    "f_no_flowers": {"en": "no flowers", "zh": "没有花牌"},
-    "f_dora": {"en": "dora indicators: {tiles}", "zh": "宝牌指示牌：{tiles}"},
-    "f_seat": {"en": "seat {seat}, round {round}", "zh": "门风 {seat}，圈风 {round}"},
-    "here": {"en": "here: {facts}", "zh": "这手牌：{facts}"},
-    "score_line": {"en": "{right} of {total} right", "zh": "{total} 题对了 {right} 题"},
-    "score_pct": {"en": " ({pct}%)", "zh": "（{pct}%）"},
-    "score_errors": {"en": "; {n} could not be checked", "zh": "；{n} 题无法检查"},
+    "f_win": N_("the winning tile {tile} completes {group}: {wait}"),
+    "f_win_plain": N_("the winning tile {tile} completes {group}"),
+    "f_waits": N_("before it the hand waited on {waits}"),
+    "f_reading": N_("read as {reading}"),
+    "f_form": N_("the hand is read as {form}"),
+    "f_zimo": N_("self-drawn"),
+    "f_discard": N_("won on {seat}'s discard"),
+    "f_dealer_wins": N_("the winner {seat} is the dealer"),
+    "f_dealer_other": N_("the winner is {seat}; the dealer is E"),
+    "f_closed": N_("the winner's hand is closed"),
+    "f_open": N_("the winner's hand is open ({melds})"),
+    "f_closed_payers": N_("closed losers (+closed): {seats}"),
+    "f_no_closed_payers": N_("no loser is closed (+closed names none)"),
+    "f_wild": N_("the wildcard is {tile}; the hand holds {count}{stood}"),
+    "f_wild_stood": N_(", here {subs}"),
+    "f_no_wild_held": N_("the wildcard is {tile}; the hand holds none"),
+    "f_no_wildcard": N_("no wildcard is named on the line"),
+    "f_flag_on": N_("the line says +{flag}"),
+    "f_flag_off": N_("the line has no +{flag}"),
+    "f_flowers": N_("flowers: {flowers}"),
+    "f_no_flowers": N_("no flowers"),
+    "f_dora": N_("dora indicators: {tiles}"),
+    "f_seat": N_("seat {seat}, round {round}"),
+    "here": N_("here: {facts}"),
+    "score_line": N_("{right} of {total} right"),
+    "score_pct": N_(" ({pct}%)"),
+    "score_errors": N_("; {n} could not be checked"),
 }
 
 
-UNITS: Final = {"fan": {"en": "fan", "zh": "番"}, "han": {"en": "han", "zh": "翻"}, "tai": {"en": "tai", "zh": "台"}}
-
-
 def _unit(unit: str, lang: str) -> str:
-    """A ruleset's unit in ``lang``: fan 番, han 翻, tai 台."""
-    return UNITS.get(unit, {}).get(lang, unit)
+    """A ruleset's unit in ``lang``: fan 番, han 翻, tai 台 (the catalog's words of render.UNITS)."""
+    return tr(UNITS[unit], lang) if unit in UNITS else unit
 
 
 def msg(name: str, lang: str = "en", /, **values: Any) -> str:
-    """A text of ``MESSAGES`` in ``lang`` (English when it has no such language), filled in."""
-    texts = MESSAGES[name]
-    return texts.get(lang, texts["en"]).format(**values)
+    """A text of ``MESSAGES`` in ``lang``, from the catalog (English when it has no translation), filled in."""
+    english = MESSAGES[name]
+    text = tr(english, lang)
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):  # a translation that names a blank wrongly: the English
+        return english.format(**values)
 
 
 def score_text(right: int, total: int, errors: int, lang: str = "en") -> str:
@@ -352,13 +318,18 @@ def _item_label(item: ItemDef, lang: str) -> str:
 
 
 WAIT_NAMES: Final = {
-    "edge": {"en": "an edge wait (边张)", "zh": "边张"}, "closed": {"en": "a closed wait (坎张)", "zh": "坎张"},
-    "pair": {"en": "a pair wait (单钓)", "zh": "单钓"}, "two_sided": {"en": "a two-sided wait (两面)", "zh": "两面"},
-    "dual_pung": {"en": "a dual-pung wait (对碰)", "zh": "对碰"}, "single": {"en": "a single tile", "zh": "单张"},
+    "edge": N_("an edge wait (边张)"),
+    "closed": N_("a closed wait (坎张)"),
+    "pair": N_("a pair wait (单钓)"),
+    "two_sided": N_("a two-sided wait (两面)"),
+    "dual_pung": N_("a dual-pung wait (对碰)"),
+    "single": N_("a single tile"),
 }
-FORM_NAMES: Final = {"regular": {"en": "sets and a pair", "zh": "四组加一对"},
-                     "seven_pairs": {"en": "seven pairs", "zh": "七对"},
-                     "thirteen_orphans": {"en": "thirteen orphans", "zh": "十三幺"}}
+FORM_NAMES: Final = {
+    "regular": N_("sets and a pair"),
+    "seven_pairs": N_("seven pairs"),
+    "thirteen_orphans": N_("thirteen orphans"),
+}
 
 
 class Facts:
@@ -381,7 +352,7 @@ class Facts:
             return self.reading()
         group = c.reading.groups[c.reading.win_index].text()
         wait = WAIT_NAMES.get(c.reading.wait or "")
-        text = (msg("f_win", lang, tile=T.name(tile), group=group, wait=wait[lang] if lang in wait else wait["en"])
+        text = (msg("f_win", lang, tile=T.name(tile), group=group, wait=tr(wait, lang))
                 if wait else msg("f_win_plain", lang, tile=T.name(tile), group=group))
         return text
 
@@ -391,7 +362,7 @@ class Facts:
 
     def form(self) -> str:
         form = FORM_NAMES.get(self.c.reading.form)
-        return msg("f_form", self.lang, form=_name(form, self.lang)) if form else self.reading()
+        return msg("f_form", self.lang, form=tr(form, self.lang)) if form else self.reading()
 
     def draw(self) -> str:
         return msg("f_zimo", self.lang) if self.ctx.zimo else msg("f_discard", self.lang, seat=self.ctx.discarder)
@@ -630,7 +601,7 @@ def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | N
             cause, why = why_not(res, item, lang, facts)
             if cause == "not_applicable+excluded":  # its own rule leaves out what a counted item has: say both
                 out.append(Difference("items", "not_applicable", msg("not_applicable", lang, item=_item_label(
-                    item, lang), why=_doc(item) + " — " + msg("here", lang, facts=facts.for_item(item))),
+                    item, lang), why=_doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))),
                     "not_applicable"))
                 cause = "excluded"
             out.append(Difference("items", "not_applicable", msg(cause, lang, item=_item_label(item, lang), why=why),
@@ -685,21 +656,22 @@ def why_not(res: Result, item: ItemDef, lang: str = "en", facts: Facts | None = 
         if reducing:
             return "excluded", "; ".join(msg("reduced_by", lang, by=_item_label(i, lang), n=n) for i, n in reducing)
         # it holds on this reading but was not kept (a value of 0 on this side of closed / open …)
-        return "not_applicable", _doc(item) + " — " + msg("here", lang, facts=facts.for_item(item))
-    doc = _doc(item)
+        return "not_applicable", _doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))
+    doc = _doc(item)  # the English text: it names the items its rule leaves out in Chinese
     # an item whose own rule leaves out what another item counts (MCR 幺九刻 "that earns no 圈风刻"): that item
     # takes it, when this hand counts it
     takers = [a.item for a in res.best.awards if a.item.id != item.id and len(a.item.names.get("zh", "")) > 1
               and a.item.names["zh"] in doc]
     if takers:
         return "not_applicable+excluded", msg("taken_by", lang, by=", ".join(_item_label(i, lang) for i in takers))
-    return "not_applicable", doc + " — " + msg("here", lang, facts=facts.for_item(item))
+    return "not_applicable", _doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))
 
 
-def _doc(item: ItemDef) -> str:
-    """An item's condition in words: its doc, else its predicate's docstring, else the predicate itself."""
+def _doc(item: ItemDef, lang: str = "en") -> str:
+    """An item's condition in words: its doc (in ``lang`` where the ruleset gives it), else its predicate's
+    docstring, else the predicate itself."""
     if item.doc:
-        return item.doc.strip()
+        return localized(item.doc, lang).strip()
     from .docs import doc_of
     from .predicates import PREDICATES
 
@@ -714,9 +686,7 @@ def _doc(item: ItemDef) -> str:
 def _scope_text(scope: str, lang: str) -> str:
     from .schema import SCOPES
 
-    zh = {"all": "每家", "discarder": "放铳者一家", "dealer_paying": "输牌的庄家", "dealer_involved": "庄家参与的每笔付款",
-          "closed_payers": "每个门清的输家"}
-    return zh.get(scope, SCOPES[scope]) if lang == "zh" else SCOPES[scope]
+    return tr(SCOPES[scope], lang)
 
 
 def _payer_only(res: Result) -> set[int]:
@@ -1049,8 +1019,8 @@ def _param_label(rules: Ruleset, param: str) -> str:
 
 
 FU_STEPS: Final = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
-LIMIT_BASES: Final = {2000: "mangan", 3000: "haneman", 4000: "baiman", 6000: "sanbaiman", 8000: "yakuman",
-                      16000: "double yakuman"}
+LIMIT_BASES: Final = {2000: N_("mangan"), 3000: N_("haneman"), 4000: N_("baiman"), 6000: N_("sanbaiman"),
+                      8000: N_("yakuman"), 16000: N_("double yakuman")}
 
 
 def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], student_awards: list[Award] | None,
@@ -1109,11 +1079,12 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
                     again(what_if={"no_limit": True}), "step"))
     if "kiriage" in res.options:
         flipped = {**res.options, "kiriage": not res.options["kiriage"]}
-        on = "on" if flipped["kiriage"] else "off"
-        out.append((("cap_wrong",), msg("h_kiriage", lang, on=on, now="off" if on == "on" else "on"),
+        on, off = msg("on_word", lang), msg("off_word", lang)
+        out.append((("cap_wrong",), msg("h_kiriage", lang, on=on if flipped["kiriage"] else off,
+                                        now=off if flipped["kiriage"] else on),
                     again(options=flipped), "step"))
     for base, name in LIMIT_BASES.items():
-        out.append((("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=name, note=note),
+        out.append((("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=tr(name, lang), note=note),
                     again(what_if={"base_points": base}), "step"))
     # the dealer's share of the base points
     dealer = ctx.seat == "E"

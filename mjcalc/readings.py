@@ -24,6 +24,7 @@ from typing import Final, NamedTuple
 from . import tiles as T
 from .facts import new as new_fact
 from .hand import Hand, Meld, SpecialKongDef
+from .i18n import N_
 from .memo import remember
 from .tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
 
@@ -351,7 +352,12 @@ def special_form(name: str, counts: tuple[int, ...], free_sets: int,
 FORM_NAMES: Final = ("regular", *SPECIAL_FORMS)
 IMMEDIATE: Final = "immediate"  # the form of the one reading of an immediate win (no sets: a flower win)
 # facts.py: the reading's form
-FORM_FACTS: Final = {name: new_fact(f"form {name}") for name in (*FORM_NAMES, IMMEDIATE)}
+FORM_FACT_NAMES: Final = {  # the facts' names in words (facts.describe: mjcalc rules show), texts of the catalog
+    "regular": N_("form regular"), "seven_pairs": N_("form seven_pairs"),
+    "thirteen_orphans": N_("form thirteen_orphans"), "knitted_straight": N_("form knitted_straight"),
+    "honors_and_knitted": N_("form honors_and_knitted"), IMMEDIATE: N_("form immediate"),
+}
+FORM_FACTS: Final = {name: new_fact(FORM_FACT_NAMES.get(name, f"form {name}")) for name in (*FORM_NAMES, IMMEDIATE)}
 
 
 def decompositions(concealed: tuple[int, ...], free_sets: int,
@@ -399,7 +405,13 @@ def _knitted_in(kinds: frozenset[int]) -> int:
 _SIZES: Final = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
 WAITS: Final = ("edge", "closed", "two_sided", "pair", "dual_pung", "single", "knitted", "called")  # Reading.wait, when not None
 # facts.py: the reading's wait
-WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(f"{w} wait") for w in WAITS}}
+WAIT_FACT_NAMES: Final = {
+    "edge": N_("edge wait"), "closed": N_("closed wait"), "two_sided": N_("two_sided wait"),
+    "pair": N_("pair wait"), "dual_pung": N_("dual_pung wait"), "single": N_("single wait"),
+    "knitted": N_("knitted wait"), "called": N_("called wait"),
+}
+WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(WAIT_FACT_NAMES.get(w, f"{w} wait"))
+                                                        for w in WAITS}}
 
 
 @cache  # groups are values: one object per (kind, tile) serves every reading

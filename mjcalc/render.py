@@ -472,9 +472,10 @@ def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
                                width, 4))
 
 
-def rules_list(rulesets: list[Ruleset]) -> str:
-    rows = [[r.id, r.names.get("zh"), r.names.get("en"), r.unit, len(r.items)] for r in rulesets]
-    return tabulate(rows, headers=["id", "名称", "name", "unit", "items"], tablefmt="simple")
+def rules_list(rulesets: list[Ruleset], lang: str = "en") -> str:
+    rows = [[r.id, r.names.get("zh"), r.names.get("en"), unit_of(r, lang), len(r.items)] for r in rulesets]
+    return tabulate(rows, headers=["id", "名称", words(lang)["name"], tr("unit", lang), tr("items", lang)],
+                    tablefmt="simple")
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
@@ -586,7 +587,7 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     data = ruleset_json(r)
     fit = width or RULES_WIDTH
     unit = unit_of(r, lang)
-    lines = [*wrap(f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", fit, 2), *wrap(r.description, fit),
+    lines = [*wrap(f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", fit, 2), *wrap(localized(r.description, lang), fit),
              *wrap(tr("source: {source}", lang).format(source=r.source), fit, 2),
              *wrap(tr("file: {path}", lang).format(path=r.path), fit, 2), ""]
     lines.extend(wrap(tr("hand: {sets} sets + a pair; forms: {forms}; wildcard: {wildcard}", lang).format(
@@ -597,7 +598,8 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     lines.extend(wrap(tr("OPTIONS (house rules: --set NAME=VALUE, or a ruleset file that extends this one)", lang),
                       fit, 2))
     lines.append(_reference_table([[k, o["type"] if not o["choices"] else " | ".join(o["choices"]),
-                                    _option_text(o["default"]), o["doc"]] for k, o in data["options"].items()],
+                                    _option_text(o["default"]), localized(o["doc"], lang)]
+                                   for k, o in data["options"].items()],
                                   [tr("option", lang), tr("type", lang), tr("default", lang), tr("meaning", lang)],
                                   fit))
     lines.append("")
@@ -620,7 +622,7 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
         if i["gate"]:
             extra.append(describe(item.gate, lang))  # asked only when the hand's facts meet it
         rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), _value_text(i["value"], lang),
-                     _scope(i["applies_to"], lang), " ".join([i["doc"] or i["predicate"], *(f"[{e}]" for e in extra)])])
+                     _scope(i["applies_to"], lang), " ".join([localized(i["doc"], lang) or i["predicate"], *(f"[{e}]" for e in extra)])])
     w = words(lang)
     lines.append(_reference_table(rows, ["id", "名称", w["name"], unit, w["applies"], tr("when", lang)], fit))
     if data["special_kongs"] or data["kongs"]:

@@ -361,7 +361,7 @@ class _Loader:
 
             found = problem(data, partial="extends" in data)
             if found:
-                raise MjcalcError("ruleset", f"{where}: {found}")
+                raise MjcalcError("ruleset", Msg("{where}: {problem}", where=where, problem=found))
         parent_ref = data.pop("extends", None)
         if parent_ref is None:
             return data, path
@@ -545,6 +545,19 @@ class _Validator:
             raise self.fail(f"{entry}: field '{key}' has the wrong type ({type(obj[key]).__name__})")
         return obj[key]
 
+    def text(self, raw: Any, entry: str, key: str, strip: bool = True) -> str:
+        """A text the user reads (``description``, ``doc``): a string, or ``{en: …, zh: …}`` (a Msg.pair, whose
+        ``str`` is the English and which renders in each language)."""
+        if raw is None:
+            return ""
+        if isinstance(raw, dict):
+            if not raw or not all(isinstance(v, str) for v in raw.values()):
+                raise self.fail(f"{entry}field '{key}' is a text, or the text by language {{en: …, zh: …}}")
+            return Msg.pair({str(k): v.strip() if strip else v for k, v in raw.items()})
+        if not isinstance(raw, str):
+            raise self.fail(f"{entry}field '{key}' has the wrong type ({type(raw).__name__})")
+        return raw.strip() if strip else raw
+
     def names(self, obj: dict[str, Any], entry: str) -> dict[str, str]:
         names = self.need(obj, "names", dict, entry)
         if not names.get("zh") or not names.get("en"):
@@ -608,7 +621,7 @@ class _Validator:
         refused = self.refused_flags(d.get("refused_flags") or {}, flags)
         ties = self.ties(d.get("ties") or ["fewer_items"], {i.id for i in items}, forms)
         return Ruleset(
-            id=rid, names=names, description=str(d.get("description", "")).strip(), source=str(d.get("source", "")),
+            id=rid, names=names, description=self.text(d.get("description", ""), "", "description"), source=str(d.get("source", "")),
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
             payments=payments, kongs=kongs, special_kong_points=special_points, joker_sets=joker_sets, raw=d,
@@ -664,7 +677,7 @@ class _Validator:
             choices = tuple(option_key(c) for c in spec.get("choices") or ())  # YAML reads off as false
             if kind == "choice" and not choices:
                 raise self.fail(f"{entry}: field 'choices' is missing")
-            doc = self.need(spec, "doc", str, entry)
+            doc = self.text(self.need(spec, "doc", (str, dict), entry), f"{entry}: ", "doc", strip=False)
             option = OptionDef(name, kind, None, doc, choices)
             if "default" not in spec:
                 raise self.fail(f"{entry}: field 'default' is missing")
@@ -824,7 +837,7 @@ class _Validator:
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
         return ItemDef(iid, self.names(raw, entry), value, when.fn, when.text, scope, excludes, enabled,
-                       str(raw.get("doc", "")).strip(), enabled_values, tier, bool(raw.get("bonus", False)),
+                       self.text(raw.get("doc", ""), f"{entry}: ", "doc"), enabled_values, tier, bool(raw.get("bonus", False)),
                        bool(raw.get("fallback", False)), reduces, when.gate, when.exact, spares, immediate)
 
     def excludes(self, raw: Any, entry: str) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:

@@ -250,6 +250,13 @@ def _text(limit: int = MAX_TEXT) -> dict[str, Any]:
     return {"type": "string", "maxLength": limit}
 
 
+def _texts() -> dict[str, Any]:
+    """A text the user reads (a description, a doc): one text, or the text by language, as ``names``."""
+    return {"description": "a text, or the text by language: {en: …, zh: …}",
+            "anyOf": [_text(), {"type": "object", "propertyNames": {"pattern": LANG_PATTERN}, "minProperties": 1,
+                                "maxProperties": 10, "additionalProperties": _text()}]}
+
+
 def _id(pattern: str = ID_PATTERN) -> dict[str, Any]:
     return {"type": "string", "pattern": pattern, "minLength": 1, "maxLength": 64}
 
@@ -334,7 +341,7 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
                                                   "maximum": RANGES["param_int"][1]}}]}, "items"),
                                _object({"all_but": _list(_id(), "items")}, required=["all_but"])]},
         "immediate": {"type": "boolean"},
-        "enabled": enabled, "doc": _text(), "tier": _id(), "bonus": {"type": "boolean"},
+        "enabled": enabled, "doc": _texts(), "tier": _id(), "bonus": {"type": "boolean"},
         "fallback": {"type": "boolean"},
         "remove": {"type": "boolean"},
     }, required=("id", *need("names", "value", "when")))
@@ -349,7 +356,7 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
     option = _object({
         "type": {"enum": list(OPTION_TYPES)},
         "default": scalar | {"minimum": RANGES["option_int"][0], "maximum": RANGES["option_int"][1]},
-        "doc": _text(),
+        "doc": _texts(),
         "choices": _list({"type": ["string", "boolean", "integer"], "maxLength": 64,
                           "minimum": 0, "maximum": RANGES["option_int"][1]}, "choices", minItems=1, uniqueItems=True),
     })
@@ -382,7 +389,7 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
             "id": _id(RULESET_ID_PATTERN),
             "extends": {"type": "string", "minLength": 1, "maxLength": 4096},
             "names": names,
-            "description": _text(),
+            "description": _texts(),
             "source": _text(),
             "unit": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 16},
             "tiles": _object({"sets": _int("sets"), "red_fives": {"type": "boolean"},
@@ -478,20 +485,24 @@ def _rank(error: Any) -> tuple[int, int]:
     return len(error.absolute_path), first
 
 
+ENTRY_KINDS = {"items": N_("item {name}"), "win_conditions": N_("win condition {name}"),
+               "options": N_("option {name}"), "kongs": N_("kong {name}"), "special_kongs": N_("special kong {name}")}
+
+
 def entry_and_field(path: Sequence[Any], data: Any) -> tuple[str, str]:
-    """``['items', 3, 'value', 'closed']`` → ("item 'single_wait'", "value.closed")."""
+    """``['items', 3, 'value', 'closed']`` → ("item 'single_wait'", "value.closed"); the entry a Msg (mjcalc/i18n.py)."""
+    from .i18n import Msg
+
     path = list(path)
     entry, rest = "", path
     if len(path) >= 2 and path[0] in ("items", "win_conditions") and isinstance(path[1], int):
         raw = data.get(path[0])
         picked = raw[path[1]] if isinstance(raw, list) and path[1] < len(raw) else None
         ident = picked.get("id") if isinstance(picked, dict) else None
-        kind = "item" if path[0] == "items" else "win condition"
-        entry = f"{kind} {_quote(ident)}" if isinstance(ident, str) and ident else f"{kind} #{path[1] + 1}"
-        rest = path[2:]
+        name = _quote(ident) if isinstance(ident, str) and ident else f"#{path[1] + 1}"
+        entry, rest = Msg(ENTRY_KINDS[path[0]], name=name), path[2:]
     elif len(path) >= 2 and path[0] in ("options", "kongs", "special_kongs"):
-        kind = {"options": "option", "kongs": "kong", "special_kongs": "special kong"}[path[0]]
-        entry, rest = f"{kind} {_quote(path[1])}", path[2:]
+        entry, rest = Msg(ENTRY_KINDS[path[0]], name=_quote(path[1])), path[2:]
     text = ""
     for part in rest:
         if isinstance(part, bool):  # YAML reads the keys on / off as booleans
@@ -501,89 +512,115 @@ def entry_and_field(path: Sequence[Any], data: Any) -> tuple[str, str]:
 
 
 def describe(error: Any, data: Any) -> str:
+    """The error in words: a Msg (English as its ``str``, and each language of the catalog)."""
+    from .i18n import Msg
+
     entry, name = entry_and_field(error.absolute_path, data)
     validator, schema, instance = error.validator, error.schema, error.instance
-    lead = f"{entry}: " if entry else ""
-    at = f"field '{name}'" if name else ("the entry" if entry else "the file")
+    at = Msg("field '{name}'", name=name) if name else Msg("the entry") if entry else Msg("the file")
+
+    def said(text: Msg) -> Msg:
+        return Msg("{entry}: {text}", entry=entry, text=text) if entry else text
+
     if validator == "additionalProperties":
         known = list(schema.get("properties", {}))
         extra = [k for k in instance if k not in known] if isinstance(instance, dict) else []
         key = extra[0] if extra else "?"
         from .errors import did_you_mean
 
-        where = f" in '{name}'" if name else ""
-        return (f"{lead}unknown field {_quote(key)}{where}{did_you_mean(str(key), known)}; "
-                f"known: {', '.join(known)}")
+        where = Msg(" in '{name}'", name=name) if name else ""
+        return said(Msg("unknown field {key}{where}{hint}; known: {known}", key=_quote(key), where=where,
+                        hint=did_you_mean(str(key), known), known=", ".join(known)))
     if validator == "required":
         missing = [k for k in error.validator_value if not (isinstance(instance, dict) and k in instance)]
         inside = f"{name}." if name else ""
-        return f"{lead}field '{inside}{missing[0] if missing else '?'}' is missing"
+        return said(Msg("field '{name}' is missing", name=f"{inside}{missing[0] if missing else '?'}"))
     if validator == "type":
         expected = schema.get("description") or _words(error.validator_value)
-        return f"{lead}{at} has the wrong type ({_type_name(instance)}): expected {expected}"
+        return said(Msg("{at} has the wrong type ({kind}): expected {expected}", at=at, kind=_type_name(instance),
+                        expected=expected))
     if validator in ("anyOf", "oneOf"):
-        expected = schema.get("description") or "another form"
-        return f"{lead}{at} is not valid ({_type_name(instance)}): expected {expected}"
+        expected = schema.get("description") or Msg("another form")
+        return said(Msg("{at} is not valid ({kind}): expected {expected}", at=at, kind=_type_name(instance),
+                        expected=expected))
     if validator in ("minimum", "maximum"):
-        return (f"{lead}{at} is {_number(instance)}, out of range: it must be from {schema.get('minimum')} "
-                f"to {schema.get('maximum')}")
+        return said(Msg("{at} is {value}, out of range: it must be from {low} to {high}", at=at,
+                        value=_number(instance), low=schema.get("minimum"), high=schema.get("maximum")))
     if validator == "enum":
-        return f"{lead}{at}: {_quote(instance)} is not one of {', '.join(map(str, error.validator_value))}"
+        return said(Msg("{at}: {value} is not one of {choices}", at=at, value=_quote(instance),
+                        choices=", ".join(map(str, error.validator_value))))
     if validator == "const":
-        return f"{lead}{at}: expected {error.validator_value!r}"
+        return said(Msg("{at}: expected {value}", at=at, value=repr(error.validator_value)))
     if validator in ("maxItems", "maxProperties"):
-        return f"{lead}{at} has too many entries (at most {error.validator_value})"
+        return said(Msg("{at} has too many entries (at most {n})", at=at, n=error.validator_value))
     if validator in ("minItems", "minProperties"):
-        return f"{lead}{at} is empty: it needs at least {error.validator_value}"
+        return said(Msg("{at} is empty: it needs at least {n}", at=at, n=error.validator_value))
     if validator == "maxLength":
-        return f"{lead}{at} is too long (at most {error.validator_value} characters)"
+        return said(Msg("{at} is too long (at most {n} characters)", at=at, n=error.validator_value))
     if validator == "minLength":
-        return f"{lead}{at} is empty"
+        return said(Msg("{at} is empty", at=at))
     if "propertyNames" in error.schema_path:  # the instance is a key of the mapping at the path
-        return f"{lead}{at}: the key {_quote(instance)} is not a valid name here ({_pattern_words(str(schema))})"
+        return said(Msg("{at}: the key {key} is not a valid name here ({what})", at=at, key=_quote(instance),
+                        what=_pattern_words(str(schema))))
     if validator == "pattern":
-        return f"{lead}{at}: {_quote(instance)} is not a valid name here ({_pattern_words(error.validator_value)})"
+        return said(Msg("{at}: {value} is not a valid name here ({what})", at=at, value=_quote(instance),
+                        what=_pattern_words(error.validator_value)))
     if validator == "propertyNames":
-        return f"{lead}{at}: a key is not a valid name ({_pattern_words(str(schema.get('propertyNames')))})"
+        return said(Msg("{at}: a key is not a valid name ({what})", at=at,
+                        what=_pattern_words(str(schema.get("propertyNames")))))
     if validator == "uniqueItems":
-        return f"{lead}{at} lists the same entry twice"
-    return f"{lead}{at}: {error.message[:200]}"
+        return said(Msg("{at} lists the same entry twice", at=at))
+    return said(Msg("{at}: {problem}", at=at, problem=error.message[:200]))
 
 
 def _pattern_words(pattern: str) -> str:
     """What a pattern of the schema admits, in words (``pattern`` may be a whole sub-schema's text)."""
-    words = {TILE_PATTERN: "a tile such as 1m, 9s, 7z", LANG_PATTERN: "a language code: zh, en, ja …",
-             PREDICATE_PATTERN: "lower-case letters, digits and _ (a hook's own: ruleset.name)",
-             RULESET_ID_PATTERN: "lower-case letters, digits, - and _", ID_PATTERN: "lower-case letters, digits "
-             "and _, starting with a letter", "^[a-z]+$": "lower-case letters"}
+    from .i18n import Msg
+
+    words = {TILE_PATTERN: N_("a tile such as 1m, 9s, 7z"), LANG_PATTERN: N_("a language code: zh, en, ja …"),
+             PREDICATE_PATTERN: N_("lower-case letters, digits and _ (a hook's own: ruleset.name)"),
+             RULESET_ID_PATTERN: N_("lower-case letters, digits, - and _"),
+             ID_PATTERN: N_("lower-case letters, digits and _, starting with a letter"),
+             "^[a-z]+$": N_("lower-case letters")}
     for known, text in words.items():
         if known == pattern or repr(known)[1:-1] in pattern or known in pattern:
-            return text
-    return "another name"
+            return Msg(text)
+    return Msg("another name")
+
+
+_TYPE_WORDS = {"integer": N_("a whole number"), "string": N_("text"), "boolean": N_("true or false"),
+               "object": N_("a mapping"), "array": N_("a list"), "null": N_("nothing (null)"),
+               "number": N_("a number")}
 
 
 def _words(types: Any) -> str:
-    names = {"integer": "a whole number", "string": "text", "boolean": "true or false", "object": "a mapping",
-             "array": "a list", "null": "nothing (null)", "number": "a number"}
+    from .i18n import Msg
+
     kinds = types if isinstance(types, list) else [types]
-    return " or ".join(names.get(str(k), str(k)) for k in kinds)
+    words = [Msg(_TYPE_WORDS[str(k)]) if str(k) in _TYPE_WORDS else str(k) for k in kinds]
+    out = words[0]
+    for word in words[1:]:
+        out = Msg("{first} or {second}", first=out, second=word)
+    return out
 
 
 def _type_name(value: Any) -> str:
+    from .i18n import Msg
+
     if isinstance(value, bool):
-        return "true / false"
+        return Msg("true / false")
     if isinstance(value, int):
-        return "a whole number"
+        return Msg("a whole number")
     if isinstance(value, float):
-        return "a decimal number"
+        return Msg("a decimal number")
     if isinstance(value, str):
-        return "text"
+        return Msg("text")
     if isinstance(value, list):
-        return "a list"
+        return Msg("a list")
     if isinstance(value, dict):
-        return "a mapping"
+        return Msg("a mapping")
     if value is None:
-        return "nothing"
+        return Msg("nothing")
     return type(value).__name__
 
 

@@ -148,3 +148,41 @@ def test_a_file_gone_under_the_run_is_a_read_error(tmp_path: Path, small_ranges:
     path.unlink()
     done = batch_module._score_range(first, Request(), RENDERERS["jsonl"])
     assert done.stopped is not None and "cannot read" in done.stopped and done.last_line == 0
+
+
+@pytest.mark.parametrize(("name", "lines", "workers"), [
+    ("big.txt", 6000, 2),  # over AUTO_JOBS_BYTES: split between the cores
+    ("small.txt", 40, 0),  # under it: the main process alone
+    ("big.yaml", 6000, 0),  # YAML cannot be split at line ends: the main process alone
+])
+def test_without_jobs_a_large_file_is_split_between_the_cores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, lines: int, workers: int) -> None:
+    from typer.testing import CliRunner
+
+    from mjcalc.cli import app
+
+    path = tmp_path / name
+    if name.endswith(".yaml"):
+        path.write_text("".join(f"- hand: {WIN}\n" for _ in range(lines)), encoding="utf-8")
+    else:
+        path.write_text("".join(f"{WIN if i % 2 else LINES[i % 6]}\n" for i in range(lines)), encoding="utf-8")
+    assert (path.stat().st_size >= batch_module.AUTO_JOBS_BYTES) == (lines > 1000)
+    pools: list[int] = []
+    real = batch_module._parallel
+
+    def spy(work, tasks, args, jobs):  # noqa: ANN001, ANN202
+        pools.append(jobs)
+        return real(work, tasks, args, jobs)
+
+    monkeypatch.setattr(batch_module, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(batch_module, "_parallel", spy)
+    env = {"MJCALC_CONFIG": str(tmp_path / "none.yaml"), "COLUMNS": "200"}
+    auto = CliRunner().invoke(app, ["batch", str(path), "--format", "jsonl", "-o", str(tmp_path / "auto.jsonl")],
+                              env=env)
+    assert pools == ([workers] if workers else []), auto.stderr
+    one = CliRunner().invoke(app, ["batch", str(path), "--format", "jsonl", "-j", "1", "-o",
+                                   str(tmp_path / "one.jsonl")], env=env)
+    assert pools == ([workers] if workers else [])  # --jobs 1: no pool
+    assert auto.exit_code == one.exit_code and auto.stderr.split("(")[0] == one.stderr.split("(")[0]
+    assert (tmp_path / "auto.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+    assert (tmp_path / "one.jsonl").read_text(encoding="utf-8").count("\n") == lines

@@ -70,14 +70,33 @@ def test_the_causes_of_the_vocabulary_are_shown_across_the_files() -> None:
     assert set(CAUSES) - {"arithmetic"} <= shown
 
 
-def test_every_text_is_in_english_and_chinese_with_the_same_blanks() -> None:
+def test_every_text_is_a_catalog_text_with_its_chinese_and_the_same_blanks() -> None:
+    """The explanations' texts are message ids of the one catalog (mjcalc/locale/zh.po), as every other text of
+    the CLI: each is collected from the source, translated, and its translation has the same blanks."""
     import string
+    import sys
 
-    from mjcalc.homework import MESSAGES
+    from mjcalc.homework import FORM_NAMES, MESSAGES, WAIT_NAMES
+    from mjcalc.i18n import read_po
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import catalog
 
     def blanks(text: str) -> set[str]:
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
-    for key, texts in MESSAGES.items():
-        assert set(texts) == {"en", "zh"}, key
-        assert blanks(texts["en"]) == blanks(texts["zh"]), key
+    collected = catalog.collect()
+    zh = read_po((catalog.LOCALE / "zh.po").read_text(encoding="utf-8"))
+    for key, text in [*MESSAGES.items(), *WAIT_NAMES.items(), *FORM_NAMES.items()]:
+        assert collected.get(text) == "mjcalc/homework.py", key  # marked N_ where it is written
+        assert zh.get(text), key
+        assert blanks(zh[text]) == blanks(text), key
+
+
+def test_a_text_renders_from_the_catalog() -> None:
+    from mjcalc.homework import msg, score_text
+
+    assert score_text(2, 12, 1, "en") == "2 of 12 right (17%); 1 could not be checked"
+    assert score_text(2, 12, 1, "zh") == "12 题对了 2 题（17%）；1 题无法检查"
+    assert msg("no_value", "zh", word="fan") == "'fan' 后面要写一个值"
+    assert msg("no_value", "fr", word="fan") == "'fan' needs a value"  # no catalog: the English

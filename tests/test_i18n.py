@@ -146,6 +146,9 @@ ZH_COMMANDS = [
     ["rules", "show", "changchun"],
     ["rules", "show", "riichi"],
     ["rules", "show", "nosuch"],
+    ["rules", "show", "mcr"],
+    ["rules", "show", "taiwan"],
+    ["rules", "list"],
 ]
 
 
@@ -231,3 +234,76 @@ def test_help_language_from_the_arguments_then_the_environment(monkeypatch: pyte
     monkeypatch.setenv("MJCALC_LANG", "")
     monkeypatch.setenv("MJCALC_CONFIG", "/nonexistent/mjcalc.yaml")
     assert _help_lang(["--help"]) == "en"
+
+
+# --- the rulesets' own texts, the fact names, rules list, batch's summary and the file validator in zh --------
+
+def test_every_builtin_description_and_option_doc_is_given_in_both_languages() -> None:
+    import yaml
+
+    from mjcalc.ruleset import builtin_dir, builtin_names, load_ruleset
+
+    for name in builtin_names():
+        raw = yaml.safe_load((builtin_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
+        texts = [("description", raw["description"])] + [
+            (f"option {k}", o["doc"]) for k, o in (raw.get("options") or {}).items() if "doc" in o]
+        for where, text in texts:
+            assert isinstance(text, dict) and set(text) == {"en", "zh"} and all(text.values()), (name, where)
+        rules = load_ruleset(name)
+        assert localized(rules.description, "zh") != rules.description == raw["description"]["en"].strip()
+        for k, o in rules.options.items():
+            assert localized(o.doc, "zh") != o.doc, (name, k)
+
+
+@pytest.mark.parametrize("name", ["changchun", "mcr", "riichi", "taiwan"])
+def test_rules_show_in_zh_gives_the_rulesets_own_texts_and_the_facts_in_chinese(name: str) -> None:
+    from mjcalc.ruleset import load_ruleset
+
+    rules = load_ruleset(name)
+    shown = CliRunner().invoke(app, ["rules", "show", name, "--lang", "zh"], env={"COLUMNS": "400"}).output
+    flat = " ".join(shown.split())
+    assert " ".join(localized(rules.description, "zh").split()) in flat and rules.description[:30] not in flat
+    for o in rules.options.values():
+        assert localized(o.doc, "zh").split("：")[0] in shown
+    gates = re.findall(r"\[需要 [^\]]*\]|\[不含 [^\]]*\]", shown)  # what an item needs of the hand's facts
+    assert gates and not [g for g in gates if re.search(r"form [a-z_]+|[a-z_]+ wait", g)], gates
+
+
+def test_rules_list_in_zh() -> None:
+    en = CliRunner().invoke(app, ["rules", "list"]).output
+    zh = CliRunner().invoke(app, ["rules", "list", "--lang", "zh"]).output
+    assert "unit" in en and "items" in en and "fan" in en
+    assert "单位" in zh and "番种数" in zh and "unit" not in zh and " han " not in zh and "翻" in zh
+
+
+def test_batch_summary_line_in_the_configured_language(tmp_path: Path) -> None:
+    lines = tmp_path / "hands.txt"
+    lines.write_text("123m456p789s111z22z +zimo\n123m456p789s111z2z\n12345\n", encoding="utf-8")
+    en = CliRunner().invoke(app, ["batch", str(lines)], env={"MJCALC_LANG": ""})
+    zh = CliRunner().invoke(app, ["batch", str(lines)], env={"MJCALC_LANG": "zh"})
+    assert "3 records: 1 won, 0 not a win, 1 waiting, 1 error, 0 skipped" in en.stderr
+    assert "3 条记录：1 条和牌，0 条不能和，1 条听牌，1 条出错，0 条跳过" in zh.stderr
+    assert zh.stdout == en.stdout  # the records themselves stay English (docs/OUTPUT.md)
+
+
+def test_a_ruleset_file_problem_in_zh(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: changchun\nitems:\n  - {id: x, names: {zh: 甲, en: X}, value: 1, when: always, "
+                     "colour: red}\n", encoding="utf-8")
+    en = CliRunner().invoke(app, ["score", "123m456p789s111z22z", "--rules", str(house)])
+    zh = CliRunner().invoke(app, ["score", "123m456p789s111z22z", "--rules", str(house), "--lang", "zh"])
+    assert en.exit_code == zh.exit_code == 3
+    assert "item 'x': unknown field 'colour'; known: id, names" in en.stderr
+    assert "番种 'x'：没有字段 'colour'；可用的字段：id, names" in zh.stderr
+
+
+def test_a_ruleset_file_may_give_its_texts_by_language(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: changchun\nid: house\ndescription: {en: Our table, zh: 我们这桌}\n"
+                     "options:\n  base: {doc: {en: the room base, zh: 房间底分}}\n", encoding="utf-8")
+    en = CliRunner().invoke(app, ["rules", "show", str(house)]).output
+    zh = CliRunner().invoke(app, ["rules", "show", str(house), "--lang", "zh"]).output
+    assert "Our table" in en and "the room base" in en and "我们这桌" not in en
+    assert "我们这桌" in zh and "房间底分" in zh and "Our table" not in zh
+    data = json.loads(CliRunner().invoke(app, ["rules", "show", str(house), "--json"]).output)
+    assert data["description"] == "Our table" and data["options"]["base"]["doc"] == "the room base"
