@@ -196,9 +196,10 @@ _NAMES_RULES: Final[dict[str, bool]] = {}
 
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     for w in parsed.flags:
-        names = _NAMES_RULES.get(w.word)
+        word = w[0]  # by index: a named tuple's attribute costs a compiled module a Python-level look-up
+        names = _NAMES_RULES.get(word)
         if names is None:
-            names = remember(_NAMES_RULES, w.word, w.word.lower() in _RULES_WORDS)
+            names = remember(_NAMES_RULES, word, word.lower() in _RULES_WORDS)
         if names:
             if not w.value:
                 raise MjcalcError("context", Msg("+rules needs a ruleset name: +rules=jilin"), w.column)
@@ -305,7 +306,7 @@ def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Ma
     """The options (``--set``) that apply to ``rules``: ``RULESET.NAME`` for this ruleset only, a plain ``NAME``
     to every ruleset that has it. Not ``lenient`` (one line), a plain NAME this ruleset lacks is kept, so that
     ``option_values`` says it is no option here, and so is one aimed at another ruleset."""
-    if not lenient and not any("." in k for k in options):
+    if not lenient and not _any_aimed(options):
         return options
     out: dict[str, Any] = {}
     for key, value in options.items():
@@ -317,6 +318,15 @@ def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Ma
         elif dot or name in rules.options or not lenient:
             out[name] = value
     return out
+
+
+def _any_aimed(options: Mapping[str, Any]) -> bool:
+    """Whether some option is aimed at one ruleset (``RULESET.NAME``): a plain loop, which a compiled module runs
+    without the generator any() needs."""
+    for key in options:  # noqa: SIM110
+        if "." in key:
+            return True
+    return False
 
 
 def check_run_options(request: Request) -> None:

@@ -158,6 +158,9 @@ SET_NAMES: Final = {
 
 SET_LINES: Final = {(big, kong, open_): _set_line(big, kong, open_)
              for big in (False, True) for kong in (False, True) for open_ in (False, True)}
+# SET_LINES by index, big × 4 + kong × 2 + open: a tuple's item rather than a dictionary's, keyed by a tuple made per set.
+_SET_LINE_AT: Final = tuple(SET_LINES[big, kong, open_] for big in (False, True) for kong in (False, True)
+                            for open_ in (False, True))
 BIG: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
 WAIT_LINES: Final = {"edge": (N_("edge wait"), 2), "closed": (N_("closed wait"), 2), "pair": (N_("pair wait"), 2)}
 SEVEN_PAIRS_LINES: Final = [(N_("seven pairs"), 25)]
@@ -186,7 +189,7 @@ def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
     for i, g in enumerate(reading.groups):
         kind = g[0]
         if kind == "pon" or kind == "kong":  # by index: a named tuple's attributes cost more
-            lines.append(SET_LINES[BIG[g[1][0]], kind == "kong", not g[2] or i == win_index])
+            lines.append(_SET_LINE_AT[4 * BIG[g[1][0]] + 2 * (kind == "kong") + (not g[2] or i == win_index)])
     has_fu = len(lines) > base_lines
     # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
     # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
