@@ -489,13 +489,14 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
         return text.splitlines()[0] if text else ""
 
     return {
-        "id": r.id, "names": r.names, "description": r.description, "source": r.source, "unit": r.unit,
+        "id": r.id, "names": r.names, "description": r.description, "descriptions": _by_lang(r.description),
+        "source": r.source, "unit": r.unit,
         "file": r.path,
         "hand": {"sets": r.tile_rules.sets, "forms": [f.name for f in r.forms], "wildcard": r.wildcard,
                  "red_fives": r.tile_rules.red_fives, "flowers": r.tile_rules.flowers},
         "flags": sorted(r.flags),
-        "options": {k: {"type": o.type, "default": o.default, "choices": list(o.choices) or None, "doc": o.doc}
-                    for k, o in r.options.items()},
+        "options": {k: {"type": o.type, "default": o.default, "choices": list(o.choices) or None, "doc": o.doc,
+                        "docs": _by_lang(o.doc)} for k, o in r.options.items()},
         "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
                            for c in r.conditions],
         "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,
@@ -512,6 +513,13 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
                    "found_by": k.found_by, "found_doc": _finder_doc(k.found_by)} for k in r.kongs.values()],
         "formula": r.formula, "payments": r.payments,
     }
+
+
+def _by_lang(text: str) -> dict[str, str]:
+    """A text of the ruleset in each language its file gives it (``{en: …, zh: …}``: a Msg.pair), else the one
+    text it has, as English."""
+    texts = getattr(text, "texts", None)
+    return dict(texts) if texts else {"en": str(text)}
 
 
 def _finder_doc(name: str | None) -> str | None:

@@ -266,6 +266,31 @@ def test_paths_and_methods_the_api_does_not_have(client: TestClient) -> None:
     assert r.headers["x-content-type-options"] == "nosniff" and r.headers["cache-control"] == "no-store"
 
 
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for r in (client.get("/"), client.get("/app.js"), client.get("/api/rules"), client.get("/api/nothing"),
+              client.post("/api/score", json={"hand": "123m456p789s111z22z"})):
+        assert r.headers["content-security-policy"].startswith("default-src 'none'; script-src 'self'")
+        assert "'unsafe-inline'" not in r.headers["content-security-policy"]
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_labels_of_the_ids_a_score_carries(client: TestClient) -> None:
+    """GET /api/rules "labels": the words of every ``applies_to`` and ``wait`` id in each language, those of the
+    command line's table (the items' "applies to" column, the reading's wait)."""
+    from mjcalc.readings import WAITS
+    from mjcalc.schema import SCOPES
+
+    labels = client.get("/api/rules").json()["labels"]
+    assert set(labels["applies_to"]) == set(SCOPES) and set(labels["wait"]) == set(WAITS)
+    for words in (*labels["applies_to"].values(), *labels["wait"].values()):
+        assert set(words) == {"en", "zh"} and words["en"] != words["zh"]
+    assert labels["applies_to"]["discarder"] == {"en": "the discarder only", "zh": "点炮者"}
+    for lang in ("en", "zh"):
+        shown = cli("score", "123m456p13s777z55z 2s +from=W", "--lang", lang).stdout
+        assert labels["wait"]["closed"][lang] in shown and labels["applies_to"]["discarder"][lang] in shown
+
+
 def test_the_page_is_served_from_the_package_and_nothing_outside_it(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<!doctype html><title>mjcalc</title>", encoding="utf-8")
     (tmp_path / "app.js").write_text("// the page", encoding="utf-8")

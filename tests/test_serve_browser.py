@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 import mjcalc
+import mjcalc.web.jobs
 
 CHROMIUM = os.environ.get("MJCALC_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
@@ -128,7 +129,8 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
 def settled(page: Page) -> None:
     """Wait until the page has scored what it shows (the debounce and the requests are over), and that the
     server answered."""
-    page.wait_for_function("document.body.dataset.busy === '0'", timeout=15_000)
+    # a selector, not wait_for_function: its polling evaluates a string, which the page's policy refuses
+    page.locator("body[data-busy='0']").wait_for(state="attached", timeout=15_000)
     assert page.locator("#result").get_attribute("data-result") != "unreachable", page.locator("#error").inner_text()
 
 
@@ -343,6 +345,36 @@ def test_switch_the_language(page: Page) -> None:
     assert page.locator("#result").get_attribute("data-result") == "not_a_win"
     for failed in zh["failed_conditions"]:
         expect(page.locator("#result .notwin")).to_contain_text(failed["message"])
+
+
+def test_the_page_works_under_its_content_security_policy_and_shows_words_not_ids(page: Page) -> None:
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    response = page.reload()
+    settled(page)
+    assert response is not None
+    policy = response.headers.get("content-security-policy", "")
+    assert policy.startswith("default-src 'none'") and "'unsafe-inline'" not in policy
+    assert response.headers.get("x-content-type-options") == "nosniff"
+    assert response.headers.get("referrer-policy") == "no-referrer"
+    assert page.locator("#palette button[data-tile='1m'] img").count() == 1  # the tiles' data: pictures load
+    assert page.locator("#palette button[data-tile='1m'] img").evaluate("img => img.naturalWidth") > 0
+    labels = mjcalc.web.jobs.labels()
+    line = "123m456p13s777z55z 2s +from=W"  # 放炮: the discarder's alone; won on a closed wait
+    page.locator("#notation").fill(line)
+    settled(page)
+    for lang in ("en", "zh"):
+        page.locator(f"#lang-{lang}").click()
+        settled(page)
+        agrees(page, line, "changchun")
+        applies = page.locator("table.items tbody tr[data-item='dealt_in'] td").nth(2)
+        expect(applies).to_have_text(labels["applies_to"]["discarder"][lang])
+        expect(page.locator("table.items tbody tr[data-item='basic_win'] td").nth(2)).to_have_text(
+            labels["applies_to"]["all"][lang])
+        expect(page.locator("#result")).to_contain_text(labels["wait"]["closed"][lang])
+    page.locator("#options-card summary").click()
+    expect(page.locator("#options")).to_contain_text("房间底分：每笔付款都是底分的倍数")  # the option's own zh doc
+    assert not refused, refused
 
 
 def test_phone_screenshot_without_horizontal_scroll(page: Page, tmp_path: Path) -> None:

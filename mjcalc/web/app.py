@@ -5,7 +5,7 @@
   --json`` prints for that line, ruleset and ``--set`` out, byte for byte (a line that cannot be read is
   its error object, with the column, and status 200, as the command line prints it);
 - ``GET /api/rules``: ``{"rulesets": {ID: <mjcalc rules show ID --json>}, "flag_defs": [<each flag a line
-  can carry>]}``.
+  can carry>], "labels": {"applies_to" | "wait": {ID: {"en", "zh"}}}}`` (``jobs.labels``).
 
 Anything else that goes wrong is ``{"result": "error", "error": {"kind", "message", "column"}}`` with a
 status: ``request`` (400: not a JSON object of those keys and types; 405: a wrong method), ``ruleset`` (400: a
@@ -195,11 +195,18 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
     return wrapped
 
 
-class _Headers:
-    """Headers on every answer: no content sniffing, no referrer sent on, and the page is not framed by
-    another site."""
+# What the page may load and run: its own script, style sheet and requests only (no inline script or style,
+# nothing from another site); images from itself and the data: URLs of the tiles it draws (app.js tileSvg).
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
-    HEADERS = ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+
+class _Headers:
+    """Headers on every answer: a content security policy, no content sniffing, no referrer sent on, and the
+    page is not framed by another site."""
+
+    HEADERS = ((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
                (b"x-frame-options", b"DENY"))
 
     def __init__(self, app: Starlette) -> None:

@@ -40,7 +40,26 @@ def catalogue() -> dict[str, Any]:
         if isinstance(shown.get("file"), str):
             shown["file"] = os.path.basename(shown["file"])
     flags = [{**dataclasses.asdict(f), "aliases": list(f.aliases)} for f in FLAGS]
-    return {"rulesets": found, "flag_defs": flags}
+    return {"rulesets": found, "flag_defs": flags, "labels": labels()}
+
+
+def labels() -> dict[str, dict[str, dict[str, str]]]:
+    """The words the page shows for the ids of a score's JSON, in each language, as the command line's table
+    writes them: ``applies_to`` (the items' scopes) and ``wait`` (the kept reading's wait)."""
+    from ..i18n import LANGS, tr
+    from ..readings import WAIT_FACT_NAMES, WAITS
+    from ..render import WAIT_NAMES
+    from ..schema import SCOPES
+
+    scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
+    waits: dict[str, dict[str, str]] = {}
+    for wait in WAITS:
+        if wait in WAIT_NAMES:  # the reading line's words (render.to_text)
+            zh, en = WAIT_NAMES[wait]
+            waits[wait] = {"en": en, "zh": zh}
+        else:
+            waits[wait] = {lang: tr(WAIT_FACT_NAMES[wait], lang) for lang in LANGS}
+    return {"applies_to": scopes, "wait": waits}
 
 
 def answer(job: tuple[str, Any]) -> Answer:

@@ -658,7 +658,8 @@ function drawOptions() {
     const b = document.createElement("b");
     b.textContent = name;
     const small = document.createElement("small");
-    small.textContent = `${t("default_")} ${optionValue(o, o.default)} · ${o.doc || ""}`;
+    const doc = (o.docs && (o.docs[state.lang] || o.docs.en)) || o.doc || "";
+    small.textContent = `${t("default_")} ${optionValue(o, o.default)} · ${doc}`;
     head.append(b, " ", small);
     row.appendChild(head);
     const dflt = optionValue(o, o.default);
