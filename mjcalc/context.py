@@ -390,8 +390,10 @@ def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: 
 _PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - _SELF_DRAW - _DISCARD - {
     "closed", "tian", "di", "win", "bao", "hui", "flip"}
 # By ruleset (the flags it reads): each (word, value) written on a plain flag the ruleset reads, typed, with the
-# fact it turns on; False for any other. Bounded: a batch's memory must not grow with the file.
-_PLAIN_TYPED: Final[dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int] | bool]]] = {}
+# fact it turns on; _NOT_PLAIN (no name) for any other. One tuple type, not a union with a marker: a compiled
+# module unpacks it without the iterator protocol. Bounded: a batch's memory must not grow with the file.
+_PLAIN_TYPED: Final[dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int]]]] = {}
+_NOT_PLAIN: Final[tuple[str, object, int]] = ("", None, 0)
 
 
 def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | None:
@@ -408,9 +410,9 @@ def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | 
         found = table.get(key)
         if found is None:
             found = remember(table, key, _plain_typed(w[0], w[1], reads))
-        if found is False:
+        name, value, fact = found
+        if not name:
             return None
-        name, value, fact = found  # type: ignore[misc]
         fields[name] = value
         facts |= fact
     if len(fields) != len(words):  # a flag given twice
@@ -420,13 +422,13 @@ def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | 
     return _context(fields, frozenset(fields), seat, zimo, None if zimo else OPPOSITE[seat], facts)
 
 
-def _plain_typed(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str, object, int] | bool:
+def _plain_typed(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str, object, int]:
     try:
         name, value = _typed(word, raw, reads)
     except MjcalcError:
-        return False
+        return _NOT_PLAIN
     if name not in _PLAIN_FLAGS or name not in reads:
-        return False
+        return _NOT_PLAIN
     return name, value, FLAG_FACTS.get(name, 0) if value else 0
 
 

@@ -39,6 +39,7 @@ from .facts import (
     Gate,
 )
 from .hand import Hand, Meld
+from .memo import remember
 from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
 
 
@@ -112,8 +113,8 @@ class Candidate:
         # a kong of four wildcards makes the tile facts ambiguous (it counts as no tile to some predicates, as a
         # kong to others): every item is asked then.
         self.facts: int | None = None if self.has_wildcard_kong else (
-            hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait] | CHI.of[len(chis)]
-            | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed] | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+            hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait]
+            | _set_facts(len(chis), len(pungs), concealed, dragons, winds))
 
     @property
     def waits(self) -> frozenset[int]:
@@ -153,6 +154,20 @@ class Candidate:
     def win_group(self) -> Group | None:
         i = self.reading.win_index
         return None if i is None else self.reading.groups[i]
+
+
+# The facts of a reading's set counts, by the counts packed in one small int (each below 64: MAX_GROUPS): five
+# big-int unions a reading become one look-up (callgrind: ~500 instructions a reading less). Few combinations occur.
+_SET_FACTS: Final[dict[int, int]] = {}
+
+
+def _set_facts(chis: int, pungs: int, concealed: int, dragons: int, winds: int) -> int:
+    key = chis | pungs << 6 | concealed << 12 | dragons << 18 | winds << 24
+    found = _SET_FACTS.get(key)
+    if found is None:
+        found = remember(_SET_FACTS, key, CHI.of[chis] | PUNG.of[pungs] | CONCEALED_PUNG.of[concealed]
+                         | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+    return found
 
 
 Predicate = Callable[..., "bool | int"]
