@@ -230,12 +230,45 @@ ATTRIBUTE_PREDICATES: Final = {"self_drawn": "ctx.zimo", "closed_hand": "hand.cl
 _SIGNATURES: Final[dict[Predicate, inspect.Signature]] = {}
 
 
+def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
+    """``inspect.signature(fn)``, made faster for a compiled function: it carries its signature as text, such as
+    ``(c, suit, n=1)``, which inspect reads with Python's tokenizer, costing a ruleset's load more than the rest
+    of it did. Read here with ``ast`` instead when the text is a plain ``def``'s parameters of literal defaults
+    (tests/test_startup.py: the same Signature for every predicate), else by inspect."""
+    text = getattr(fn, "__text_signature__", None)
+    if not isinstance(text, str) or "$" in text:
+        return inspect.signature(fn)
+    import ast
+
+    try:
+        tree = ast.parse(f"def f{text}: pass")
+        node = tree.body[0]
+        if not isinstance(node, ast.FunctionDef):
+            return inspect.signature(fn)
+        args = node.args
+        if args.vararg is not None or args.kwarg is not None:
+            return inspect.signature(fn)
+        empty = inspect.Parameter.empty
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[Any] = [empty] * (len(positional) - len(args.defaults)) + \
+            [ast.literal_eval(d) for d in args.defaults]
+        kinds = [inspect.Parameter.POSITIONAL_ONLY] * len(args.posonlyargs) + \
+            [inspect.Parameter.POSITIONAL_OR_KEYWORD] * len(args.args)
+        parameters = [inspect.Parameter(a.arg, kind, default=d) for a, kind, d in zip(positional, kinds, defaults)]
+        parameters += [inspect.Parameter(a.arg, inspect.Parameter.KEYWORD_ONLY,
+                                         default=empty if d is None else ast.literal_eval(d))
+                       for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+        return inspect.Signature(parameters)
+    except (SyntaxError, ValueError, TypeError):
+        return inspect.signature(fn)
+
+
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError."""
     fn = PREDICATES[name]
     signature = _SIGNATURES.get(fn)
-    if signature is None:  # read once a process: inspect parses a compiled function's signature from its text
-        signature = _SIGNATURES[fn] = inspect.signature(fn)
+    if signature is None:  # read once a process
+        signature = _SIGNATURES[fn] = signature_of(fn)
     bound = signature.bind(None, **params)
     if name in ATTRIBUTE_PREDICATES:
         return attrgetter(ATTRIBUTE_PREDICATES[name])
