@@ -514,22 +514,26 @@ HAND_CHECKS: Final[tuple[HandCheck, ...]] = (
     HandCheck("ura", _ura_indicators),
 )
 _CHECKED_FACTS: Final = sum({FLAG_FACTS[c.flag] for c in HAND_CHECKS})  # one test tells most lines none applies
-_CHECKS_BY_FACT: Final = tuple((FLAG_FACTS[c.flag], c) for c in HAND_CHECKS)
+# The checks that apply, by the checked flags that are on (few combinations): one look-up, not a big-int test per
+# check (callgrind: ~1,500 instructions a riichi line less).
+_CHECKS_ON: Final[dict[int, tuple[HandCheck, ...]]] = {}
 
 
 def check_hand(words: Sequence[FlagWord], more: Sequence[FlagWord], hand: Hand, ctx: Context,
                tiles: TileRules) -> None:
     """Refuse the first flag of HAND_CHECKS that is on and that the hand contradicts: a context error with the
     column of the flag as written (``words``: the line's flags; ``more``: the command line's)."""
-    facts = ctx.facts
-    if not facts & _CHECKED_FACTS:
+    on = ctx.facts & _CHECKED_FACTS
+    if not on:
         return
-    for fact, check in _CHECKS_BY_FACT:
-        if facts & fact:
-            refuses = check[1]  # by index: a named tuple's callable field is called as a method (looked up)
-            message = refuses(hand, ctx, tiles)
-            if message is not None:
-                raise MjcalcError("context", message, _column_of([*words, *more], check.flag))
+    checks = _CHECKS_ON.get(on)
+    if checks is None:
+        checks = remember(_CHECKS_ON, on, tuple(c for c in HAND_CHECKS if on & FLAG_FACTS[c.flag]))
+    for check in checks:
+        refuses = check[1]  # by index: a named tuple's callable field is called as a method (looked up)
+        message = refuses(hand, ctx, tiles)
+        if message is not None:
+            raise MjcalcError("context", message, _column_of([*words, *more], check[0]))
 
 
 def _column_of(words: Sequence[FlagWord], flag: str) -> int | None:

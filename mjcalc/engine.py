@@ -274,15 +274,16 @@ def _option_values(rules: Ruleset, given: Mapping[str, Any]) -> Mapping[str, Any
 def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     """The first half of scoring a line: flags, options, hand and context, checked."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
-    plain = None if request.flags else read_plain_flags(parsed.flags, rules.flags)
+    # What is read more than once of the line, the request and the ruleset (Python objects) is read once.
+    words, more, reads, tile_rules = parsed.flags, request.flags, rules.flags, rules.tile_rules
+    plain = None if more else read_plain_flags(words, reads)
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
     if plain is None:
-        values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags,
-                                        rules.flags)
+        values, ignored = collect_flags([*words, *more] if more else words, reads)
     options = request_options(rules, request)
     for key in ("base", "cap"):
-        if key in values and key in rules.flags:
+        if key in values and key in reads:
             value, column = values[key]
             line_value = rules.options[key].parse(value, f"+{key}")
             given = options_for(rules, request.options, request.lenient) if request.options else request.options
@@ -296,9 +297,9 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
             if value and name in rules.refused_flags:
                 raise MjcalcError("context", Msg.pair(rules.refused_flags[name]), column)
     win = values.get("win", (None, None))
-    hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
-    ctx = build_context(values, rules.flags) if plain is None else plain
-    check_hand(parsed.flags, request.flags, hand, ctx, rules.tile_rules)
+    hand = build_hand(parsed, tile_rules, win[0], win[1])  # type: ignore[arg-type]
+    ctx = build_context(values, reads) if plain is None else plain
+    check_hand(words, more, hand, ctx, tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
 
 
@@ -494,8 +495,8 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
             c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, completions)
             failed = None
             awards_known = False
-            for cond in play.checks.asked(c.facts):
-                if not cond.when(c):  # type: ignore[misc]
+            for cond, when in play.checks.asked(c.facts):
+                if not when(c):
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
                 awards = evaluate_items(play.items, c)
@@ -750,25 +751,28 @@ class Checks:
     """A ruleset's enabled conditions with a ``when``, each with its fail gate (facts.py): a condition whose fail
     gate is not met holds, unasked. As for a Tier, which are asked is looked up by the facts their gates read."""
 
-    conditions: tuple[tuple[int, Condition], ...]  # the mask of each one's fail gate, and the condition
+    # The mask of each one's fail gate, the condition and its ``when`` (apart: a compiled module calls a callable
+    # it holds directly, and ``cond.when(c)`` as a method of a Python object, looked up first).
+    conditions: tuple[tuple[int, Condition, Callable[[Candidate], bool | int]], ...]
     reads: int
-    asked_by: dict[int, tuple[Condition, ...]]
+    asked_by: dict[int, tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]]
 
-    def asked(self, facts: int | None) -> tuple[Condition, ...]:
-        """The conditions to ask for a reading of these facts (every one when the facts are unknown)."""
+    def asked(self, facts: int | None) -> tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]:
+        """The conditions to ask for a reading of these facts (every one when the facts are unknown), each with
+        its ``when``."""
         if facts is None:
-            return tuple(cond for _, cond in self.conditions)
+            return tuple((cond, when) for _, cond, when in self.conditions)
         key = facts & self.reads
         found = self.asked_by.get(key)
         if found is None:
             not_met = unmet(key)
-            found = remember(self.asked_by, key, tuple(cond for fails, cond in self.conditions
+            found = remember(self.asked_by, key, tuple((cond, when) for fails, cond, when in self.conditions
                                                        if not fails & not_met), MET_LIMIT)
         return found
 
 
 def _checks(conditions: tuple[Condition, ...]) -> Checks:
-    pairs = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+    pairs = tuple((c.fail_gate.mask, c, c.when) for c in conditions if c.when is not None)
     reads = 0
     for c in conditions:
         if c.when is not None:

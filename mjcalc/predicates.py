@@ -574,14 +574,15 @@ def one_tile_wait(c: Candidate) -> bool:
 
 # --- riichi-family patterns ----------------------------------------------------------------------------
 # Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
-# first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
+# first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading. Those
+# that only forbid kinds are exactly their gate (the kinds the engine tests), so they are never called then.
 
 TERMINALS_AND_HONORS: Final[int] = TERMINAL_KINDS | HONOR_KINDS
 GREEN_MASK: Final[int] = T.mask([T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z")])
 
 
 @predicate
-@needs(forbid=TERMINALS_AND_HONORS)
+@needs(forbid=TERMINALS_AND_HONORS, exact=True)
 def all_simples(c: Candidate) -> bool:
     """No 1, 9 or honor anywhere in the hand (断幺九)."""
     return not c.kinds & TERMINALS_AND_HONORS
@@ -602,28 +603,28 @@ def half_flush(c: Candidate) -> bool:
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~HONOR_KINDS)
+@needs(forbid=KIND_BITS & ~HONOR_KINDS, exact=True)
 def all_honors(c: Candidate) -> bool:
     """Every tile a wind or a dragon (字一色)."""
     return not c.kinds & ~HONOR_KINDS
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~TERMINAL_KINDS)
+@needs(forbid=KIND_BITS & ~TERMINAL_KINDS, exact=True)
 def all_terminals(c: Candidate) -> bool:
     """Every tile a 1 or a 9 of a suit (清老头)."""
     return not c.kinds & ~TERMINAL_KINDS
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~TERMINALS_AND_HONORS)
+@needs(forbid=KIND_BITS & ~TERMINALS_AND_HONORS, exact=True)
 def all_terminals_and_honors(c: Candidate) -> bool:
     """Every tile a 1, a 9 or an honor (混老头)."""
     return not c.kinds & ~TERMINALS_AND_HONORS
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~GREEN_MASK)
+@needs(forbid=KIND_BITS & ~GREEN_MASK, exact=True)
 def all_green(c: Candidate) -> bool:
     """Every tile green: 2 3 4 6 8 of bamboo and 发 (绿一色)."""
     return not c.kinds & ~GREEN_MASK

@@ -423,6 +423,18 @@ def _group(kind: str, t: int) -> Group:
     return Group(kind, (t,) * _SIZES[kind])
 
 
+# The group of each meld met, by identity (the entry holds the meld, so no other object can take its id): hands
+# are built from the melds kept per text (hand._MELDS), and a meld's group costs ~3,000 instructions to make.
+_MELD_GROUPS: Final[dict[int, tuple[Meld, Group]]] = {}
+
+
+def _meld_group(m: Meld) -> Group:
+    found = _MELD_GROUPS.get(id(m))
+    if found is None or found[0] is not m:
+        found = remember(_MELD_GROUPS, id(m), (m, meld_group(m)), 4096)
+    return found[1]
+
+
 def meld_group(m: Meld) -> Group:
     if m.kind == "special":
         return _new(Group, ("special", m.tiles, True, True, m.special, m.extra))
@@ -454,7 +466,7 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
     free = hand.sets - len(hand.melds)
     if not hand.melds:
         return _concealed_readings(hand.concealed, hand.win_tile, free, forms)
-    melds = tuple([meld_group(m) for m in hand.melds])
+    melds = tuple([_meld_group(m) for m in hand.melds])
     called = None
     for i, m in enumerate(hand.melds):
         if m.called:

@@ -116,7 +116,8 @@ VALUED_PAIRS: Final = {seat: {round_: _valued_pairs(seat, round_) for round_ in 
 
 
 def _pair_value_lines(c: Candidate, pair: Group) -> tuple[tuple[str, int], ...]:
-    return VALUED_PAIRS[c.ctx.seat][c.ctx.round].get(pair.tiles[0], ())
+    ctx = c.ctx
+    return VALUED_PAIRS[ctx.seat][ctx.round].get(pair[1][0], ())  # the pair's tiles by index (a named tuple)
 
 
 @riichi
@@ -172,21 +173,23 @@ OPEN_WITHOUT_FU_LINE: Final = (N_("open hand without fu"), 2)
 
 def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
     """Each part of the fu of this reading with its reason, before rounding."""
-    form = c.reading.form
+    reading = c.reading  # its fields by index, here and below: a named tuple's attributes cost a compiled module more
+    form = reading[0]
     if form == "thirteen_orphans":
         return []
     if form == "seven_pairs":
         return list(SEVEN_PAIRS_LINES)
-    zimo, closed, reading = c.ctx.zimo, c.hand.closed, c.reading
+    zimo, closed = c.ctx.zimo, c.hand.closed
     lines: list[tuple[str, int]] = [BASE_LINE, CLOSED_RON_LINE] if closed and not zimo else [BASE_LINE]
     base_lines = len(lines)
-    wait = WAIT_LINES.get(reading.wait)  # type: ignore[arg-type]
+    wait = WAIT_LINES.get(reading[3])  # type: ignore[arg-type]
     if wait is not None:
         lines.append(wait)
-    if c.pair is not None:
-        lines += _pair_value_lines(c, c.pair)
-    win_index = None if zimo else reading.win_index  # a triplet completed by a discard counts as open
-    for i, g in enumerate(reading.groups):
+    pair = c.pair
+    if pair is not None:
+        lines += _pair_value_lines(c, pair)
+    win_index = None if zimo else reading[2]  # a triplet completed by a discard counts as open
+    for i, g in enumerate(reading[1]):
         kind = g[0]
         if kind == "pon" or kind == "kong":  # by index: a named tuple's attributes cost more
             lines.append(_SET_LINE_AT[4 * BIG[g[1][0]] + 2 * (kind == "kong") + (not g[2] or i == win_index)])
@@ -215,7 +218,7 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
     for lowest, base, name in LIMITS:
         if han >= lowest:
             return base, kazoe or name
-    if options["kiriage"] and (han, fu) in ((4, 30), (3, 60)):
+    if (han == 4 and fu == 30 or han == 3 and fu == 60) and options["kiriage"]:
         return 2000, MANGAN
     base = fu << (2 + han) if han >= 0 else fu * 2 ** (2 + han)  # fu × 2^(2 + han); a homework's han may be any
     return (2000, MANGAN) if base > 2000 else (base, None)
@@ -285,8 +288,9 @@ def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | 
             shares = tuple((payer, 2 if as_dealer or i == 0 else 1) for i, (payer, _) in enumerate(shares))
         for payer, times in shares:
             out.append(_payment(payer, winner, han, base, times, honba, step))
-    if ctx.sticks:
-        out.append(Payment("table", winner, han, 1000 * ctx.sticks, _sticks_formula(ctx.sticks)))
+    sticks = ctx.sticks
+    if sticks:
+        out.append(Payment("table", winner, han, 1000 * sticks, _sticks_formula(sticks)))
     return out
 
 
@@ -303,7 +307,7 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     raw = 0
     for _, part in lines:
         raw += part
-    fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
+    fu = raw if c.reading[0] == "seven_pairs" else fu_round(raw)
     what_if = params.get("what_if")
     if what_if:  # homework: one step done another way (settlement.WHAT_IF)
         return _what_if(what_if, options, c, han, fu, raw, yakuman, lines)
