@@ -23,17 +23,20 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any, TypeVar, cast
-
-import yaml
+from functools import lru_cache
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
 from .record import json_bytes, json_line, record_bytes, to_json
+
+# Imported when first needed, so that a batch starts without them (benchmarks/bench_startup.py): the process
+# pool with --jobs 2 or more (_parallel), PyYAML for a YAML batch file (_yaml_record, _yaml_whole).
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
@@ -543,16 +546,22 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         yield from _yaml_entry(entry, indent, from_line)
 
 
-class _EntryLoader(yaml.SafeLoader):
-    """A YAML loader for one batch entry: safe, and without aliases (an entry is a few plain values, and an
-    alias is how a tiny file becomes an enormous value)."""
+@lru_cache(maxsize=1)
+def _loaders() -> tuple[Any, Any]:
+    """PyYAML, imported with the first YAML record, and its loaders for a batch entry: libyaml's safe loader
+    where PyYAML has it (8x faster on an entry than pure Python; None elsewhere), and a safe loader without
+    aliases (an entry is a few plain values, and an alias is how a tiny file becomes an enormous value)."""
+    import yaml
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a batch file",
-                                              event.start_mark)
-        return super().compose_node(parent, index)
+    class EntryLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a batch file",
+                                                  event.start_mark)
+            return super().compose_node(parent, index)
+
+    return getattr(yaml, "CSafeLoader", None), EntryLoader
 
 
 def _yaml_problem(exc: Exception, first_line: int) -> str:
@@ -581,20 +590,22 @@ def _yaml_entry(entry: list[Line], indent: int, from_line: int) -> Iterator[Reco
     yield _guarded(n, shown, lambda: _yaml_record(n, text, shown))
 
 
-_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)  # libyaml: 8x faster on an entry than pure Python
-
-
 def _has_alias(text: str) -> bool:
     """Whether an entry uses an alias (``*name``): asked only when a ``*`` is in it at all."""
-    return "*" in text and any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=_FAST_LOADER))
+    import yaml
+
+    return "*" in text and any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=_loaders()[0]))
 
 
 def _yaml_record(n: int, text: str, shown: str) -> Record:
+    fast, entry_loader = _loaders()
+    import yaml
+
     try:
-        if _FAST_LOADER is not None and not _has_alias(text):
-            data = yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506  (libyaml's safe loader)
+        if fast is not None and not _has_alias(text):
+            data = yaml.load(text, Loader=fast)  # noqa: S506  (libyaml's safe loader)
         else:
-            data = yaml.load(text, Loader=_EntryLoader)  # noqa: S506  (a safe loader, aliases refused)
+            data = yaml.load(text, Loader=entry_loader)  # noqa: S506  (a safe loader, aliases refused)
     except yaml.YAMLError as exc:
         return Record(n, shown, problem=_yaml_problem(exc, n))
     except RecursionError:
@@ -625,7 +636,9 @@ def _yaml_whole(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         collected.append(line.text)
     if not collected:
         return
-    loader = _EntryLoader("\n".join(collected))
+    import yaml
+
+    loader = _loaders()[1]("\n".join(collected))
     records: list[Record] = []
     try:
         root = loader.get_single_node()
@@ -942,6 +955,7 @@ def _parallel(work: Callable[..., Done], tasks: Iterable[Task], args: tuple[Any,
     yielded in input order. A task whose worker fails (a worker killed from outside) is done here instead.
     Closing the generator before its end drops the tasks not yet started and lets the few in flight finish;
     after a signal the workers are ended at once (``_stop_pool``)."""
+    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))

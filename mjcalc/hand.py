@@ -330,7 +330,7 @@ _MELDS: Final[dict[tuple[str, str, bool, int], tuple[TileRules, Meld]]] = {}
 
 def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The kinds of a meld's tiles, and of its red fives."""
-    key = (m.text, m.kind, m.added)
+    key = (m[3], m[0], m[4])  # text, kind, added: by index, as a named tuple's attributes cost a compiled module more
     found = _WRITTEN.get(key)
     if found is None:
         found = remember(_WRITTEN, key, (tuple(map(_KIND, m.tiles)), tuple(t.tile for t in m.tiles if t.red)))
@@ -339,7 +339,7 @@ def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _meld_of(m: MeldText, rules: TileRules) -> Meld:
     """``_meld``, kept per meld as written and tile rules (a meld that is refused is not kept)."""
-    key = (m.text, m.kind, m.added, id(rules))
+    key = (m[3], m[0], m[4], id(rules))  # text, kind, added (by index, as in _written) and the tile rules
     found = _MELDS.get(key)
     if found is None or found[0] is not rules:
         found = remember(_MELDS, key, (rules, _meld(m, rules)))
