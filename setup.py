@@ -30,10 +30,12 @@ COMPILED = [
     "mjcalc/context.py",
     "mjcalc/hand.py",
     "mjcalc/readings.py",
+    "mjcalc/shapewaits.py",
     "mjcalc/waiting.py",
     "mjcalc/predicates.py",
     "mjcalc/settlement.py",
     "mjcalc/engine.py",
+    "mjcalc/record.py",
     "mjcalc/hooks/riichi.py",
     "mjcalc/hooks/mcr.py",
 ]
@@ -57,25 +59,48 @@ def _ext_modules() -> list:
     return extensions
 
 
+def _standalone(name: str):  # noqa: ANN202
+    """A module of the package that imports nothing from it, loaded from its file: the package is not
+    importable while it is being built."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(f"_mjcalc_{name}", Path("mjcalc") / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class build_py_with_catalog(build_py):
     """Also compile each message catalog (mjcalc/locale/<lang>.po) to the .mo that gettext
-    reads, beside it in the build: a plain ``pip install .`` carries it. The compiler is mjcalc.i18n's own
-    (stdlib only), loaded from its file: the package is not importable yet. An editable install reads the .po."""
+    reads, beside it in the build: a plain ``pip install .`` carries it; the compiler is mjcalc.i18n's own
+    (stdlib only). And pack each built-in ruleset (rules/<name>.yaml) as the JSON that mjcalc.packed reads
+    instead, so that a command starts without importing PyYAML (a build requirement; without it the rulesets
+    are shipped as YAML only). An editable install reads the .po and the YAML."""
 
     def run(self) -> None:
         super().run()
         if getattr(self, "editable_mode", False):
             return
-        import importlib.util
         from pathlib import Path
 
-        spec = importlib.util.spec_from_file_location("_mjcalc_i18n", Path("mjcalc") / "i18n.py")
-        i18n = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(i18n)
+        i18n = _standalone("i18n")
         for po in sorted(Path("mjcalc/locale").glob("*.po")):
             target = Path(self.build_lib) / po.with_suffix(".mo")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(i18n.write_mo(i18n.read_po(po.read_text(encoding="utf-8"))))
+        try:
+            import yaml
+        except ImportError:
+            return
+        packed = _standalone("packed")
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # a safe loader, as mjcalc.yamlfile's
+        for source in sorted(Path("rules").glob("*.yaml")):
+            raw = source.read_bytes()
+            text = packed.pack(raw, yaml.load(raw.decode("utf-8"), Loader=loader))
+            if text is not None:
+                (Path(self.build_lib) / "mjcalc" / "rules" / source.with_suffix(".json").name).write_text(
+                    text, encoding="utf-8")
 
 
 setup(ext_modules=_ext_modules(), cmdclass={"build_py": build_py_with_catalog})

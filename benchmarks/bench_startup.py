@@ -1,9 +1,11 @@
 """Cold start: how long a user waits for one command, side by side with an interpreter that does nothing.
 
 Runs ``python -c pass`` and ``mjcalc score "123m456p789s111z22z +zimo +seat=E"`` (and a few other short
-commands) in turn, many rounds, as separate processes; prints each one's median wall time and its ratio to
-``python -c pass`` (the goal for ``score``: at most 6x). What a command imports is shown by
-``python -X importtime -m mjcalc score "…"``.
+commands: a batch of one riichi hand, and the reference calculator's batch script on the same hand,
+benchmarks/reference_batch.py, whose whole-process ratio bench_batch.py measures) in turn, many rounds, as
+separate processes; prints each one's median wall time and its ratio to ``python -c pass`` (the goal for
+``score``: at most 6x). What a command imports is shown by ``python -X importtime -m mjcalc score "…"``; where
+its instructions go, steadily on a busy machine, by ``valgrind --tool=callgrind``.
 
     python benchmarks/bench_startup.py [--rounds 21]
 """
@@ -11,12 +13,18 @@ commands) in turn, many rounds, as separate processes; prints each one's median 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_batch import timed  # noqa: E402  (one timer for the whole-process benchmarks)
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+from bench_batch import reference_record, timed  # noqa: E402  (one timer for the whole-process benchmarks)
+from riichi_situations import DEFAULTS, generate  # noqa: E402
 
 HAND = "123m456p789s111z22z +zimo +seat=E"
 
@@ -27,12 +35,21 @@ def main() -> None:
     parser.add_argument("--mjcalc", help="the mjcalc executable (default: the one beside this Python)")
     args = parser.parse_args()
     mjcalc = args.mjcalc or str(Path(sys.executable).parent / "mjcalc")
+    tmp = Path(tempfile.mkdtemp())
+    situation = generate(1, seed=1)[0]
+    situation.options = dict(DEFAULTS)  # as bench_batch.py: the line carries no options
+    (tmp / "one.txt").write_text(situation.line() + "\n", encoding="utf-8")
+    (tmp / "one.jsonl").write_text(json.dumps(reference_record(situation)) + "\n", encoding="utf-8")
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
         f'mjcalc score "{HAND}"': [mjcalc, "score", HAND],
         f'mjcalc score "{HAND}" --json': [mjcalc, "score", HAND, "--json"],
         f'mjcalc score "{HAND}" --rules riichi': [mjcalc, "score", HAND, "--rules", "riichi"],
         "mjcalc --help": [mjcalc, "--help"],
+        "mjcalc batch ONE-HAND --rules riichi --format jsonl": [mjcalc, "batch", str(tmp / "one.txt"), "--rules",
+                                                                "riichi", "--format", "jsonl", "-o", str(tmp / "o")],
+        "reference_batch.py ONE-HAND": [sys.executable, str(HERE / "reference_batch.py"), str(tmp / "one.jsonl"), "-o",
+                                        str(tmp / "o")],
     }
     for cmd in commands.values():  # warm the disk cache and the .pyc files
         timed(cmd)
@@ -49,10 +66,11 @@ def main() -> None:
     import mjcalc as package
 
     print(f"{args.rounds} rounds alternating, medians; mjcalc's core: {package.core()}")
-    print(f"{'':<58} {'wall':>9}  {'x pass':>6}  {'cpu':>9}  {'x pass':>6}")
+    print(f"{'':<64} {'wall':>9}  {'x pass':>6}  {'cpu':>9}  {'x pass':>6}")
     for name in commands:
         m, c = statistics.median(times[name]), statistics.median(cpu[name])
-        print(f"{name:<58} {m * 1000:6.1f} ms  {m / base:5.1f}x  {c * 1000:6.1f} ms  {c / base_cpu:5.1f}x")
+        print(f"{name:<64} {m * 1000:6.1f} ms  {m / base:5.1f}x  {c * 1000:6.1f} ms  {c / base_cpu:5.1f}x")
+    shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":

@@ -23,17 +23,20 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Any, TypeVar, cast
-
-import yaml
+from functools import lru_cache
+from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
-from .render import json_line, to_json
+from .record import json_bytes, json_line, record_bytes, to_json
+
+# Imported when first needed, so that a batch starts without them (benchmarks/bench_startup.py): the process
+# pool with --jobs 2 or more (_parallel), PyYAML for a YAML batch file (_yaml_record, _yaml_whole).
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
@@ -543,16 +546,22 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         yield from _yaml_entry(entry, indent, from_line)
 
 
-class _EntryLoader(yaml.SafeLoader):
-    """A YAML loader for one batch entry: safe, and without aliases (an entry is a few plain values, and an
-    alias is how a tiny file becomes an enormous value)."""
+@lru_cache(maxsize=1)
+def _loaders() -> tuple[Any, Any]:
+    """PyYAML, imported with the first YAML record, and its loaders for a batch entry: libyaml's safe loader
+    where PyYAML has it (8x faster on an entry than pure Python; None elsewhere), and a safe loader without
+    aliases (an entry is a few plain values, and an alias is how a tiny file becomes an enormous value)."""
+    import yaml
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a batch file",
-                                              event.start_mark)
-        return super().compose_node(parent, index)
+    class EntryLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a batch file",
+                                                  event.start_mark)
+            return super().compose_node(parent, index)
+
+    return getattr(yaml, "CSafeLoader", None), EntryLoader
 
 
 def _yaml_problem(exc: Exception, first_line: int) -> str:
@@ -581,20 +590,22 @@ def _yaml_entry(entry: list[Line], indent: int, from_line: int) -> Iterator[Reco
     yield _guarded(n, shown, lambda: _yaml_record(n, text, shown))
 
 
-_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", None)  # libyaml: 8x faster on an entry than pure Python
-
-
 def _has_alias(text: str) -> bool:
     """Whether an entry uses an alias (``*name``): asked only when a ``*`` is in it at all."""
-    return "*" in text and any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=_FAST_LOADER))
+    import yaml
+
+    return "*" in text and any(isinstance(e, yaml.AliasEvent) for e in yaml.parse(text, Loader=_loaders()[0]))
 
 
 def _yaml_record(n: int, text: str, shown: str) -> Record:
+    fast, entry_loader = _loaders()
+    import yaml
+
     try:
-        if _FAST_LOADER is not None and not _has_alias(text):
-            data = yaml.load(text, Loader=_FAST_LOADER)  # noqa: S506  (libyaml's safe loader)
+        if fast is not None and not _has_alias(text):
+            data = yaml.load(text, Loader=fast)  # noqa: S506  (libyaml's safe loader)
         else:
-            data = yaml.load(text, Loader=_EntryLoader)  # noqa: S506  (a safe loader, aliases refused)
+            data = yaml.load(text, Loader=entry_loader)  # noqa: S506  (a safe loader, aliases refused)
     except yaml.YAMLError as exc:
         return Record(n, shown, problem=_yaml_problem(exc, n))
     except RecursionError:
@@ -625,7 +636,9 @@ def _yaml_whole(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         collected.append(line.text)
     if not collected:
         return
-    loader = _EntryLoader("\n".join(collected))
+    import yaml
+
+    loader = _loaders()[1]("\n".join(collected))
     records: list[Record] = []
     try:
         root = loader.get_single_node()
@@ -684,11 +697,14 @@ def score_record(record: Record, base: Request) -> Result:
     return res
 
 
+# A record's output: text (RENDERERS: the Python API's, Dask's) or the UTF-8 bytes written (ENCODERS: the CLI's).
 Renderer = Callable[[Record, "Result | None"], str]
+Encoder = Callable[[Record, "Result | None"], bytes]
 
 
-def _one(record: Record, base: Request, render: Renderer) -> tuple[str, str]:
-    """One record's kind and output text. Whatever goes wrong inside is this record's error record."""
+def _one(record: Record, base: Request, render: Renderer | Encoder) -> tuple[str, Any]:
+    """One record's kind and output (the text or the bytes the renderer gives). Whatever goes wrong inside is this
+    record's error record."""
     try:
         if record.skipped:
             return "skipped", render(record, None)
@@ -701,12 +717,12 @@ def _one(record: Record, base: Request, render: Renderer) -> tuple[str, str]:
         try:
             return "internal", render(record, res)
         except Exception:
-            return "internal", json.dumps({"line": record.line, "input": record.text, "result": "error",
-                                           "error": {"kind": "internal", "message": message, "column": None}},
-                                          ensure_ascii=False)
+            text = json.dumps({"line": record.line, "input": record.text, "result": "error",
+                               "error": {"kind": "internal", "message": message, "column": None}}, ensure_ascii=False)
+            return "internal", text.encode("utf-8", "backslashreplace") if render in ENCODERS.values() else text
 
 
-def _work(chunk: list[Record], base: Request, render: Renderer) -> list[tuple[int, str, str]]:
+def _work(chunk: list[Record], base: Request, render: Renderer | Encoder) -> list[tuple[int, str, str | bytes]]:
     return [(record.line, *_one(record, base, render)) for record in chunk]
 
 
@@ -840,7 +856,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def run(records: Iterable[Record], base: Request, render: Renderer, write: Callable[[str], object],
+def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, write: Callable[[Any], object],
         jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
         chunk: int | None = None, flush: Callable[[], object] | None = None) -> Summary:
     """Score every record in input order and hand the output texts to ``write``, in order; ``flush`` is
@@ -854,7 +870,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
     size = chunk or CHUNK
     start = time.perf_counter()
 
-    def emit(texts: Iterable[str], counts: dict[str, int], last_line: int) -> None:
+    def emit(texts: Iterable[str | bytes], counts: dict[str, int], last_line: int) -> None:
         for text in texts:
             write(text)
         if flush is not None:
@@ -866,7 +882,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
         if progress is not None:
             progress(summary)
 
-    def emit_records(results: list[tuple[int, str, str]]) -> None:
+    def emit_records(results: list[tuple[int, str, str | bytes]]) -> None:
         if results:
             counts: dict[str, int] = {}
             for _, kind, _ in results:
@@ -896,7 +912,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
                         break
         elif jobs <= 1:
             for part in _chunks(records, size):
-                done: list[tuple[int, str, str]] = []
+                done: list[tuple[int, str, str | bytes]] = []
                 for record in part:
                     done.append((record.line, *_one(record, base, render)))
                     if Stop.signum:
@@ -916,7 +932,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer, write: Calla
 
 
 def scored(records: Iterable[Record], base: Request, render: Renderer, jobs: int = 1
-           ) -> Generator[tuple[int, str, str], None, None]:
+           ) -> Generator[tuple[int, str, str | bytes], None, None]:
     """Each record's line, kind and output text, in input order, as they are scored: the pull-style run that
     the Python API (``mjcalc.score_many``) iterates. Records are read as they are needed; stopping early (closing
     the iterator) ends the workers."""
@@ -939,6 +955,7 @@ def _parallel(work: Callable[..., Done], tasks: Iterable[Task], args: tuple[Any,
     yielded in input order. A task whose worker fails (a worker killed from outside) is done here instead.
     Closing the generator before its end drops the tasks not yet started and lets the few in flight finish;
     after a signal the workers are ended at once (``_stop_pool``)."""
+    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init, initargs=(os.getpid(),))
@@ -1049,7 +1066,7 @@ class _Range:
 class _Scored:
     """A range's output: its records' texts joined by line ends, their kinds counted, the last record's line."""
 
-    text: str
+    text: str | bytes
     counts: dict[str, int]
     last_line: int
     stopped: str | None = None  # the range could not be read to its end, and why
@@ -1104,10 +1121,10 @@ def _renumbered(lines: Iterable[Line], offset: int) -> Iterator[Line]:
         yield line
 
 
-def _score_range(task: _Range, base: Request, render: Renderer) -> _Scored:
+def _score_range(task: _Range, base: Request, render: Renderer | Encoder) -> _Scored:
     """A worker's range read, scored and rendered: the records ``read_records`` gives for those lines."""
     plan = task.plan
-    texts: list[str] = []
+    texts: list[Any] = []  # all text, or all bytes (ENCODERS)
     counts: dict[str, int] = {}
     last = 0
     try:
@@ -1123,12 +1140,17 @@ def _score_range(task: _Range, base: Request, render: Renderer) -> _Scored:
                 counts[kind] = counts.get(kind, 0) + 1
                 last = record.line
     except OSError as exc:  # the file went away under the run
-        return _Scored("\n".join(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
+        return _Scored(_joined(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
     stopped = None
     if source.stopped:
         stopped = f"cannot read the input after {task.start + source.position:,} bytes: " + \
             source.stopped.split(": ", 1)[-1]
-    return _Scored("\n".join(texts), counts, last, stopped)
+    return _Scored(_joined(texts), counts, last, stopped)
+
+
+def _joined(texts: list[Any]) -> str | bytes:
+    """Records' texts (or bytes) joined by line ends."""
+    return b"\n".join(texts) if texts and isinstance(texts[0], bytes) else "\n".join(texts)
 
 
 # --- writers -------------------------------------------------------------------------------------------
@@ -1150,6 +1172,20 @@ def render_jsonl(record: Record, res: Result | None) -> str:
 
 
 _LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def encode_jsonl(record: Record, res: Result | None) -> bytes:
+    """``render_jsonl`` as the UTF-8 bytes written (``record.record_bytes``: orjson's bytes as they are)."""
+    if res is None:
+        data = json_bytes({"line": record.line, "input": record.text, "result": "skipped"})
+    else:
+        data = record_bytes(res)
+    if b"\xc2\x85" in data or b"\xe2\x80\xa8" in data or b"\xe2\x80\xa9" in data:  # U+0085, U+2028, U+2029
+        data = _LINE_BREAKS_UTF8.sub(lambda m: f"\\u{ord(m.group().decode()):04x}".encode(), data)
+    return data
+
+
+_LINE_BREAKS_UTF8 = re.compile(b"\xc2\x85|\xe2\x80\xa8|\xe2\x80\xa9")
 
 
 def csv_header() -> str:
@@ -1222,6 +1258,12 @@ def _wait_names(res: Result) -> list[str]:
 
 
 RENDERERS: dict[str, Renderer] = {"jsonl": render_jsonl, "csv": render_csv, "table": render_row}
+# The same as the UTF-8 bytes a file gets (a lone surrogate written \udcxx), for the CLI's output.
+ENCODERS: dict[str, Encoder] = {
+    "jsonl": encode_jsonl,
+    "csv": lambda record, res: render_csv(record, res).encode("utf-8", "backslashreplace"),
+    "table": lambda record, res: render_row(record, res).encode("utf-8", "backslashreplace"),
+}
 
 
 def count_lines(path: str) -> int:

@@ -1,7 +1,7 @@
 """The command line: parses options into a Request, calls the engine, prints a renderer's output. Thin."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: the commands' annotations are what typer reads, and evaluated
+# when this module runs (from its .pyc) they cost nothing more; left as text, typer would compile each one.
 import json
 import sys
 from collections.abc import Iterator
@@ -64,7 +64,7 @@ def _fail(exc: MjcalcError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
-def _config(lang: str | None = None) -> Config:
+def _config(lang: str | None = None) -> "Config":
     from .config import load_config
 
     try:
@@ -86,7 +86,7 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _lang(lang: str | None, config: Config) -> str:
+def _lang(lang: str | None, config: "Config") -> str:
     """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
@@ -197,9 +197,10 @@ class Output:
         except OSError as exc:
             raise OutputError(self.name, exc) from None
 
-    def write(self, text: str) -> None:
+    def write(self, text: str | bytes) -> None:
+        """One record (text, or the UTF-8 bytes the batch's ENCODERS give) and its line end."""
         try:
-            self.stream.write((text + "\n").encode("utf-8", "backslashreplace"))
+            self.stream.write((text if isinstance(text, bytes) else text.encode("utf-8", "backslashreplace")) + b"\n")
         except OSError as exc:
             raise OutputError(self.name, exc) from None
 
@@ -252,10 +253,12 @@ def _end_now(code: int) -> None:
 def _quiet_collector() -> Iterator[None]:
     """For a long run: what is loaded so far (modules, the ruleset) is set aside from the garbage collector,
     which otherwise walks it again and again, and the youngest generation is collected less often. Cycles
-    made while scoring are still collected, so memory stays flat. As it was afterwards (a test's process)."""
+    made while scoring are still collected, so memory stays flat. As it was afterwards (a test's process).
+    The collector is turned on here (off for start-up: mjcalc.__main__); the little garbage that start-up
+    leaves is set aside with the rest rather than collected first, which would cost a one-hand batch 2 %."""
     import gc
 
-    gc.collect()
+    gc.enable()
     gc.freeze()
     threshold = gc.get_threshold()
     gc.set_threshold(20_000, *threshold[1:])
@@ -266,7 +269,7 @@ def _quiet_collector() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> Request:
+def _file_request(rules: str | None, set_: list[str] | None, config: "Config") -> "Request":
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
     from .engine import DEFAULT_RULESET, Request, check_run_options, request_options
@@ -282,7 +285,7 @@ def _file_request(rules: str | None, set_: list[str] | None, config: Config) -> 
     return request
 
 
-def _in_folder(request: Request, file: str) -> Request:
+def _in_folder(request: "Request", file: str) -> "Request":
     """A file's records name ruleset files relative to the file (``+rules=house.yaml`` beside it)."""
     if file == "-":
         return request
@@ -344,7 +347,7 @@ def batch(
     file = files[0]
 
     from .batch import (
-        INPUT_FORMATS, OUTPUT_FORMATS, RENDERERS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
+        ENCODERS, INPUT_FORMATS, OUTPUT_FORMATS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
         read_records, run,
     )
 
@@ -378,7 +381,7 @@ def batch(
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
                 if auto and jobs > 1 and not (isinstance(records, FileRecords) and records.plan()):
                     jobs = 1  # a file the workers cannot split (YAML, UTF-16, ...): handing records out gains little
-                run(records, request, RENDERERS[output_format], out.write,
+                run(records, request, ENCODERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush)
         finally:
@@ -409,7 +412,7 @@ def batch(
     raise typer.Exit(code)
 
 
-def _summary_lang(config: Config) -> str:
+def _summary_lang(config: "Config") -> str:
     """The language of a batch's summary line: MJCALC_LANG or the config file's (its records stay English)."""
     return config.lang if config.lang in ("en", "zh") else "en"
 
@@ -417,6 +420,9 @@ def _summary_lang(config: Config) -> str:
 def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
                 input_format: str, output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
     """``batch --dask``: the files scored on a Dask cluster (mjcalc.dask_batch), one output file a partition."""
+    import gc
+
+    gc.enable()  # off for start-up (mjcalc.__main__)
     from importlib.util import find_spec
 
     from .batch import INPUT_FORMATS
@@ -619,6 +625,7 @@ def main(argv: list[str] | None = None) -> Any:
     exit 3 with the reason; a closed pipe (``| head``) ends the process as SIGPIPE does; a bug says so in one
     line (set MJCALC_DEBUG=1 for the traceback)."""
     import errno
+    import gc
     import os
     import signal
 
@@ -630,10 +637,13 @@ def main(argv: list[str] | None = None) -> Any:
             reconfigure(errors="backslashreplace")
     try:
         try:
-            lang = _help_lang(sys.argv[1:] if argv is None else argv)
+            args = sys.argv[1:] if argv is None else argv
+            if _command_name(args) not in _BRIEF:
+                gc.enable()  # off for start-up (mjcalc.__main__); a long run collects its garbage
+            lang = _help_lang(args)
             if lang == "en":
-                return app(args=argv, standalone_mode=True)
-            return _translated(typer.main.get_command(app), lang)(args=argv, standalone_mode=True)
+                return _narrowed(args)(args=argv, standalone_mode=True)
+            return _translated(typer.main.get_command(_narrowed(args)), lang)(args=argv, standalone_mode=True)
         finally:
             sys.stdout.flush()  # a full disk shows here, not in an "Exception ignored" at exit
     except MjcalcError as exc:  # a safety net: engine errors are normally inside the Result
@@ -654,6 +664,35 @@ def main(argv: list[str] | None = None) -> Any:
         if os.environ.get("MJCALC_DEBUG"):
             raise
         _internal(exc)
+
+
+# Commands that do a bounded amount of work (one hand, one ruleset) and end: they run without the garbage
+# collector that mjcalc.__main__ turns off for start-up. batch turns it on once its records are read
+# (_quiet_collector); every other command at once.
+_BRIEF = ("score", "waits", "rules", "batch")
+
+
+def _command_name(argv: list[str]) -> str | None:
+    """The command that the arguments name: the first that is not an option (mjcalc's own take no value)."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
+
+
+def _narrowed(argv: list[str]) -> typer.Typer:
+    """The app with only the command that ``argv`` names (``score``, ``rules`` …): Typer builds the click
+    command of every command it holds, reading each one's signature, and a run needs one. The whole app when
+    no command is named (``mjcalc --help``) or an unknown one (click's error lists the others)."""
+    name = _command_name(argv)
+    commands = [c for c in app.registered_commands
+                if (c.name or c.callback.__name__.lower().replace("_", "-") if c.callback else None) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    import copy
+
+    narrowed = copy.copy(app)
+    narrowed.registered_commands = commands
+    narrowed.registered_groups = groups
+    return narrowed
 
 
 def _help_lang(argv: list[str]) -> str:

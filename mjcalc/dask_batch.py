@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .batch import (
     CSV_COLUMNS, RENDERERS, FileRecords, LineSource, Record, Summary, _csv_row, _one, _Range, _ranges, _score_range,
@@ -153,7 +153,7 @@ def _scored(partition: Partition, base: Request, output_format: str) -> tuple[st
     request = dataclasses.replace(base, rules_dir=os.path.dirname(partition.path))  # +rules=house.yaml beside it
     if partition.part is not None:
         done = _score_range(partition.part, request, render)
-        return done.text, done.counts, done.last_line, done.stopped
+        return cast(str, done.text), done.counts, done.last_line, done.stopped  # text: _Tagged gives text
     texts: list[str] = []
     counts: dict[str, int] = {}
     last = 0

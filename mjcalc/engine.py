@@ -11,9 +11,18 @@ from typing import Any, Final, NamedTuple
 from mypy_extensions import mypyc_attr
 
 from . import tiles as T
-from .context import ALIASES, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags
+from .context import (
+    ALIASES,
+    CONTEXT_FACTS,
+    SHORTHANDS,
+    Context,
+    build_context,
+    check_hand,
+    collect_flags,
+    read_plain_flags,
+)
 from .errors import MjcalcError, did_you_mean
-from .facts import KIND_BITS, Gate, unmet
+from .facts import KIND_BITS, WIDTH, Gate, unmet
 from .i18n import Msg
 from .hand import Hand, build_hand
 from .memo import remember
@@ -32,10 +41,11 @@ from .readings import (
 )
 from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
+from .shapewaits import hand_waits
 
 DEFAULT_RULESET: Final = "changchun"
 
-_new = tuple.__new__  # a named tuple from its fields without the Python-level __new__
+_new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 # Scored and Result are made for every line: slotted, and an __init__ of their own, which mypyc compiles (the one
@@ -187,9 +197,10 @@ _NAMES_RULES: Final[dict[str, bool]] = {}
 
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     for w in parsed.flags:
-        names = _NAMES_RULES.get(w.word)
+        word = w[0]  # by index: a named tuple's attribute costs a compiled module a Python-level look-up
+        names = _NAMES_RULES.get(word)
         if names is None:
-            names = remember(_NAMES_RULES, w.word, w.word.lower() in _RULES_WORDS)
+            names = remember(_NAMES_RULES, word, word.lower() in _RULES_WORDS)
         if names:
             if not w.value:
                 raise MjcalcError("context", Msg("+rules needs a ruleset name: +rules=jilin"), w.column)
@@ -264,15 +275,16 @@ def _option_values(rules: Ruleset, given: Mapping[str, Any]) -> Mapping[str, Any
 def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     """The first half of scoring a line: flags, options, hand and context, checked."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
-    plain = None if request.flags else read_plain_flags(parsed.flags, rules.flags)
+    # What is read more than once of the line, the request and the ruleset (Python objects) is read once.
+    words, more, reads, tile_rules = parsed.flags, request.flags, rules.flags, rules.tile_rules
+    plain = None if more else read_plain_flags(words, reads)
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
     if plain is None:
-        values, ignored = collect_flags([*parsed.flags, *request.flags] if request.flags else parsed.flags,
-                                        rules.flags)
+        values, ignored = collect_flags([*words, *more] if more else words, reads)
     options = request_options(rules, request)
     for key in ("base", "cap"):
-        if key in values and key in rules.flags:
+        if key in values and key in reads:
             value, column = values[key]
             line_value = rules.options[key].parse(value, f"+{key}")
             given = options_for(rules, request.options, request.lenient) if request.options else request.options
@@ -286,9 +298,9 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
             if value and name in rules.refused_flags:
                 raise MjcalcError("context", Msg.pair(rules.refused_flags[name]), column)
     win = values.get("win", (None, None))
-    hand = build_hand(parsed, rules.tile_rules, win[0], win[1])  # type: ignore[arg-type]
-    ctx = build_context(values, rules.flags) if plain is None else plain
-    check_hand(parsed.flags, request.flags, hand, ctx, rules.tile_rules)
+    hand = build_hand(parsed, tile_rules, win[0], win[1])  # type: ignore[arg-type]
+    ctx = build_context(values, reads) if plain is None else plain
+    check_hand(words, more, hand, ctx, tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
 
 
@@ -296,7 +308,7 @@ def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Ma
     """The options (``--set``) that apply to ``rules``: ``RULESET.NAME`` for this ruleset only, a plain ``NAME``
     to every ruleset that has it. Not ``lenient`` (one line), a plain NAME this ruleset lacks is kept, so that
     ``option_values`` says it is no option here, and so is one aimed at another ruleset."""
-    if not lenient and not any("." in k for k in options):
+    if not lenient and not _any_aimed(options):
         return options
     out: dict[str, Any] = {}
     for key, value in options.items():
@@ -308,6 +320,15 @@ def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Ma
         elif dot or name in rules.options or not lenient:
             out[name] = value
     return out
+
+
+def _any_aimed(options: Mapping[str, Any]) -> bool:
+    """Whether some option is aimed at one ruleset (``RULESET.NAME``): a plain loop, which a compiled module runs
+    without the generator any() needs."""
+    for key in options:  # noqa: SIM110
+        if "." in key:
+            return True
+    return False
 
 
 def check_run_options(request: Request) -> None:
@@ -443,8 +464,10 @@ class _WaitsBeforeWin:
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:
     """Shape waits of the hand one tile short of the win (a waiting hand as given, or a win without its tile)."""
-    concealed = list(hand.without_win())
     jokers = wild.count - (1 if wild.win_is_wild else 0)
+    if not jokers:  # the usual hand: per suit from memoised tables (shapewaits), as shape_waits defines them
+        return hand_waits(hand.without_win(), hand.melds, hand.sets, rules.forms)
+    concealed = list(hand.without_win())
     for _ in range(jokers):
         concealed.remove(wild.kind)  # type: ignore[arg-type]
     return shape_waits(concealed, hand.melds, hand.sets, rules.forms, jokers)
@@ -478,8 +501,8 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
             failed = None
             counted = 0
             awards = None
-            for cond in play.checks.asked(c.facts):
-                if not cond.when(c):  # type: ignore[misc]
+            for cond, when in play.checks.asked(c.facts):
+                if not when(c):
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
                 awards = evaluate_items(play.items, c)
@@ -639,11 +662,18 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
             reads |= (b.item.gate.need | b.item.gate.forbid) & ~KIND_BITS
         # Option sets that differ in the items' values or in items without a gate read alike: one memo serves them.
         gates = (reads, tuple(b.gate for b in items))
-        met_by = _MET_BY.get(gates)
-        if met_by is None:
-            met_by = remember(_MET_BY, gates, {}, 256)
-        out.append(Tier(items, reads, met_by, tuple(b.gate for b in items)))
+        memos = _MET_BY.get(gates)
+        if memos is None:
+            memos = remember(_MET_BY, gates, ({}, {}, {}), 256)
+        in_context, in_shape = reads & CONTEXT_FACTS, reads & ~CONTEXT_FACTS
+        out.append(Tier(items, in_context, in_shape, *memos,
+                        tuple(b.gate & _on(in_context) for b in items), tuple(b.gate & _on(in_shape) for b in items)))
     return tuple(out)
+
+
+def _on(facts: int) -> int:
+    """The part of a gate's mask (``Gate.mask``) on these facts: their need bits and their forbid bits."""
+    return facts | facts << WIDTH
 
 
 def _drop_masks(items: Sequence[ItemDef]) -> tuple[list[int], list[int]]:
@@ -692,37 +722,62 @@ class BoundItem:
     drops: int  # the items it excludes (``excludes``), by their bits
 
 
-# How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer (measured on
-# 20,000 fresh hands: at most ~1,500 a riichi tier, ~2,300 the MCR one), and the memo must not grow with the file.
+# How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer, and the memo
+# must not grow with the file.
 MET_LIMIT: Final = 8192
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Tier:
     """The items of one tier, in the ruleset's order. Whether an item's gate is met by a reading's named facts
-    (beside the tiles: the form, the sets, the flags …) depends only on those that some gate of the tier reads
-    (``reads``), and few sets of those come back line after line: the items they let through are looked up by
-    them (``met``), one look-up instead of a test per item. The kinds an item needs or forbids are then tested
-    item by item (``BoundItem.need_kinds``): with them in the key, nearly every hand would be a new one."""
+    (beside the tiles: the form, the sets, the flags …) depends only on those that some gate of the tier reads,
+    and few sets of those come back line after line: the items they let through are looked up by them
+    (``met``) instead of a test per item. The facts of the context (the flags, the dealer) and those of the hand
+    and its reading vary apart: each part is looked up by itself (the items whose gates that part meets, as bits),
+    so that a new combination of known parts costs no test; the items met on both then give their indices. The
+    kinds an item needs or forbids are tested item by item (``BoundItem.need_kinds``): with them in the key,
+    nearly every hand would be a new one."""
 
     items: tuple[BoundItem, ...]
-    reads: int  # every named fact some gate of the tier needs or forbids
-    met_by: dict[int, tuple[int, ...]]  # the named facts read → the items whose gates they meet (their indices)
-    gates: tuple[int, ...]  # of each item, its gate's mask on the named facts
+    in_context: int  # the named facts of the context that some gate of the tier needs or forbids
+    in_shape: int  # the other named facts some gate reads (the tiles', the melds', the reading's)
+    met_in_context: dict[int, int]  # the context facts read → the items whose gates they meet there (bit i: item i)
+    met_in_shape: dict[int, int]  # as met_in_context, for the other facts read
+    met_by: dict[int, tuple[int, ...]]  # the items met on both parts (bits) → their indices, in order
+    context_gates: tuple[int, ...]  # of each item, its gate's mask on the context facts
+    shape_gates: tuple[int, ...]  # and on the others
 
     def met(self, facts: int) -> tuple[int, ...]:
         """The items (their indices) whose gates these facts meet on the named facts, in the ruleset's order."""
-        key = facts & self.reads
-        found = self.met_by.get(key)
+        key = facts & self.in_context
+        on_context = self.met_in_context.get(key)
+        if on_context is None:
+            on_context = remember(self.met_in_context, key, _met_bits(self.context_gates, key), MET_LIMIT)
+        key = facts & self.in_shape
+        on_shape = self.met_in_shape.get(key)
+        if on_shape is None:
+            on_shape = remember(self.met_in_shape, key, _met_bits(self.shape_gates, key), MET_LIMIT)
+        both = on_context & on_shape
+        found = self.met_by.get(both)
         if found is None:
-            not_met = unmet(key)  # the facts no gate reads do not matter: leaving them out changes no answer
-            found = remember(self.met_by, key, tuple(i for i, gate in enumerate(self.gates) if not gate & not_met),
+            found = remember(self.met_by, both, tuple([i for i in range(len(self.items)) if both >> i & 1]),
                              MET_LIMIT)
         return found
 
 
-# Tiers of one ruleset under different options often have the same gates: they share the memo of ``Tier.met``.
-_MET_BY: Final[dict[tuple[int, tuple[int, ...]], dict[int, tuple[int, ...]]]] = {}
+def _met_bits(gates: tuple[int, ...], facts: int) -> int:
+    """Bit i for each gate i these facts meet (the facts no gate reads do not matter: leaving them out changes no
+    answer)."""
+    not_met = unmet(facts)
+    bits = 0
+    for i, gate in enumerate(gates):
+        if not gate & not_met:
+            bits |= 1 << i
+    return bits
+
+
+# Tiers of one ruleset under different options often have the same gates: they share the memos of ``Tier.met``.
+_MET_BY: Final[dict[tuple[int, tuple[int, ...]], tuple[dict[int, int], dict[int, int], dict[int, tuple[int, ...]]]]] = {}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -730,25 +785,28 @@ class Checks:
     """A ruleset's enabled conditions with a ``when``, each with its fail gate (facts.py): a condition whose fail
     gate is not met holds, unasked. As for a Tier, which are asked is looked up by the facts their gates read."""
 
-    conditions: tuple[tuple[int, Condition], ...]  # the mask of each one's fail gate, and the condition
+    # The mask of each one's fail gate, the condition and its ``when`` (apart: a compiled module calls a callable
+    # it holds directly, and ``cond.when(c)`` as a method of a Python object, looked up first).
+    conditions: tuple[tuple[int, Condition, Callable[[Candidate], bool | int]], ...]
     reads: int
-    asked_by: dict[int, tuple[Condition, ...]]
+    asked_by: dict[int, tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]]
 
-    def asked(self, facts: int | None) -> tuple[Condition, ...]:
-        """The conditions to ask for a reading of these facts (every one when the facts are unknown)."""
+    def asked(self, facts: int | None) -> tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]:
+        """The conditions to ask for a reading of these facts (every one when the facts are unknown), each with
+        its ``when``."""
         if facts is None:
-            return tuple(cond for _, cond in self.conditions)
+            return tuple((cond, when) for _, cond, when in self.conditions)
         key = facts & self.reads
         found = self.asked_by.get(key)
         if found is None:
             not_met = unmet(key)
-            found = remember(self.asked_by, key, tuple(cond for fails, cond in self.conditions
+            found = remember(self.asked_by, key, tuple((cond, when) for fails, cond, when in self.conditions
                                                        if not fails & not_met), MET_LIMIT)
         return found
 
 
 def _checks(conditions: tuple[Condition, ...]) -> Checks:
-    pairs = tuple((c.fail_gate.mask, c) for c in conditions if c.when is not None)
+    pairs = tuple((c.fail_gate.mask, c, c.when) for c in conditions if c.when is not None)
     reads = 0
     for c in conditions:
         if c.when is not None:
@@ -873,7 +931,22 @@ def _short_of(conditions: tuple[Condition, ...], counted: int) -> list[Condition
     return failed
 
 
+# The conditions filled in (``_filled``), by the condition and the items its message lists: hands without a yaku
+# come back with the same few items, and filling one in costs ~40,000 instructions (callgrind). By identity: the
+# entry holds the condition and the items, so that no other object can take their ids while it is kept.
+_FILLED: Final[dict[tuple[int, int, tuple[tuple[int, int, int], ...]],
+                    tuple[Condition, tuple[Award, ...], Condition]]] = {}
+
+
 def _filled(cond: Condition, awards: list[Award], counted: int) -> Condition:
+    key = (id(cond), counted, tuple([(id(a.item), a.value, a.count) for a in awards]))
+    found = _FILLED.get(key)
+    if found is None:
+        found = remember(_FILLED, key, (cond, tuple(awards), _fill(cond, awards, counted)), 1024)
+    return found[2]
+
+
+def _fill(cond: Condition, awards: list[Award], counted: int) -> Condition:
     minimum: int = cond.minimum  # type: ignore[assignment]
     if "{" not in cond.message.get("en", ""):
         return replace(cond, reached=counted)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections.abc import Iterable
 from typing import ClassVar, Final
@@ -93,5 +92,7 @@ def _cells(ch: str) -> int:
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` with the known word nearest ``word``, or "" (a Msg: a parameter of another)."""
+    import difflib  # only when a name is wrong
+
     close = difflib.get_close_matches(word, list(known), n=1)
     return Msg(" (did you mean '{word}'?)", word=close[0]) if close else ""

@@ -6,7 +6,6 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Final
@@ -211,7 +210,7 @@ class Hand:
             for k in m.reds:
                 if k in red:
                     red.remove(k)
-        parts = [T.format_tiles(group, sort=False, red=[k for k in red if k in group]) for group in _by_suit(body)]
+        parts = [T.format_tiles(body, sort=False, red=red, between=" ")]  # a run of each suit, a space between
         parts.extend(m.text() for m in self.melds)
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
@@ -219,17 +218,6 @@ class Hand:
         if win is not None and not any(m.called for m in self.melds):
             parts.append(T.format_tiles((win,), red=[win] if win in red and win not in body else ()))
         return " ".join(p for p in parts if p)
-
-
-def _by_suit(tiles: Sequence[int]) -> list[list[int]]:
-    """Sorted tiles in runs of one suit letter (m, p, s, z)."""
-    groups: list[list[int]] = []
-    for t in tiles:
-        if groups and T.suit_of(groups[-1][-1]) == T.suit_of(t):
-            groups[-1].append(t)
-        else:
-            groups.append([t])
-    return groups
 
 
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:
@@ -342,7 +330,7 @@ _MELDS: Final[dict[tuple[str, str, bool, int], tuple[TileRules, Meld]]] = {}
 
 def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The kinds of a meld's tiles, and of its red fives."""
-    key = (m.text, m.kind, m.added)
+    key = (m[3], m[0], m[4])  # text, kind, added: by index, as a named tuple's attributes cost a compiled module more
     found = _WRITTEN.get(key)
     if found is None:
         found = remember(_WRITTEN, key, (tuple(map(_KIND, m.tiles)), tuple(t.tile for t in m.tiles if t.red)))
@@ -351,7 +339,7 @@ def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _meld_of(m: MeldText, rules: TileRules) -> Meld:
     """``_meld``, kept per meld as written and tile rules (a meld that is refused is not kept)."""
-    key = (m.text, m.kind, m.added, id(rules))
+    key = (m[3], m[0], m[4], id(rules))  # text, kind, added (by index, as in _written) and the tile rules
     found = _MELDS.get(key)
     if found is None or found[0] is not rules:
         found = remember(_MELDS, key, (rules, _meld(m, rules)))

@@ -59,7 +59,7 @@ _SPACES: Final = re.compile(r"\s+")
 _BARE: Final = re.compile(r"[^\s+\[({\])}]+")  # a bare group ends at a space, a flag or any bracket
 _FLAG_BODY: Final = re.compile(r"[^\s+]*")
 _PLAIN: Final = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
-_new = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
+_new: Final = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
 CLOSERS: Final = {"]", ")", "}"}
 
 
@@ -152,17 +152,22 @@ def _parse_common(text: str) -> ParsedLine | None:
     column = 1
     for part in parts:
         first = part[0]
-        if first == "+" or first in OPENERS:
-            # A flag or a meld: the same few come back at the same columns line after line (+seat=E, [111z]).
-            found = _PARTS_AT.get((part, column))
-            if found is None:
-                found = _flags_or_meld(part, column)
-                if found is None:
+        if first == "+":
+            # Flags: the same few come back line after line (+seat=E, +riichi), often at the same columns.
+            words = _FLAGS_AT.get((part, column))
+            if words is None:
+                words = _flags_at(part, column)
+                if words is None:
                     return None
-            if first == "+":
-                flags += found  # type: ignore[arg-type]
-            else:
-                melds.append(found)  # type: ignore[arg-type]
+            flags += words
+        elif first in OPENERS:
+            # A meld: the same few come back at the same columns line after line ([111z] after 11 tiles).
+            meld = _MELDS_AT.get((part, column))
+            if meld is None:
+                meld = _meld_at(part, column)
+                if meld is None:
+                    return None
+            melds.append(meld)
         elif _add_plain_kinds(part if part.isascii() else part.translate(_HONOR_CHAR_LETTERS), kinds, reds,
                               flowers, column):
             chunks.append((part, column))
@@ -231,37 +236,53 @@ _HONOR_CHAR_LETTERS: Final = str.maketrans({char: next(letter for letter, k in T
                                             for char, kind in T.HONOR_CHARS.items()})
 
 
-# What a flag group or a meld at a column reads as (``_flags_or_meld``): values, so kept and shared.
-_PARTS_AT: Final[dict[tuple[str, int], tuple[FlagWord, ...] | MeldText]] = {}
+# What a flag group (``+a`` or ``+a+b``) or a meld at a column reads as (``_flags_at``, ``_meld_at``): values, so
+# kept and shared. Bounded: a batch's memory must not grow with the file.
+_FLAGS_AT: Final[dict[tuple[str, int], tuple[FlagWord, ...]]] = {}
+_MELDS_AT: Final[dict[tuple[str, int], MeldText]] = {}
+# The same groups at any column (the columns vary with the tiles before them): the flag words with their values,
+# and a plain meld's kind (its text checked).
+_FLAG_BODIES_OF: Final[dict[str, tuple[tuple[str, str | None], ...]]] = {}
+_MELD_KINDS: Final[dict[str, str]] = {}
 
 
-def _flags_or_meld(part: str, column: int) -> tuple[FlagWord, ...] | MeldText | None:
-    """A group of flags (``+a`` or ``+a+b``) or a meld of plain tiles at this column; None for anything else."""
-    found: tuple[FlagWord, ...] | MeldText
-    if part[0] == "+":
-        words = []
-        at = column
+def _flags_at(part: str, column: int) -> tuple[FlagWord, ...] | None:
+    """A group of flags at this column; None for anything else (a word missing or starting with ``=``)."""
+    bodies = _FLAG_BODIES_OF.get(part)
+    if bodies is None:
+        read = []
         for body in part[1:].split("+"):
             if not body or body[0] == "=":
                 return None
-            words.append(_new(FlagWord, (*_flag_body(body), at)))
-            at += len(body) + 1
-        found = tuple(words)
-    else:
+            read.append(_flag_body(body))
+        bodies = remember(_FLAG_BODIES_OF, part, tuple(read), 8192)
+    words = []
+    at = column
+    for word, value in bodies:
+        words.append(_new(FlagWord, (word, value, at)))
+        at += len(word) + (1 if value is None else 2 + len(value))
+    return remember(_FLAGS_AT, (part, column), tuple(words), 8192)
+
+
+def _meld_at(part: str, column: int) -> MeldText | None:
+    """A meld of plain tiles at this column; None for anything else."""
+    kind = _MELD_KINDS.get(part)
+    if kind is None:
         close, kind = OPENERS[part[0]]
         if part[-1] != close or len(part) < 3:
             return None
-        if _PLAIN.fullmatch(part, 1, len(part) - 1):
-            tiles = _plain_tiles(part[1:-1], column + 1)
-        else:  # honor letters or characters: read as the general scan reads them; anything wrong is left to it
+        if not _PLAIN.fullmatch(part, 1, len(part) - 1):
+            # honor letters or characters: read as the general scan reads them; anything wrong is left to it
             if close in part[1:-1]:
                 return None
             try:
                 tiles = _read_tiles(part[1:-1], column + 1, allow_flowers=False)[0]
             except MjcalcError:
                 return None
-        found = _new(MeldText, (kind, tuple(tiles), column, part, False))
-    return remember(_PARTS_AT, (part, column), found, 8192)
+            return remember(_MELDS_AT, (part, column), _new(MeldText, (kind, tuple(tiles), column, part, False)), 8192)
+        remember(_MELD_KINDS, part, kind, 8192)
+    found = _new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False))
+    return remember(_MELDS_AT, (part, column), found, 8192)
 
 
 # The kind of each digit of a plain run, by suit, as a bytes.translate table: a run of digits becomes the bytes

@@ -39,6 +39,7 @@ from .facts import (
     Gate,
 )
 from .hand import Hand, Meld
+from .memo import remember
 from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
 
 
@@ -112,8 +113,8 @@ class Candidate:
         # a kong of four wildcards makes the tile facts ambiguous (it counts as no tile to some predicates, as a
         # kong to others): every item is asked then.
         self.facts: int | None = None if self.has_wildcard_kong else (
-            hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait] | CHI.of[len(chis)]
-            | PUNG.of[len(pungs)] | CONCEALED_PUNG.of[concealed] | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+            hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait]
+            | _set_facts(len(chis), len(pungs), concealed, dragons, winds))
 
     @property
     def waits(self) -> frozenset[int]:
@@ -153,6 +154,20 @@ class Candidate:
     def win_group(self) -> Group | None:
         i = self.reading.win_index
         return None if i is None else self.reading.groups[i]
+
+
+# The facts of a reading's set counts, by the counts packed in one small int (each below 64: MAX_GROUPS): five
+# big-int unions a reading become one look-up (callgrind: ~500 instructions a reading less). Few combinations occur.
+_SET_FACTS: Final[dict[int, int]] = {}
+
+
+def _set_facts(chis: int, pungs: int, concealed: int, dragons: int, winds: int) -> int:
+    key = chis | pungs << 6 | concealed << 12 | dragons << 18 | winds << 24
+    found = _SET_FACTS.get(key)
+    if found is None:
+        found = remember(_SET_FACTS, key, CHI.of[chis] | PUNG.of[pungs] | CONCEALED_PUNG.of[concealed]
+                         | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+    return found
 
 
 Predicate = Callable[..., "bool | int"]
@@ -215,12 +230,45 @@ ATTRIBUTE_PREDICATES: Final = {"self_drawn": "ctx.zimo", "closed_hand": "hand.cl
 _SIGNATURES: Final[dict[Predicate, inspect.Signature]] = {}
 
 
+def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
+    """``inspect.signature(fn)``, made faster for a compiled function: it carries its signature as text, such as
+    ``(c, suit, n=1)``, which inspect reads with Python's tokenizer, costing a ruleset's load more than the rest
+    of it did. Read here with ``ast`` instead when the text is a plain ``def``'s parameters of literal defaults
+    (tests/test_startup.py: the same Signature for every predicate), else by inspect."""
+    text = getattr(fn, "__text_signature__", None)
+    if not isinstance(text, str) or "$" in text:
+        return inspect.signature(fn)
+    import ast
+
+    try:
+        tree = ast.parse(f"def f{text}: pass")
+        node = tree.body[0]
+        if not isinstance(node, ast.FunctionDef):
+            return inspect.signature(fn)
+        args = node.args
+        if args.vararg is not None or args.kwarg is not None:
+            return inspect.signature(fn)
+        empty = inspect.Parameter.empty
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[Any] = [empty] * (len(positional) - len(args.defaults)) + \
+            [ast.literal_eval(d) for d in args.defaults]
+        kinds = [inspect.Parameter.POSITIONAL_ONLY] * len(args.posonlyargs) + \
+            [inspect.Parameter.POSITIONAL_OR_KEYWORD] * len(args.args)
+        parameters = [inspect.Parameter(a.arg, kind, default=d) for a, kind, d in zip(positional, kinds, defaults)]
+        parameters += [inspect.Parameter(a.arg, inspect.Parameter.KEYWORD_ONLY,
+                                         default=empty if d is None else ast.literal_eval(d))
+                       for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+        return inspect.Signature(parameters)
+    except (SyntaxError, ValueError, TypeError):
+        return inspect.signature(fn)
+
+
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError."""
     fn = PREDICATES[name]
     signature = _SIGNATURES.get(fn)
-    if signature is None:  # read once a process: inspect parses a compiled function's signature from its text
-        signature = _SIGNATURES[fn] = inspect.signature(fn)
+    if signature is None:  # read once a process
+        signature = _SIGNATURES[fn] = signature_of(fn)
     bound = signature.bind(None, **params)
     if name in ATTRIBUTE_PREDICATES:
         return attrgetter(ATTRIBUTE_PREDICATES[name])
@@ -562,14 +610,15 @@ def one_tile_wait(c: Candidate) -> bool:
 
 # --- riichi-family patterns ----------------------------------------------------------------------------
 # Patterns that riichi names first but that any ruleset may use (MCR and Taiwan have most of them too). Each
-# first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading.
+# first rules out the common hand cheaply (a mask test, too few chows): items are asked on every reading. Those
+# that only forbid kinds are exactly their gate (the kinds the engine tests), so they are never called then.
 
 TERMINALS_AND_HONORS: Final[int] = TERMINAL_KINDS | HONOR_KINDS
 GREEN_MASK: Final[int] = T.mask([T.parse_tile(t) for t in ("2s", "3s", "4s", "6s", "8s", "6z")])
 
 
 @predicate
-@needs(forbid=TERMINALS_AND_HONORS)
+@needs(forbid=TERMINALS_AND_HONORS, exact=True)
 def all_simples(c: Candidate) -> bool:
     """No 1, 9 or honor anywhere in the hand (断幺九)."""
     return not c.kinds & TERMINALS_AND_HONORS
@@ -590,28 +639,28 @@ def half_flush(c: Candidate) -> bool:
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~HONOR_KINDS)
+@needs(forbid=KIND_BITS & ~HONOR_KINDS, exact=True)
 def all_honors(c: Candidate) -> bool:
     """Every tile a wind or a dragon (字一色)."""
     return not c.kinds & ~HONOR_KINDS
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~TERMINAL_KINDS)
+@needs(forbid=KIND_BITS & ~TERMINAL_KINDS, exact=True)
 def all_terminals(c: Candidate) -> bool:
     """Every tile a 1 or a 9 of a suit (清老头)."""
     return not c.kinds & ~TERMINAL_KINDS
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~TERMINALS_AND_HONORS)
+@needs(forbid=KIND_BITS & ~TERMINALS_AND_HONORS, exact=True)
 def all_terminals_and_honors(c: Candidate) -> bool:
     """Every tile a 1, a 9 or an honor (混老头)."""
     return not c.kinds & ~TERMINALS_AND_HONORS
 
 
 @predicate
-@needs(forbid=KIND_BITS & ~GREEN_MASK)
+@needs(forbid=KIND_BITS & ~GREEN_MASK, exact=True)
 def all_green(c: Candidate) -> bool:
     """Every tile green: 2 3 4 6 8 of bamboo and 发 (绿一色)."""
     return not c.kinds & ~GREEN_MASK

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,8 +10,8 @@ from .engine import Result
 from .facts import describe
 from .i18n import N_, localized, tr
 from .readings import IMMEDIATE
+from .record import _name, json_line, to_json  # noqa: F401  (json_line, to_json: the record, from here too)
 from .ruleset import SCOPES, Ruleset
-from .settlement import Award
 
 WAIT_NAMES = {
     "edge": ("边张", "edge wait"), "closed": ("坎张", "closed wait"), "pair": ("单钓", "pair wait"),
@@ -43,15 +42,6 @@ def words(lang: str) -> dict[str, str]:
     if found is None:
         found = WORDS[lang] = {k: tr(v, lang) for k, v in _WORDS.items()}
     return found
-
-
-def _name(names: dict[str, str], lang: str) -> str:
-    return names.get(lang) or names.get("en", "")
-
-
-def _item_json(a: Award, unit: str) -> dict[str, Any]:
-    return {"id": a.item.id, "name": {"zh": a.item.names.get("zh"), "en": a.item.names.get("en")},
-            "value": a.value, "count": a.count, "unit": unit, "applies_to": a.item.applies_to}
 
 
 # --- fitting the terminal ------------------------------------------------------------------------------
@@ -156,89 +146,6 @@ def tabulate(*args: Any, **kwargs: Any) -> str:
     from tabulate import tabulate as table
 
     return str(table(*args, **kwargs))
-
-
-_orjson: Any
-try:  # an optional speed-up (pyproject.toml); without it the standard library writes the very same text
-    import orjson
-
-    _orjson = orjson
-except ImportError:  # tests/test_batch.py checks the standard library's text is the same
-    _orjson = None
-
-
-def json_line(obj: Any) -> str:
-    """``obj`` as one line of compact JSON (no spaces after ``,`` and ``:``), non-ASCII text as it is: what a
-    batch writes a record as. orjson writes it where it is installed; the standard library writes the same
-    text otherwise, and for what orjson refuses (a lone surrogate, an integer beyond 64 bits)."""
-    if _orjson is not None:
-        try:
-            return _orjson.dumps(obj).decode()
-        except (TypeError, ValueError):
-            pass
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
-
-def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
-    """The object of docs/OUTPUT.md: keys may be added, never renamed or dropped."""
-    out: dict[str, Any] = {}
-    if r.line is not None:
-        out["line"] = r.line
-    out.update({
-        "input": r.input,
-        "ruleset": r.ruleset.id if r.ruleset else None,
-        "hand": r.hand.text() if r.hand else None,
-        "context": r.ctx.to_json() if r.ctx else None,
-        "options": r.options or None,
-        "result": r.result,
-        "error": r.error.to_json(lang) if r.error else None,
-    })
-    if r.result == "not_a_win":
-        out["failed_conditions"] = [{"id": c.id, "message": _name(c.message, lang)} for c in r.failed]
-    if r.hand is not None:
-        out["waits"] = [T.name(t) for t in r.waits]
-    if r.result == "waiting":
-        from .waiting import shanten_of
-
-        out["shanten"] = shanten_of(r)
-        out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
-    if r.ignored_flags:
-        out["ignored_flags"] = r.ignored_flags
-    if r.warnings:
-        out["warnings"] = r.warnings if lang == "en" else [localized(n, lang) for n in r.warnings]
-    best = r.best
-    if best is not None and r.ruleset is not None:
-        c, s = best.candidate, best.settlement
-        out["reading"] = c.reading.text()
-        out["winning_tile"] = T.name(c.hand.win_tile) if c.hand.win_tile is not None else None
-        out["wait"] = c.reading.wait
-        out["substitutions"] = c.subs
-        out["items"] = [_item_json(a, r.ruleset.unit) for a in best.awards]
-        out["fan"] = s.fan
-        if s.fu is not None:
-            out["fu"] = s.fu
-            out["fu_breakdown"] = [{"reason": tr(reason, lang), "fu": fu} for reason, fu in s.fu_lines]
-        if s.limit is not None:
-            out["limit"] = s.limit
-        out["payments"] = [p.to_json() for p in s.payments]
-        if lang != "en":  # the texts in the chosen language (docs/OUTPUT.md): formula, notes, warnings
-            for shown, p in zip(out["payments"], s.payments, strict=True):
-                shown["formula"] = localized(p.formula, lang)
-        out["kong_payments"] = [k.to_json() for k in s.kong_payments]
-        out["net"] = s.net
-        out["points"] = s.points
-        out["notes"] = s.notes if lang == "en" else [localized(n, lang) for n in s.notes]
-    return out
-
-
-def _wait_json(w: Any) -> dict[str, Any]:
-    res = w.result
-    entry: dict[str, Any] = {"tile": T.name(w.tile), "unseen": w.unseen, "result": res.result if res else None}
-    if res is not None and res.best is not None:
-        entry["fan"] = res.best.settlement.fan
-        entry["points"] = res.best.settlement.points
-        entry["items"] = [a.item.id for a in res.best.awards]
-    return entry
 
 
 # --- the table -----------------------------------------------------------------------------------------

@@ -61,7 +61,8 @@ def is_wind(t: int) -> bool:
 
 
 def name(t: int) -> str:
-    return f"{rank_of(t)}{SUITS[suit_of(t)]}"
+    """A kind in mpsz form (``5m``), looked up: every line's JSON names its waits and tiles."""
+    return _NAMES[t] if 0 <= t < NUM_KINDS else f"{rank_of(t)}{SUITS[suit_of(t)]}"
 
 
 def parse_tile(text: str) -> int:
@@ -114,14 +115,17 @@ def previous_kind(t: int) -> int:
 
 _DIGIT: Final = tuple(str(rank_of(t)) for t in range(NUM_KINDS))  # of each kind in mpsz form, looked up
 _SUIT_LETTER: Final = tuple(SUITS[suit_of(t)] for t in range(NUM_KINDS))
+_NAMES: Final = tuple(f"{rank_of(t)}{SUITS[suit_of(t)]}" for t in range(NUM_KINDS))
 
 
-def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] = ()) -> str:
+def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] = (), between: str = "") -> str:
     """Write tiles in compact mpsz form, one suit letter per run: ``123m11z``; one five of each kind in ``red``
-    is written as a red five (``0p``).
+    is written as a red five (``0p``); ``between`` after each run but the last.
 
     >>> format_tiles([12, 13, 14], red=[13])
     '406p'
+    >>> format_tiles([0, 1, 12, 27], between=" ")
+    '12m 4p 1z'
     """
     seq = sorted(tiles) if sort else list(tiles)
     reds = set(red) if red else None
@@ -134,8 +138,12 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] 
         else:
             out.append(_DIGIT[t])
         suit = _SUIT_LETTER[t]
-        if i == last or _SUIT_LETTER[seq[i + 1]] != suit:
+        if i == last:
             out.append(suit)
+        elif _SUIT_LETTER[seq[i + 1]] != suit:
+            out.append(suit)
+            if between:
+                out.append(between)
     return "".join(out)
 
 

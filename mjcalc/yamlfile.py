@@ -17,9 +17,8 @@ from __future__ import annotations
 import codecs
 import os
 import stat
+from functools import lru_cache
 from typing import Any
-
-import yaml
 
 from .errors import MjcalcError
 from .i18n import N_, Msg
@@ -121,16 +120,60 @@ def decode(data: bytes, what: str, kind: str = "ruleset") -> str:
     return text
 
 
-_Base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML was built with it
+@lru_cache(maxsize=1)
+def _loaders() -> tuple[Any, Any]:
+    """PyYAML's safe loader (libyaml's where PyYAML was built with it) and the limited one built on it, made
+    when a YAML file is first read: a command that reads none starts without PyYAML."""
+    import yaml
+
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Limited(base):  # type: ignore[misc, valid-type]
+        """A safe loader (no tags that build objects) with the limits of this module's doc; ``_scan`` first."""
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            if isinstance(node, yaml.MappingNode):
+                seen: set[Any] = set()
+                for key_node, _ in node.value:
+                    key = self.construct_object(key_node, deep=True)
+                    try:
+                        duplicate = key in seen
+                        seen.add(key)
+                    except TypeError:
+                        raise yaml.constructor.ConstructorError(None, None, "a key that is a list or a mapping",
+                                                                key_node.start_mark) from None
+                    if duplicate:
+                        raise yaml.constructor.ConstructorError(None, None, "a key given twice in one mapping",
+                                                                key_node.start_mark)
+            return super().construct_mapping(node, deep)
+
+        def construct_yaml_int(self, node: Any) -> Any:
+            digits = sum(ch.isalnum() for ch in str(node.value))
+            if digits > MAX_NUMBER_DIGITS:
+                raise yaml.constructor.ConstructorError(None, None, f"a number of {digits} digits (at most "
+                                                        f"{MAX_NUMBER_DIGITS})", node.start_mark)
+            return super().construct_yaml_int(node)
+
+        def construct_yaml_float(self, node: Any) -> Any:
+            if len(str(node.value)) > 40:
+                raise yaml.constructor.ConstructorError(None, None, "a number of over 40 characters",
+                                                        node.start_mark)
+            return super().construct_yaml_float(node)
+
+    Limited.add_constructor("tag:yaml.org,2002:int", Limited.construct_yaml_int)
+    Limited.add_constructor("tag:yaml.org,2002:float", Limited.construct_yaml_float)
+    return base, Limited
 
 
 def _scan(text: str) -> None:
     """Refuse aliases, deep nesting and too many values from the stream of events, before any node is built
     (so that what follows — building, the schema's check — has a bounded amount to do)."""
+    import yaml
+
     children: list[int] = []  # values so far in each open list, or keys and values in each open mapping
     per_entry: list[int] = []  # 1 for a list, 2 for a mapping
     nodes = 0
-    for event in yaml.parse(text, Loader=_Base):
+    for event in yaml.parse(text, Loader=_loaders()[0]):
         if isinstance(event, yaml.AliasEvent):
             raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed here: write the "
                                               "value out", event.start_mark)
@@ -155,47 +198,13 @@ def _scan(text: str) -> None:
             per_entry.pop()
 
 
-class _Limited(_Base):  # type: ignore[misc]
-    """A safe loader (no tags that build objects) with the limits of this module's doc; ``_scan`` first."""
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        if isinstance(node, yaml.MappingNode):
-            seen: set[Any] = set()
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    duplicate = key in seen
-                    seen.add(key)
-                except TypeError:
-                    raise yaml.constructor.ConstructorError(None, None, "a key that is a list or a mapping",
-                                                            key_node.start_mark) from None
-                if duplicate:
-                    raise yaml.constructor.ConstructorError(None, None, "a key given twice in one mapping",
-                                                            key_node.start_mark)
-        return super().construct_mapping(node, deep)
-
-    def construct_yaml_int(self, node: Any) -> Any:
-        digits = sum(ch.isalnum() for ch in str(node.value))
-        if digits > MAX_NUMBER_DIGITS:
-            raise yaml.constructor.ConstructorError(None, None, f"a number of {digits} digits (at most "
-                                                    f"{MAX_NUMBER_DIGITS})", node.start_mark)
-        return super().construct_yaml_int(node)
-
-    def construct_yaml_float(self, node: Any) -> Any:
-        if len(str(node.value)) > 40:
-            raise yaml.constructor.ConstructorError(None, None, "a number of over 40 characters", node.start_mark)
-        return super().construct_yaml_float(node)
-
-
-_Limited.add_constructor("tag:yaml.org,2002:int", _Limited.construct_yaml_int)
-_Limited.add_constructor("tag:yaml.org,2002:float", _Limited.construct_yaml_float)
-
-
 def parse(text: str, what: str) -> Any:
     """The YAML document in ``text``, within the limits; a mistake names the line and column only."""
+    import yaml
+
     try:
         _scan(text)
-        return yaml.load(text, Loader=_Limited)  # a safe loader
+        return yaml.load(text, Loader=_loaders()[1])  # a safe loader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or ""
@@ -225,7 +234,23 @@ def load(path: str, what: str, limit: int = MAX_FILE_BYTES, kind: str = "ruleset
 
 
 def load_trusted(path: str) -> Any:
-    """A file shipped with mjcalc (a built-in ruleset): read as it is, with libyaml where there is one. The
-    test suite holds each to the limits and the schema (tests/test_ruleset_hostile.py)."""
-    with open(path, encoding="utf-8") as f:
-        return yaml.load(f, Loader=_Base)  # a safe loader
+    """A file shipped with mjcalc (a built-in ruleset): read as it is, from the JSON packed from it at build
+    time when there is one (``packed``: the same data, without importing PyYAML), else with libyaml where
+    there is one. The test suite holds each to the limits and the schema (tests/test_ruleset_hostile.py)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    root, _ = os.path.splitext(path)
+    try:
+        with open(root + ".json", encoding="utf-8") as f:
+            packed = f.read()
+    except OSError:
+        packed = None
+    if packed is not None:
+        from .packed import unpack
+
+        data = unpack(packed, raw)
+        if data is not None:
+            return data
+    import yaml
+
+    return yaml.load(raw.decode("utf-8"), Loader=_loaders()[0])  # a safe loader

@@ -9,9 +9,10 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-from mjcalc.batch import CHUNK, Record, read_records, render_jsonl, run
+from mjcalc.batch import CHUNK, ENCODERS, Record, read_records, render_jsonl, run
 from mjcalc.cli import app
 from mjcalc.engine import Request
+from riichi_situations import generate
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
@@ -177,20 +178,34 @@ def test_byte_order_mark_is_not_a_tile(tmp_path) -> None:
 
 def test_json_lines_are_the_same_with_or_without_orjson(monkeypatch) -> None:
     """orjson is an optional speed-up: the standard library writes the very same line without it, and for
-    what orjson refuses (a lone surrogate, an integer beyond 64 bits)."""
-    import mjcalc.render as render
+    what orjson refuses (a lone surrogate, an integer beyond 64 bits). The bytes the CLI writes (ENCODERS:
+    orjson's bytes as they are, the parts that repeat kept as fragments) are that text in UTF-8, twice over (the
+    second time from what was kept)."""
+    import mjcalc.record as record
 
     text, _ = make_file(300, seed=11)
-    lines = [*text.splitlines(), "123m456p789s111z22z \udce9", "123m456p789s111z22z +base=99999999999999999999999"]
+    lines = [*text.splitlines(), "123m456p789s111z22z \udce9", "123m456p789s111z22z +base=99999999999999999999999",
+             "123m456p789s111z22z +zimo +seat=E \u2028 \x85", "# a comment", *text.splitlines()[:50]]
     records = list(read_records(io.StringIO("\n".join(lines) + "\n"), "lines"))
+    riichi = list(read_records(io.StringIO("\n".join(s.line() for s in generate(200, seed=3)) + "\n"), "lines"))
     awkward = [{"n": 2**70, "s": "\udce9 x", "z": "\u2028\x85\x00\x1f\"\\/é中"}, [1, -2, True, None, "a"]]
-    fast: list[str] = []
-    run(iter(records), Request(), render_jsonl, fast.append)
-    fast_awkward = [render.json_line(x) for x in awkward]
-    monkeypatch.setattr(render, "_orjson", None)
-    slow: list[str] = []
-    run(iter(records), Request(), render_jsonl, slow.append)
-    assert fast == slow and len(slow) == len(lines)
-    assert fast_awkward == [render.json_line(x) for x in awkward]
+
+    def outputs() -> tuple[list[str], list[bytes], list[bytes]]:
+        texts: list[str] = []
+        written: list[bytes] = []
+        again: list[bytes] = []
+        for recs, base in ((records, Request()), (riichi, Request(rules="riichi"))):
+            run(iter(recs), base, render_jsonl, texts.append)
+            run(iter(recs), base, ENCODERS["jsonl"], written.append)
+            run(iter(recs), base, ENCODERS["jsonl"], again.append)
+        return texts, written, again
+
+    fast, fast_bytes, fast_again = outputs()
+    fast_awkward = [record.json_line(x) for x in awkward]
+    monkeypatch.setattr(record, "_orjson", None)
+    slow, slow_bytes, slow_again = outputs()
+    assert fast == slow and len(slow) == len(lines) + len(riichi)
+    assert fast_bytes == fast_again == slow_bytes == slow_again == [t.encode("utf-8", "backslashreplace") for t in fast]
+    assert fast_awkward == [record.json_line(x) for x in awkward]
     assert [json.loads(x) for x in fast_awkward] == [{**awkward[0]}, awkward[1]]
     assert all("\u2028" not in x and "\x85" not in x for x in fast)

@@ -26,13 +26,13 @@ Numbers follow standard riichi as the reference library ``mahjong`` 2.1.0 scores
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Final
 
 from .. import tiles as T
 from ..context import FLAG_FACTS, LOSERS
 from ..facts import CLOSED, RED
 from ..i18n import N_, Msg
+from ..memo import remember
 from ..predicates import REGULAR, Candidate, namespaced, needs
 from ..readings import WAIT_FACTS, Group
 from ..ruleset import Ruleset
@@ -116,7 +116,8 @@ VALUED_PAIRS: Final = {seat: {round_: _valued_pairs(seat, round_) for round_ in 
 
 
 def _pair_value_lines(c: Candidate, pair: Group) -> tuple[tuple[str, int], ...]:
-    return VALUED_PAIRS[c.ctx.seat][c.ctx.round].get(pair.tiles[0], ())
+    ctx = c.ctx
+    return VALUED_PAIRS[ctx.seat][ctx.round].get(pair[1][0], ())  # the pair's tiles by index (a named tuple)
 
 
 @riichi
@@ -158,6 +159,9 @@ SET_NAMES: Final = {
 
 SET_LINES: Final = {(big, kong, open_): _set_line(big, kong, open_)
              for big in (False, True) for kong in (False, True) for open_ in (False, True)}
+# SET_LINES by index, big × 4 + kong × 2 + open: a tuple's item rather than a dictionary's, keyed by a tuple made per set.
+_SET_LINE_AT: Final = tuple(SET_LINES[big, kong, open_] for big in (False, True) for kong in (False, True)
+                            for open_ in (False, True))
 BIG: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
 WAIT_LINES: Final = {"edge": (N_("edge wait"), 2), "closed": (N_("closed wait"), 2), "pair": (N_("pair wait"), 2)}
 SEVEN_PAIRS_LINES: Final = [(N_("seven pairs"), 25)]
@@ -169,24 +173,26 @@ OPEN_WITHOUT_FU_LINE: Final = (N_("open hand without fu"), 2)
 
 def fu_lines(c: Candidate, options: Mapping[str, Any]) -> list[tuple[str, int]]:
     """Each part of the fu of this reading with its reason, before rounding."""
-    form = c.reading.form
+    reading = c.reading  # its fields by index, here and below: a named tuple's attributes cost a compiled module more
+    form = reading[0]
     if form == "thirteen_orphans":
         return []
     if form == "seven_pairs":
         return list(SEVEN_PAIRS_LINES)
-    zimo, closed, reading = c.ctx.zimo, c.hand.closed, c.reading
+    zimo, closed = c.ctx.zimo, c.hand.closed
     lines: list[tuple[str, int]] = [BASE_LINE, CLOSED_RON_LINE] if closed and not zimo else [BASE_LINE]
     base_lines = len(lines)
-    wait = WAIT_LINES.get(reading.wait)  # type: ignore[arg-type]
+    wait = WAIT_LINES.get(reading[3])  # type: ignore[arg-type]
     if wait is not None:
         lines.append(wait)
-    if c.pair is not None:
-        lines += _pair_value_lines(c, c.pair)
-    win_index = None if zimo else reading.win_index  # a triplet completed by a discard counts as open
-    for i, g in enumerate(reading.groups):
+    pair = c.pair
+    if pair is not None:
+        lines += _pair_value_lines(c, pair)
+    win_index = None if zimo else reading[2]  # a triplet completed by a discard counts as open
+    for i, g in enumerate(reading[1]):
         kind = g[0]
         if kind == "pon" or kind == "kong":  # by index: a named tuple's attributes cost more
-            lines.append(SET_LINES[BIG[g[1][0]], kind == "kong", not g[2] or i == win_index])
+            lines.append(_SET_LINE_AT[4 * BIG[g[1][0]] + 2 * (kind == "kong") + (not g[2] or i == win_index)])
     has_fu = len(lines) > base_lines
     # Only a pinfu tsumo goes without the tsumo's 2 fu, and pinfu is closed. (The reference also withholds them
     # from an open hand without other fu when open_pinfu_fu is off: rules/riichi.md, "Differences".)
@@ -212,9 +218,9 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
     for lowest, base, name in LIMITS:
         if han >= lowest:
             return base, kazoe or name
-    if options["kiriage"] and (han, fu) in ((4, 30), (3, 60)):
+    if (han == 4 and fu == 30 or han == 3 and fu == 60) and options["kiriage"]:
         return 2000, MANGAN
-    base = fu * 2 ** (2 + han)
+    base = fu << (2 + han) if han >= 0 else fu * 2 ** (2 + han)  # fu × 2^(2 + han); a homework's han may be any
     return (2000, MANGAN) if base > 2000 else (base, None)
 
 
@@ -223,20 +229,41 @@ def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: in
     return Payment(payer, winner, han, amount, formula)
 
 
-@lru_cache(maxsize=4096)  # the same few base points, multiples and honba come back hand after hand
+# The texts of payments and limits: the same few base points, multiples, honba and sticks come back hand after
+# hand. Dictionaries rather than lru_cache: a call through the cache's wrapper from compiled code costs ~3 times
+# the look-up (callgrind); the messages are values, shared by the results.
+_PAID: Final[dict[tuple[int, int, int, int], tuple[int, str]]] = {}
+_LIMIT_NOTES: Final[dict[tuple[int, int, int, str | None], str]] = {}
+_STICKS: Final[dict[int, str]] = {}
+
+
 def _paid(base: int, times: int, honba: int, step: int = 100) -> tuple[int, str]:
     """A payment of ``times`` the base points, rounded up to ``step`` (100), plus honba; with its arithmetic."""
-    hand = -(-base * times // step) * step
-    formula = (Msg("{base} × {times} → {hand} + {honba} honba", base=base, times=times, hand=hand, honba=honba)
-               if honba else f"{base} × {times} → {hand}")
-    return hand + honba, formula
+    key = (base, times, honba, step)
+    found = _PAID.get(key)
+    if found is None:
+        hand = -(-base * times // step) * step
+        formula = (Msg("{base} × {times} → {hand} + {honba} honba", base=base, times=times, hand=hand, honba=honba)
+                   if honba else f"{base} × {times} → {hand}")
+        found = remember(_PAID, key, (hand + honba, formula))
+    return found
 
 
-@lru_cache(maxsize=4096)
 def _limit_note(han: int, fu: int, base: int, limit: str | None) -> str:
-    if limit:
-        return Msg("{han} han {fu} fu: {limit}", han=han, fu=fu, limit=Msg(limit))
-    return Msg("{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points", han=han, fu=fu, base=base)
+    key = (han, fu, base, limit)
+    found = _LIMIT_NOTES.get(key)
+    if found is None:
+        found = remember(_LIMIT_NOTES, key, Msg("{han} han {fu} fu: {limit}", han=han, fu=fu, limit=Msg(limit))
+                         if limit else Msg("{han} han {fu} fu: {fu} × 2^(2+{han}) = {base} base points", han=han,
+                                           fu=fu, base=base))
+    return found
+
+
+def _sticks_formula(sticks: int) -> str:
+    found = _STICKS.get(sticks)
+    if found is None:
+        found = remember(_STICKS, sticks, Msg("{sticks} riichi stick(s) × 1000", sticks=sticks))
+    return found
 
 
 # Who pays how many times the base on a tsumo, by the winner's seat: the dealer twice, or each twice from him.
@@ -261,9 +288,9 @@ def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | 
             shares = tuple((payer, 2 if as_dealer or i == 0 else 1) for i, (payer, _) in enumerate(shares))
         for payer, times in shares:
             out.append(_payment(payer, winner, han, base, times, honba, step))
-    if ctx.sticks:
-        out.append(Payment("table", winner, han, 1000 * ctx.sticks, Msg("{sticks} riichi stick(s) × 1000",
-                                                                        sticks=ctx.sticks)))
+    sticks = ctx.sticks
+    if sticks:
+        out.append(Payment("table", winner, han, 1000 * sticks, _sticks_formula(sticks)))
     return out
 
 
@@ -280,7 +307,7 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     raw = 0
     for _, part in lines:
         raw += part
-    fu = raw if c.reading.form == "seven_pairs" else fu_round(raw)
+    fu = raw if c.reading[0] == "seven_pairs" else fu_round(raw)
     what_if = params.get("what_if")
     if what_if:  # homework: one step done another way (settlement.WHAT_IF)
         return _what_if(what_if, options, c, han, fu, raw, yakuman, lines)

@@ -1,0 +1,231 @@
+"""The shape waits of a hand one tile short, fast: what ``readings.shape_waits`` defines (the kinds whose addition
+completes the concealed tiles, a kind the hand holds four of left out), found without a count vector for most
+hands. Every line of a batch asks for its waits (the JSON's ``waits``), so this is on the path of every record.
+
+One pass over the sorted tiles gives each suit's pattern (its counts as a number) and size, and the runs of equal
+tiles; then:
+
+- the regular form a suit at a time: a suit's pattern is the key of a bounded table of what one more tile of that
+  suit does (``_suit_entry``: whether the suit splits, with or without the pair, and which added tiles let it
+  split each way, each found greedily). The waits are the additions to one suit while the others split, at most one of them holding
+  the pair: a look-up a suit;
+- seven pairs and thirteen orphans by the runs: one kind held an odd number of times, the others in pairs; or
+  only orphans, twelve or thirteen of them different;
+- any other special form as ``readings`` tries it (its candidate tiles, then the form itself).
+
+tests/test_shapewaits.py holds this to the definition (a completeness test per kind) on many hands.
+
+>>> from mjcalc.readings import FormSpec, tiles_of
+>>> sorted(hand_waits(tuple(sorted(tiles_of("1112345678999m"))), (), 4, (FormSpec("regular"),)))
+[0, 1, 2, 3, 4, 5, 6, 7, 8]
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from . import tiles as T
+from .hand import Meld
+from .memo import remember
+from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates
+
+# A suit's pattern: its counts as digits of base 5 (a suit holds at most four of a kind), plus the suit's own
+# place, so that one number names one suit's tiles: the key of the table.
+_DIGIT: Final[tuple[int, ...]] = tuple([int(5 ** (t % 9 if t < T.HONOR_START else t - T.HONOR_START))
+                                       for t in range(T.NUM_KINDS)])
+_SUIT_PLACE: Final = 1_953_125  # 5 ** 9  # beyond every pattern of nine digits
+
+_ORPHAN_BITS: Final = sum(1 << t for t in ORPHANS)
+
+# (bits, with the pair, sets only) of a suit's pattern: bit 1 the suit splits into sets alone, bit 2 into sets and
+# the pair; the kinds whose addition lets it split with the pair, and those that let it split into sets alone (as
+# masks: bit t for kind t).
+_SuitEntry = tuple[int, int, int]
+_SUITS: Final[dict[int, _SuitEntry]] = {}
+_SUITS_LIMIT: Final = 16384  # suit patterns are many over a million lines: bounded
+
+
+def _suit_entry(key: int, concealed: tuple[int, ...], suit: int) -> _SuitEntry:
+    """What one more tile does to one suit's tiles (``suit`` 0-2: m p s, 3: honors); made once per pattern.
+
+    Whether a suit's counts split is found greedily, rank by rank: the tiles of the lowest rank not taken by the
+    chows begun below it make pons, and the rest (their number modulo 3) chows begun there (three chows from one
+    rank hold the tiles of three pons, so either way is the same split). The definition is ``readings._suit_can``
+    (every decomposition); tests/test_shapewaits.py compares them pattern by pattern."""
+    honors = suit == 3
+    offset = suit * 9
+    counts = [0] * (T.NUM_KINDS - T.HONOR_START if honors else 9)
+    for t in concealed:
+        if t // 9 == suit:  # honors (27-33) are suit 3
+            counts[t - offset] += 1
+    with_pair = sets_only = 0
+    for i in range(len(counts)):
+        counts[i] += 1
+        bits = suit_bits(counts, honors)
+        if bits & 2:
+            with_pair |= 1 << (offset + i)
+        if bits & 1:
+            sets_only |= 1 << (offset + i)
+        counts[i] -= 1
+    return remember(_SUITS, key, (suit_bits(counts, honors), with_pair, sets_only), _SUITS_LIMIT)
+
+
+def suit_bits(counts: list[int], honors: bool) -> int:
+    """Bit 1: one suit's counts split into sets alone; bit 2: into sets and one pair (``readings._suit_can``)."""
+    total = 0
+    for c in counts:
+        total += c
+    if total % 3 == 0:
+        return 1 if _sets_only(counts, honors) else 0
+    if total % 3 == 2:
+        for r in range(len(counts)):
+            if counts[r] >= 2:
+                counts[r] -= 2
+                ok = _sets_only(counts, honors)
+                counts[r] += 2
+                if ok:
+                    return 2
+    return 0
+
+
+def _sets_only(counts: list[int], honors: bool) -> bool:
+    """Whether the counts split into pons and chows (honors: pons), greedily from the lowest rank."""
+    begun1 = begun2 = 0  # chows begun one rank below (they need this rank and the next), and two below
+    last = len(counts) - 1
+    for i in range(last + 1):
+        left = counts[i] - begun1 - begun2
+        if left < 0:
+            return False
+        new = left % 3  # chows begun here; the rest are pons
+        if new and (honors or i >= last - 1):
+            return False
+        begun2 = begun1
+        begun1 = new
+    return True
+
+
+def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
+               forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """``readings.shape_waits`` without jokers: the kinds that complete the concealed tiles (sorted) in one of
+    ``forms``, beside ``melds``, leaving out a kind the hand holds four of (melds included)."""
+    free = sets - len(melds)
+    n = len(concealed)
+    # One pass: each suit's pattern and size; the runs of one kind (how many are odd, the odd one, the longest).
+    p0 = p1 = p2 = p3 = 0
+    n0 = n1 = n2 = n3 = 0
+    odd_runs = 0
+    odd_kind = -1
+    fours = 0  # the kinds held four times in hand (a mask)
+    kinds = 0  # the kinds held (a mask)
+    distinct = 0
+    longest = 0
+    i = 0
+    while i < n:
+        t = concealed[i]
+        j = i + 1
+        while j < n and concealed[j] == t:
+            j += 1
+        run = j - i
+        distinct += 1
+        kinds |= 1 << t
+        if run > longest:
+            longest = run
+        if run % 2:
+            odd_runs += 1
+            odd_kind = t
+        if run == 4:
+            fours |= 1 << t
+        digits = run * _DIGIT[t]
+        if t < 9:
+            p0 += digits
+            n0 += run
+        elif t < 18:
+            p1 += digits
+            n1 += run
+        elif t < 27:
+            p2 += digits
+            n2 += run
+        else:
+            p3 += digits
+            n3 += run
+        i = j
+    out = 0  # the waits found (a mask)
+    for spec in forms:
+        name = spec.name
+        if name == "regular":
+            if n == 3 * free + 1:
+                out |= _regular_waits(concealed, p0, p1, p2, p3, n0, n1, n2, n3)
+        elif name == "seven_pairs":
+            if free == 4 and n == 13 and odd_runs == 1 and (longest <= 2 or bool(spec.param("allow_four", False))):
+                out |= 1 << odd_kind  # its pair completes the seven (a third one: four of a kind, allowed)
+        elif name == "thirteen_orphans":
+            if free == 4 and n == 13 and distinct >= 12 and not kinds & ~_ORPHAN_BITS:
+                # thirteen different: any of them makes the pair; twelve and a pair: the one missing
+                out |= _ORPHAN_BITS if distinct == 13 else _ORPHAN_BITS & ~kinds
+        else:
+            out |= _special_waits(concealed, free, spec, out)
+    if not out:
+        return frozenset()
+    out &= ~fours  # a kind held four times is no wait
+    for m in melds:  # nor one the melds hold the rest of (a special kong's wild 1s count as the 1s they are)
+        for t in m.held:
+            if out >> t & 1:
+                held = concealed.count(t)
+                for other in melds:
+                    held += other.held.count(t)
+                if held >= 4:
+                    out &= ~(1 << t)
+    return frozenset([k for k in range(T.NUM_KINDS) if out >> k & 1])
+
+
+def _regular_waits(concealed: tuple[int, ...], p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int,
+                   n3: int) -> int:
+    """The kinds (a mask) that complete the concealed tiles (sorted; 3n + 1 of them) as n + 1 sets and a pair,
+    from each suit's pattern (``p0``-``p3``) and size (``n0``-``n3``)."""
+    if (n0 % 3 == 1) + (n1 % 3 == 1) + (n2 % 3 == 1) + (n3 % 3 == 1) > 1:
+        return 0  # two suits one tile short of splitting: one tile mends only one
+    entries: list[_SuitEntry] = []
+    if n0:
+        entries.append(_entry(p0, concealed, 0))
+    if n1:
+        entries.append(_entry(p1 + _SUIT_PLACE, concealed, 1))
+    if n2:
+        entries.append(_entry(p2 + 2 * _SUIT_PLACE, concealed, 2))
+    if n3:
+        entries.append(_entry(p3 + 3 * _SUIT_PLACE, concealed, 3))
+    out = 0
+    for s, entry in enumerate(entries):
+        pairs = 0
+        splits = True
+        for j, other in enumerate(entries):
+            if j != s:
+                bits = other[0]
+                if not bits:
+                    splits = False
+                    break
+                pairs += bits >> 1
+        if splits and pairs <= 1:
+            out |= entry[1] if pairs == 0 else entry[2]
+    return out
+
+
+def _entry(key: int, concealed: tuple[int, ...], suit: int) -> _SuitEntry:
+    entry = _SUITS.get(key)
+    return _suit_entry(key, concealed, suit) if entry is None else entry
+
+
+def _special_waits(concealed: tuple[int, ...], free: int, spec: FormSpec, found: int) -> int:
+    """The kinds (a mask) that complete the concealed tiles in one special form other than seven pairs and
+    thirteen orphans, as ``readings`` finds them: its candidate tiles not ``found`` yet, each tried with the form."""
+    counts = T.counts_of(concealed)
+    held = [t for t, c in enumerate(counts) if c]
+    form = SPECIAL_FORMS[spec.name]
+    out = 0
+    for k in sorted(_form_candidates(spec.name, tuple(counts), held)):
+        if found >> k & 1:
+            continue
+        counts[k] += 1
+        if form(tuple(counts), free, spec):
+            out |= 1 << k
+        counts[k] -= 1
+    return out

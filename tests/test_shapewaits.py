@@ -1,0 +1,126 @@
+"""The fast shape waits (mjcalc/shapewaits.py) against their definition: the kinds whose addition makes the
+concealed tiles complete in one of the forms (readings.is_complete, kind by kind), less the kinds the hand holds
+four of, melds included (readings._held)."""
+
+from __future__ import annotations
+
+import random
+
+from mjcalc import tiles as T
+from mjcalc.hand import Meld
+from mjcalc.readings import ORPHANS, FormSpec, _held, _suit_can, is_complete, shape_waits
+from mjcalc.shapewaits import hand_waits, suit_bits
+
+FORMS = (
+    (FormSpec("regular"),),
+    (FormSpec("regular"), FormSpec("seven_pairs"), FormSpec("thirteen_orphans")),  # riichi's
+    (FormSpec("regular"), FormSpec("seven_pairs", (("allow_four", True),))),
+    (FormSpec("regular"), FormSpec("seven_pairs"), FormSpec("thirteen_orphans"), FormSpec("knitted_straight"),
+     FormSpec("honors_and_knitted")),  # MCR's
+    (FormSpec("seven_pairs"),),
+)
+KNITTED = [0, 3, 6, 10, 13, 16, 20, 23, 26]
+POOLS = (list(range(34)), list(range(9)), [*ORPHANS], [*range(9), *range(27, 34)], [*KNITTED, *range(27, 34)],
+         [0, 1, 2, 3, 9, 10, 11, 27, 28])
+
+
+def _definition(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
+                forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    counts = T.counts_of(concealed)
+    held = _held(concealed, melds)
+    free = sets - len(melds)
+    return frozenset(k for k in range(T.NUM_KINDS) if held[k] < 4
+                     and is_complete(tuple(c + (t == k) for t, c in enumerate(counts)), free, forms))
+
+
+def _meld(rng: random.Random, counts: list[int]) -> Meld | None:
+    """A random pon, chi or kong the counts leave room for (at most four of a kind in all)."""
+    kind = rng.choice(("pon", "chi", "kong", "concealed_kong"))
+    if kind == "chi":
+        first = rng.choice([t for t in range(27) if t % 9 <= 6])
+        tiles: tuple[int, ...] = (first, first + 1, first + 2)
+    else:
+        tiles = (rng.randrange(34),) * (3 if kind == "pon" else 4)
+    if any(counts[t] + tiles.count(t) > 4 for t in tiles):
+        return None
+    for t in tiles:
+        counts[t] += 1
+    return Meld(kind, tiles)
+
+
+def test_hand_waits_are_the_definition_on_random_hands() -> None:
+    rng = random.Random(20)
+    with_waits = special = 0
+    for _ in range(4000):
+        counts = [0] * T.NUM_KINDS
+        melds: list[Meld] = []
+        for _ in range(rng.choice((0, 0, 0, 1, 2, 4))):
+            meld = _meld(rng, counts)
+            if meld is not None:
+                melds.append(meld)
+        pool = rng.choice(POOLS)
+        n = 13 - 3 * len(melds)
+        tiles: list[int] = []
+        if not melds and rng.random() < 0.2:  # near seven pairs: pairs of the pool, then single tiles
+            for _ in range(rng.choice((5, 6))):
+                k = rng.choice(pool)
+                if counts[k] <= 2:
+                    counts[k] += 2
+                    tiles += [k, k]
+        while len(tiles) < n:
+            k = rng.choice(pool)
+            if counts[k] < 4:
+                counts[k] += 1
+                tiles.append(k)
+        concealed = tuple(sorted(tiles))
+        forms = rng.choice(FORMS)
+        expected = _definition(concealed, tuple(melds), 4, forms)
+        found = hand_waits(concealed, tuple(melds), 4, forms)
+        assert found == expected, (T.format_tiles(concealed), [m.tiles for m in melds], forms)
+        assert found == shape_waits(concealed, melds, 4, forms)
+        with_waits += bool(found)
+        special += bool(found) and not is_complete(
+            tuple(c + (t == min(found)) for t, c in enumerate(T.counts_of(concealed))), 4 - len(melds),
+            (FormSpec("regular"),))
+    assert with_waits > 600 and special > 50, (with_waits, special)  # many hands drawn are ready, some only in a special form
+
+
+def test_a_kind_held_four_times_is_no_wait() -> None:
+    regular = (FormSpec("regular"),)
+    # 1166678899m beside a pon of 7m: another 7m would complete the shape (11m 666m 789m 789m), but the hand holds
+    # all four 7m already
+    pon = Meld("pon", (6, 6, 6))
+    concealed = (0, 0, 5, 5, 5, 6, 7, 7, 8, 8)
+    counts = T.counts_of(concealed)
+    counts[6] += 1
+    assert is_complete(tuple(counts), 3, regular)
+    found = hand_waits(concealed, (pon,), 4, regular)
+    assert 6 not in found and found == _definition(concealed, (pon,), 4, regular)
+    assert 6 in hand_waits(concealed, (), 3, regular)  # without the pon it is one
+
+
+def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
+    """suit_bits (greedy) against readings._suit_can (every decomposition) on every suit of up to 8 tiles and on
+    random ones up to 15, honors (7 kinds, pons only) too; counts up to 5 (a tile added to four)."""
+    rng = random.Random(7)
+    patterns: set[tuple[tuple[int, ...], bool]] = set()
+
+    def small(prefix: tuple[int, ...], left: int, size: int, honors: bool) -> None:
+        if len(prefix) == size:
+            patterns.add((prefix, honors))
+            return
+        for c in range(min(4, left) + 1):
+            small((*prefix, c), left - c, size, honors)
+
+    small((), 8, 9, False)
+    small((), 8, 7, True)
+    for _ in range(6000):
+        honors = rng.random() < 0.3
+        counts = [0] * (7 if honors else 9)
+        for _ in range(rng.randrange(1, 16)):
+            k = rng.randrange(len(counts))
+            counts[k] += counts[k] < 5
+        patterns.add((tuple(counts), honors))
+    for counts, honors in patterns:
+        assert suit_bits(list(counts), honors) == _suit_can(counts, honors), (counts, honors)
+    assert len(patterns) > 30000
