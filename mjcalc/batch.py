@@ -858,14 +858,15 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, write: Callable[[Any], object],
         jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
-        chunk: int | None = None, flush: Callable[[], object] | None = None) -> Summary:
+        chunk: int | None = None, flush: Callable[[], object] | None = None, split_only: bool = False) -> Summary:
     """Score every record in input order and hand the output texts to ``write``, in order; ``flush`` is
     called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads the
     work over processes, a bounded amount in flight, so memory does not grow with the file: the records of
     a ``FileRecords`` (a UTF-8 file of lines, CSV or JSON Lines) are read by the workers themselves, each a
     byte range of the file at a time, and ``write`` is then given the texts of a range's records joined by
-    line ends; other records are sent to the workers a chunk at a time. ``summary`` is filled in as records
-    are written, so that a caller still has it when the run is interrupted."""
+    line ends; other records are sent to the workers a chunk at a time, unless ``split_only`` (the CLI without
+    ``--jobs``): then they are scored by this process, where handing them out would gain little. ``summary`` is
+    filled in as records are written, so that a caller still has it when the run is interrupted."""
     summary = Summary() if summary is None else summary
     size = chunk or CHUNK
     start = time.perf_counter()
@@ -899,6 +900,8 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
 
     try:
         plan = records.plan() if jobs > 1 and isinstance(records, FileRecords) else None
+        if plan is None and split_only:
+            jobs = 1
         if plan is not None and isinstance(records, FileRecords):
             with closing(_parallel(_score_range, _ranges(plan), (base, render), jobs)) as parts:
                 for done_range in parts:

@@ -379,11 +379,9 @@ def batch(
             with _quiet_collector(), Stop.handling():
                 records = read_records(source, fmt, from_line) if file == "-" else \
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
-                if auto and jobs > 1 and not (isinstance(records, FileRecords) and records.plan()):
-                    jobs = 1  # a file the workers cannot split (YAML, UTF-16, ...): handing records out gains little
                 run(records, request, ENCODERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
-                    flush=out.flush)
+                    flush=out.flush, split_only=auto)  # without --jobs: a file the workers cannot split stays here
         finally:
             progress.close()
             out.close()
