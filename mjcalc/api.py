@@ -96,7 +96,7 @@ def score(line: str, rules: str | None = None, options: Options | None = None, l
     21
     """
     from .engine import score_line
-    from .render import to_json
+    from .record import to_json
 
     chosen = _lang(lang)
     return to_json(score_line(_line(line), _request(rules, options, builtin_only)), chosen)

@@ -1163,7 +1163,7 @@ CSV_COLUMNS = ("line", "input", "ruleset", "result", "fan", "fu", "points", "net
 
 
 def render_jsonl(record: Record, res: Result | None) -> str:
-    """One record as one line of compact JSON (render.json_line)."""
+    """One record as one line of compact JSON (record.json_line)."""
     if res is None:
         text = json_line({"line": record.line, "input": record.text, "result": "skipped"})
     else:

@@ -122,7 +122,8 @@ def score(
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     from .engine import Request, score_line
     from .notation import FlagWord
-    from .render import terminal_width, to_json, to_text
+    from .record import to_json
+    from .render import terminal_width, to_text
 
     config = _config(lang)
     chosen = _lang(lang, config)

@@ -32,7 +32,7 @@ from .batch import (
 )
 from .engine import Request
 from .errors import MjcalcError
-from .render import json_line
+from .record import json_line
 
 PARTITION_BYTES = 8 << 20  # a partition: about 150,000 hand lines, a minute or so of one core
 OUTPUT_FORMATS = ("jsonl", "csv")

@@ -10,7 +10,7 @@ from .engine import Result
 from .facts import describe
 from .i18n import N_, localized, tr
 from .readings import IMMEDIATE
-from .record import _name, json_line, to_json  # noqa: F401  (json_line, to_json: the record, from here too)
+from .record import _name
 from .ruleset import SCOPES, Ruleset
 
 WAIT_NAMES = {

@@ -162,7 +162,7 @@ def _blocks(counts: tuple[int, ...], need: int) -> tuple[int, int]:
 def report_json(report: WaitReport, lang: str = "en") -> dict[str, Any]:
     """The JSON of ``mjcalc waits --json``; its messages in ``lang``."""
     from .i18n import tr
-    from .render import to_json
+    from .record import to_json
 
     out: dict[str, Any] = {"input": report.result.input, "result": report.result.result,
                            "ruleset": report.result.ruleset.id if report.result.ruleset else None}

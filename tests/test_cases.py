@@ -35,7 +35,7 @@ import pytest
 import yaml
 
 from mjcalc.engine import Request, score_line
-from mjcalc.render import to_json
+from mjcalc.record import to_json
 from mjcalc.ruleset import builtin_names, load_ruleset
 
 CASE_DIR = Path(__file__).parent / "cases"

@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from mjcalc.cli import app
 from mjcalc.engine import Request, score_line
-from mjcalc.render import to_json, to_text
+from mjcalc.record import to_json
+from mjcalc.render import to_text
 from mjcalc.waiting import analyse
 
 ROOT = Path(__file__).resolve().parent.parent

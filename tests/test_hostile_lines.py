@@ -17,7 +17,8 @@ from mjcalc.engine import Request, score_line
 from mjcalc.errors import printable
 from mjcalc.normalise import normalise
 from mjcalc.notation import MAX_LINE
-from mjcalc.render import to_json, to_text
+from mjcalc.record import to_json
+from mjcalc.render import to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
