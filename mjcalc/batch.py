@@ -903,7 +903,7 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
         if plan is None and split_only:
             jobs = 1
         if plan is not None and isinstance(records, FileRecords):
-            with closing(_parallel(_score_range, _ranges(plan), (base, render), jobs)) as parts:
+            with closing(_split(plan, base, render, jobs)) as parts:
                 for done_range in parts:
                     if done_range.last_line:
                         emit([done_range.text], done_range.counts, done_range.last_line)
@@ -1116,6 +1116,196 @@ class _Slice:
         data = self.f.read(self.left if n < 0 else min(n, self.left))
         self.left -= len(data)
         return data
+
+
+def _split(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
+    """The file's ranges scored on ``jobs`` processes, in order: forked workers where the platform forks and no
+    other thread runs (``_forked``), else a process pool (``_parallel``)."""
+    import threading
+
+    if hasattr(os, "fork") and threading.active_count() == 1:
+        return _forked(plan, base, render, jobs)
+    return _parallel(_score_range, _ranges(plan), (base, render), jobs)
+
+
+# A forked worker's messages: a length (8 bytes, little-endian) and that many bytes, marshalled (the standard
+# library's own serialization of plain values, built in: nothing to import, and quick on large bytes).
+_LENGTH = 8
+
+
+def _send(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(_LENGTH, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int) -> bytes | None:
+    """One whole message from ``fd``; None at the end of the stream (the other side closed it, or died)."""
+    head = _read_exactly(fd, _LENGTH)
+    return None if head is None else _read_exactly(fd, int.from_bytes(head, "little"))
+
+
+def _read_exactly(fd: int, n: int) -> bytes | None:
+    parts = []
+    while n:
+        data = os.read(fd, min(n, 1 << 20))
+        if not data:
+            return None
+        parts.append(data)
+        n -= len(data)
+    return b"".join(parts)
+
+
+def _serve(plan: _Plan, base: Request, render: Renderer | Encoder, tasks: int, results: int) -> None:
+    """A forked worker: ranges (start, end, first, last, whether the CSV header comes first) in, each scored
+    and rendered (``_score_range``) out, until the parent closes its end."""
+    import marshal
+
+    while (message := _receive(tasks)) is not None:
+        start, end, first, last, head = marshal.loads(message)
+        done = _score_range(_Range(plan, start, end, first, last, plan.header if head else None), base, render)
+        _send(results, marshal.dumps((done.text, done.counts, done.last_line, done.stopped)))
+
+
+class _Worker:
+    """A forked worker as the parent sees it: its process, the two ends of its pipes, what it was given."""
+
+    def __init__(self, pid: int, tasks: int, results: int) -> None:
+        self.pid, self.tasks, self.results = pid, tasks, results
+        self.given: deque[int] = deque()  # the numbers of the ranges sent and not answered yet, in order
+        self.buffer = bytearray()
+        self.alive = True
+
+    def fileno(self) -> int:  # select() waits on its results
+        return self.results
+
+
+def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
+    """The ranges of the file on ``jobs`` forked workers, their results yielded in the file's order. A forked
+    worker starts at once with everything this process loaded (modules, rulesets): nothing imported, nothing
+    pickled but plain values, no thread in this process; at most two ranges in flight a worker, so memory stays
+    flat. A range whose worker dies is scored here instead. Closing the generator before its end (an output
+    error, a signal) ends the workers at once: they hold no output."""
+    import marshal
+    import select
+
+    parent = os.getpid()
+    workers: list[_Worker] = []
+    try:
+        for _ in range(jobs):
+            tasks_r, tasks_w = os.pipe()
+            results_r, results_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns, never runs the parent's exit-time code nor flushes its buffers
+                code = 0
+                try:
+                    for w in workers:
+                        os.close(w.tasks)
+                        os.close(w.results)
+                    os.close(tasks_w)
+                    os.close(results_r)
+                    _worker_init(parent)
+                    _serve(plan, base, render, tasks_r, results_w)
+                except BaseException:  # noqa: BLE001  (the parent scores what this worker did not answer)
+                    code = 1
+                os._exit(code)
+            os.close(tasks_r)
+            os.close(results_w)
+            workers.append(_Worker(pid, tasks_w, results_r))
+        ranges = _ranges(plan)
+        sent: dict[int, _Range] = {}  # the ranges given out, by number, until their results are yielded
+        done: dict[int, _Scored] = {}
+        order: deque[tuple[int, _Worker | None]] = deque()  # every range in the file's order, and its worker
+        count = 0
+        more = True
+
+        def give() -> None:
+            nonlocal count, more
+            for w in workers:
+                while more and w.alive and len(w.given) < 2:
+                    task = next(ranges, None)
+                    if task is None:
+                        more = False
+                        return
+                    try:
+                        _send(w.tasks, marshal.dumps((task.start, task.end, task.first, task.last,
+                                                      task.head is not None)))
+                    except OSError:
+                        w.alive = False  # gone: this range and those it held are scored here
+                        order.append((count, None))
+                    else:
+                        w.given.append(count)
+                        order.append((count, w))
+                    sent[count] = task
+                    count += 1
+            if more and not any(w.alive for w in workers):  # no worker left: the rest here, one at a time
+                task = next(ranges, None)
+                if task is None:
+                    more = False
+                else:
+                    sent[count] = task
+                    order.append((count, None))
+                    count += 1
+
+        def collect(wanted: _Worker) -> None:
+            """Read what the workers have sent until the result ``wanted`` owes first has come, or it died."""
+            while wanted.alive and wanted.given and wanted.given[0] not in done:
+                busy = [w for w in workers if w.alive and w.given]
+                for w in select.select(busy, [], [])[0] if len(busy) > 1 else busy:
+                    _read_some(w, done)
+
+        give()
+        while order:
+            number, worker = order.popleft()
+            if worker is not None and worker.alive:
+                collect(worker)
+            scored = done.pop(number, None)
+            if scored is None:  # no worker, or it died before answering: scored here
+                if worker is not None and number in worker.given:
+                    worker.given.remove(number)
+                scored = _score_range(sent[number], base, render)
+            elif worker is not None:
+                worker.given.popleft()
+            del sent[number]
+            yield scored
+            give()
+    finally:
+        for w in workers:
+            os.close(w.tasks)  # the worker's end of its work: it exits
+        unfinished = bool(sys.exc_info()[0]) or any(w.given for w in workers)
+        for w in workers:
+            if unfinished:
+                try:
+                    os.kill(w.pid, signal.SIGTERM)
+                except OSError:
+                    pass
+            os.close(w.results)
+        for w in workers:
+            try:
+                os.waitpid(w.pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def _read_some(w: _Worker, done: dict[int, _Scored]) -> None:
+    """What worker ``w`` has sent: each whole result filed under its range's number; at the end of its stream
+    (it died), the worker is marked dead and its ranges are left to the parent."""
+    import marshal
+
+    data = os.read(w.results, 1 << 20)
+    if not data:
+        w.alive = False
+        return
+    w.buffer += data
+    answered = sum(1 for n in w.given if n in done)
+    while len(w.buffer) >= _LENGTH:
+        size = int.from_bytes(w.buffer[:_LENGTH], "little")
+        if len(w.buffer) < _LENGTH + size:
+            break
+        text, counts, last, stopped = marshal.loads(w.buffer[_LENGTH:_LENGTH + size])
+        del w.buffer[:_LENGTH + size]
+        done[w.given[answered]] = _Scored(text, counts, last, stopped)
+        answered += 1
 
 
 def _renumbered(lines: Iterable[Line], offset: int) -> Iterator[Line]:

@@ -137,6 +137,53 @@ def test_a_run_stopped_early_leaves_no_thread_running(tmp_path: Path, small_rang
         run(FileRecords(str(path), LineSource(f)), Request(), RENDERERS["jsonl"], write, jobs=2)
     left = [t for t in threading.enumerate() if "Executor" in type(t).__name__ and t.is_alive()]
     assert left == []
+    if Path("/proc").is_dir():  # the forked workers ended and waited for
+        assert _live_children() == []
+
+
+def _live_children() -> list[int]:
+    """The processes this one started that still run (not yet waited for), from /proc."""
+    import os
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork") or not Path("/proc").is_dir(), reason="forks; reads /proc")
+@pytest.mark.parametrize("after", [0, 1])
+def test_the_ranges_of_a_worker_that_dies_are_scored_by_the_parent(
+        tmp_path: Path, small_ranges: None, monkeypatch: pytest.MonkeyPatch, after: int) -> None:
+    """A forked worker that dies (killed from outside), at once or after answering one range: the parent
+    scores the ranges it held and the rest, the output is one process's, and no process is left behind."""
+    import os
+
+    real = batch_module._serve
+
+    def dying(plan, base, render, tasks, results):  # noqa: ANN001, ANN202
+        if after and os.getpid() % 2:  # one worker or the other answers a range first
+            message = batch_module._receive(tasks)
+            assert message is not None
+            start, end, first, last, head = __import__("marshal").loads(message)
+            done = batch_module._score_range(batch_module._Range(plan, start, end, first, last, None), base, render)
+            batch_module._send(results, __import__("marshal").dumps((done.text, done.counts, done.last_line,
+                                                                      done.stopped)))
+        os._exit(9)
+
+    path = tmp_path / "h.txt"
+    path.write_bytes(_lines_file(random.Random(3), 400))
+    monkeypatch.setattr(batch_module, "_serve", dying)
+    one, two, summary = _outputs(path, "lines", "jsonl")
+    assert one == two and summary.total == len(one.splitlines())
+    monkeypatch.setattr(batch_module, "_serve", real)
+    assert _live_children() == []
 
 
 def test_a_file_gone_under_the_run_is_a_read_error(tmp_path: Path, small_ranges: None) -> None:
@@ -168,14 +215,14 @@ def test_without_jobs_a_large_file_is_split_between_the_cores(
         path.write_text("".join(f"{WIN if i % 2 else LINES[i % 6]}\n" for i in range(lines)), encoding="utf-8")
     assert (path.stat().st_size >= batch_module.AUTO_JOBS_BYTES) == (lines > 1000)
     pools: list[int] = []
-    real = batch_module._parallel
+    real = batch_module._split
 
-    def spy(work, tasks, args, jobs):  # noqa: ANN001, ANN202
+    def spy(plan, base, render, jobs):  # noqa: ANN001, ANN202
         pools.append(jobs)
-        return real(work, tasks, args, jobs)
+        return real(plan, base, render, jobs)
 
     monkeypatch.setattr(batch_module, "usable_cpus", lambda: 2)
-    monkeypatch.setattr(batch_module, "_parallel", spy)
+    monkeypatch.setattr(batch_module, "_split", spy)
     env = {"MJCALC_CONFIG": str(tmp_path / "none.yaml"), "COLUMNS": "200"}
     auto = CliRunner().invoke(app, ["batch", str(path), "--format", "jsonl", "-o", str(tmp_path / "auto.jsonl")],
                               env=env)
