@@ -1001,7 +1001,7 @@ def _parallel(work: Callable[..., Done], tasks: Iterable[Task], args: tuple[Any,
 
 # --- a file split between processes: each worker reads, scores and renders its own byte ranges ------------
 
-RANGE_BYTES = 1 << 15  # a worker's task: about 600 hand lines (a long line makes its range longer)
+RANGE_BYTES = 1 << 15  # a worker's task: about 500 hand lines (a long line makes its range longer); less on a small file
 # Without --jobs, a file of at least this many bytes (some 2,000 hand lines, four ranges) is split between every
 # usable core; a smaller one is scored by the main process, where starting workers would cost more than it saves.
 AUTO_JOBS_BYTES = 4 * RANGE_BYTES
@@ -1026,7 +1026,8 @@ class FileRecords:
         (decoding cannot start mid-file), YAML (an entry spans lines). The format is decided, and a CSV
         file's header found, as ``read_records`` does, from the file's first lines."""
         try:
-            if not stat.S_ISREG(os.stat(self.path).st_mode):  # a pipe, a device: read once, by the parent
+            info = os.stat(self.path)
+            if not stat.S_ISREG(info.st_mode):  # a pipe, a device: read once, by the parent
                 return None
             with open(self.path, "rb") as f:
                 codec, _, skip = sniff_encoding(f.read(4))
@@ -1039,7 +1040,7 @@ class FileRecords:
                 header = None
                 if fmt == "csv":  # the first line with something in it, as _read_csv takes it
                     header = next((ln for ln in lines if ln.problem is not None or ln.text.strip()), None)
-                return _Plan(self.path, fmt, skip, header, self.from_line)
+                return _Plan(self.path, fmt, skip, header, self.from_line, info.st_size)
         except OSError:
             return None  # one process reads it and says what is wrong
 
@@ -1051,6 +1052,14 @@ class _Plan:
     skip: int  # the byte-order mark's length: where the first line starts
     header: Line | None  # a CSV file's header line
     from_line: int
+    size: int = 0  # the file's bytes, when the plan was made
+
+
+def _range_bytes(plan: _Plan, jobs: int) -> int:
+    """The bytes of a worker's range for this file: RANGE_BYTES, or less for a file of a few thousand lines, so
+    that it is cut into some eight ranges a worker and the workers end together (the last range is what one
+    waits for while the other is done)."""
+    return max(min(RANGE_BYTES, 4096), min(RANGE_BYTES, plan.size // (8 * jobs)))
 
 
 @dataclass
@@ -1125,7 +1134,7 @@ def _split(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) ->
 
     if hasattr(os, "fork") and threading.active_count() == 1:
         return _forked(plan, base, render, jobs)
-    return _parallel(_score_range, _ranges(plan), (base, render), jobs)
+    return _parallel(_score_range, _ranges(plan, _range_bytes(plan, jobs)), (base, render), jobs)
 
 
 # A forked worker's messages: a length (8 bytes, little-endian) and that many bytes, marshalled (the standard
@@ -1195,6 +1204,7 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
         for _ in range(jobs):
             tasks_r, tasks_w = os.pipe()
             results_r, results_w = os.pipe()
+            _widen(results_w)
             pid = os.fork()
             if pid == 0:  # the worker: never returns, never runs the parent's exit-time code nor flushes its buffers
                 code = 0
@@ -1212,7 +1222,7 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
             os.close(tasks_r)
             os.close(results_w)
             workers.append(_Worker(pid, tasks_w, results_r))
-        ranges = _ranges(plan)
+        ranges = _ranges(plan, _range_bytes(plan, jobs))
         sent: dict[int, _Range] = {}  # the ranges given out, by number, until their results are yielded
         done: dict[int, _Scored] = {}
         order: deque[tuple[int, _Worker | None]] = deque()  # every range in the file's order, and its worker
@@ -1285,6 +1295,17 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                 os.waitpid(w.pid, 0)
             except ChildProcessError:
                 pass
+
+
+def _widen(fd: int) -> None:
+    """A pipe that holds a whole range's output (Linux: 64 KiB otherwise), so that a worker writes it at once and
+    goes on with its next range instead of waiting for the parent to read it piece by piece."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass
 
 
 def _read_some(w: _Worker, done: dict[int, _Scored]) -> None:
