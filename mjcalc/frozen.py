@@ -80,6 +80,7 @@ def _frozen(cls: Any) -> Any:
     defaults: dict[str, tuple[Any, Any]] = {f.name: (f.default, f.default_factory) for f in every
                                             if f.default is not _MISSING or f.default_factory is not _MISSING}
     unset = tuple(f.name for f in every if not f.init and f.name in defaults)  # init=False: set from the default
+    every_name = frozenset(names)
     shown = tuple(f.name for f in every if f.repr)
     compared = tuple(f.name for f in every if f.compare)
     hashed = tuple(f.name for f in every if (f.compare if f.hash is None else f.hash))
@@ -92,16 +93,22 @@ def _frozen(cls: Any) -> Any:
             raise TypeError(f"{qualname}.__init__() takes {len(names) + 1} positional arguments but "
                             f"{len(args) + 1} were given")
         values = self.__dict__
+        if not args and kwargs.keys() == every_name:  # each field by keyword (dataclasses.replace): in field order
+            for name in names:
+                values[name] = kwargs[name]
+            kwargs = {}
         for name, value in zip(names, args):
             values[name] = value
+        for name in names[len(args):] if kwargs else ():
+            value = kwargs.pop(name, _MISSING)
+            if value is not _MISSING:
+                values[name] = value
         for name in names[len(args):]:
-            if name in kwargs:
-                values[name] = kwargs.pop(name)
-            elif name in defaults:
+            if name not in values:
+                if name not in defaults:
+                    raise TypeError(f"{qualname}.__init__() missing 1 required positional argument: '{name}'")
                 default, factory = defaults[name]
                 values[name] = factory() if default is _MISSING else default
-            else:
-                raise TypeError(f"{qualname}.__init__() missing 1 required positional argument: '{name}'")
         for name in unset:
             default, factory = defaults[name]
             values[name] = factory() if default is _MISSING else default
