@@ -1202,10 +1202,23 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
     workers: list[_Worker] = []
     try:
         for _ in range(jobs):
-            tasks_r, tasks_w = os.pipe()
-            results_r, results_w = os.pipe()
+            try:
+                tasks_r, tasks_w = os.pipe()
+            except OSError:  # out of file descriptors: the workers started so far (or none: all here)
+                break
+            try:
+                results_r, results_w = os.pipe()
+            except OSError:
+                os.close(tasks_r)
+                os.close(tasks_w)
+                break
             _widen(results_w)
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # out of processes or memory: as above
+                for fd in (tasks_r, tasks_w, results_r, results_w):
+                    os.close(fd)
+                break
             if pid == 0:  # the worker: never returns, never runs the parent's exit-time code nor flushes its buffers
                 code = 0
                 try:

@@ -186,6 +186,21 @@ def test_the_ranges_of_a_worker_that_dies_are_scored_by_the_parent(
     assert _live_children() == []
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="forks")
+def test_a_worker_that_cannot_be_started_leaves_the_work_to_the_parent(
+        tmp_path: Path, small_ranges: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    path = tmp_path / "h.txt"
+    path.write_bytes(_lines_file(random.Random(4), 300))
+    monkeypatch.setattr(os, "fork", no_fork)
+    one, two, summary = _outputs(path, "lines", "jsonl")
+    assert one == two and summary.total == len(one.splitlines())
+
+
 def test_a_file_gone_under_the_run_is_a_read_error(tmp_path: Path, small_ranges: None) -> None:
     path = tmp_path / "h.txt"
     path.write_text(f"{WIN}\n" * 50, encoding="utf-8")
