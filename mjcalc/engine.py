@@ -27,7 +27,7 @@ from .i18n import Msg
 from .hand import Hand, build_hand
 from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
-from .predicates import Candidate
+from .predicates import Candidate, Tallied
 from .readings import (
     IMMEDIATE,
     Reading,
@@ -699,9 +699,11 @@ def _drop_masks(items: Sequence[ItemDef]) -> tuple[list[int], list[int]]:
 
 def _bound_item(item: ItemDef, position: int, value: int, bit: int, drops: int) -> BoundItem:
     need, forbid = item.gate
+    when = item.when
+    tally, key = (when.tally, when.key) if isinstance(when, Tallied) else (None, None)
     return BoundItem(Gate(need & ~KIND_BITS, forbid & ~KIND_BITS).mask, need & KIND_BITS, forbid & KIND_BITS,
-                     item.exact, item.when, position, item, value, Award(item, value, 1),
-                     bool(item.excludes or item.reduces), bit, drops)
+                     item.exact, when, position, item, value, Award(item, value, 1),
+                     bool(item.excludes or item.reduces), bit, drops, tally, key)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -720,6 +722,10 @@ class BoundItem:
     excluding: bool  # the item excludes or reduces others
     bit: int  # 1 << position (of the first item of its id)
     drops: int  # the items it excludes (``excludes``), by their bits
+    # A tallied predicate's item (predicates.tallied): the tally that counts it with others, once a reading, and
+    # its key there; None for the others.
+    tally: Callable[[Candidate], Mapping[Any, int]] | None
+    key: Any
 
 
 # How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer, and the memo
@@ -831,6 +837,8 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     awards: list[Award] = []
     fired: list[BoundItem] = []  # the bound item of each award
     excluding = False
+    counted_by: Callable[[Candidate], Mapping[Any, int]] | None = None  # the last tally asked, and its counts
+    counts: Mapping[Any, int] = _NOTHING_COUNTED
     for tier in items.closed if c.hand.closed else items.open:
         in_tier = tier.items
         # Counted once (True, or 1), an item's award is the one made when it was bound: an award is a value.
@@ -846,7 +854,15 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
                 b = in_tier[i]
                 if b.need_kinds & ~kinds or b.forbid_kinds & kinds:
                     continue
-                n = True if b.exact else b.when(c)
+                tally = b.tally
+                if b.exact:
+                    n = True
+                elif tally is None:
+                    n = b.when(c)
+                else:  # the items of one tally from one call of it a reading
+                    if tally is not counted_by:
+                        counted_by, counts = tally, tally(c)
+                    n = counts.get(b.key, 0)
                 if n:
                     awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
                     fired.append(b)
@@ -860,14 +876,16 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     return awards
 
 
-def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
-    """The awards left once exclusions apply (``excludes``; ``*`` = all; ``fired``: the bound item of each award):
-    an item goes when an item that counts excludes it, and an item that does not count excludes nothing (MCR:
-    四暗刻 drops 不求人, which then does not drop 自摸). Worked out from the top down: each pass drops what the
-    items still counting exclude, until the passes agree (chains of exclusions are short), on masks of the items'
-    positions (``BoundItem.drops``). ``{ID: N}`` entries then take N off that item's count."""
+_NOTHING_COUNTED: Final[Mapping[Any, int]] = {}
+# The items left standing (their indices among those fired) by the items that fired (``_excluded``): bound items
+# compare by identity, and the key holds them, so that no other can take their place while it is kept.
+_STANDING: Final[dict[tuple[BoundItem, ...], tuple[int, ...]]] = {}
+
+
+def _standing(fired: list[BoundItem]) -> tuple[int, ...]:
+    """The indices of the fired items that no standing item excludes (``_excluded``), on the items' bit masks."""
     dropped = 0
-    for _ in range(len(awards) + 1):
+    for _ in range(len(fired) + 1):
         now = 0
         for b in fired:
             if not b.bit & dropped:
@@ -875,13 +893,21 @@ def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
         if now == dropped:
             break
         dropped = now
-    if dropped:
-        kept = []
-        for a, b in zip(awards, fired):
-            if not b.bit & dropped:
-                kept.append(a)
-    else:
-        kept = awards
+    return tuple([i for i, b in enumerate(fired) if not b.bit & dropped])
+
+
+def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
+    """The awards left once exclusions apply (``excludes``; ``*`` = all; ``fired``: the bound item of each award):
+    an item goes when an item that counts excludes it, and an item that does not count excludes nothing (MCR:
+    四暗刻 drops 不求人, which then does not drop 自摸). Worked out from the top down: each pass drops what the
+    items still counting exclude, until the passes agree (chains of exclusions are short), on masks of the items'
+    positions (``BoundItem.drops``). ``{ID: N}`` entries then take N off that item's count. Which stand depends only
+    on which items fired: remembered by them (``_STANDING``), for the same few sets come back hand after hand."""
+    key = tuple(fired)
+    standing = _STANDING.get(key)
+    if standing is None:
+        standing = remember(_STANDING, key, _standing(fired), MET_LIMIT)
+    kept = awards if len(standing) == len(awards) else [awards[i] for i in standing]
     cut: dict[str, int] | None = None
     for a in kept:
         for rid, n in a.item.reduces:

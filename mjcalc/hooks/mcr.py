@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from .. import tiles as T
 from ..context import FLAG_FACTS
@@ -49,7 +49,7 @@ from ..facts import (
 )
 from ..facts import DRAGON as DRAGON_FACT
 from ..memo import remember
-from ..predicates import REGULAR, Candidate, namespaced, needs
+from ..predicates import REGULAR, Candidate, namespaced, needs, tallied
 from ..readings import FORM_FACTS
 
 mcr = namespaced("mcr")
@@ -280,13 +280,6 @@ def pung_fans(kinds: tuple[int, ...]) -> Fans:
     return found
 
 
-def _count(fans: Fans, name: str) -> int:
-    for fan, n in fans:
-        if fan == name:
-            return n
-    return 0
-
-
 # What each combination fan needs of the hand's facts (facts.py): how many chows or triplets, all three suits.
 _CHOW_GATES: Final = {"quadruple_chow": Gate(CHI.need(4)), "four_pure_shifted_chows": Gate(CHI.need(4)),
                       "pure_triple_chow": Gate(CHI.need(3)), "pure_straight": Gate(CHI.need(3)),
@@ -298,34 +291,45 @@ _PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shift
                       "mixed_shifted_pungs": Gate(PUNG.need(3) | THREE_SUITS)}
 
 
+def combination_fans(c: Candidate) -> dict[Any, int]:
+    """The fans the chows of a reading make together and those its triplets and kongs make (套算一次), by name: the
+    tally of ``chow_fan`` and ``pung_fan`` (predicates.tallied), which the engine asks once a reading for their
+    dozen and a half items. Kept for the candidate last asked (held here, so that no other object can take its
+    identity)."""
+    if c is _LAST_COUNTED[0]:
+        return _LAST_FANS[0]
+    found: dict[Any, int] = {}
+    starts = c.chi_starts
+    if len(starts) >= 2:
+        for name, n in chow_fans(tuple(starts)):
+            found[name] = n
+    kinds = c.pung_kinds
+    if len(kinds) >= 2:
+        for name, n in pung_fans(tuple(sorted(kinds))):
+            found[name] = n
+    _LAST_COUNTED[0] = c
+    _LAST_FANS[0] = found
+    return found
+
+
+_LAST_COUNTED: Final[list[Candidate | None]] = [None]
+_LAST_FANS: Final[list[dict[Any, int]]] = [{}]
+
+
 @mcr
 @needs(lambda name: _CHOW_GATES.get(name, Gate(CHI.need(2))))
+@tallied(combination_fans)
 def chow_fan(c: Candidate, name: str) -> int:
     """How many times the chows make the fan ``name`` together, by the account-once principle (套算一次)."""
-    starts = c.chi_starts
-    if starts is not _LAST_CHOWS[0]:  # the reading's chow fans, once for its dozen chow items
-        _LAST_CHOWS[0] = starts
-        _LAST_CHOW_FANS[0] = chow_fans(tuple(starts))
-    return _count(_LAST_CHOW_FANS[0], name)
+    return combination_fans(c).get(name, 0)
 
 
 @mcr
 @needs(lambda name: _PUNG_GATES.get(name, Gate(PUNG.need(2))))
+@tallied(combination_fans)
 def pung_fan(c: Candidate, name: str) -> int:
     """How many times the triplets and kongs make the fan ``name`` together (同刻, 节高), account-once."""
-    kinds = c.pung_kinds
-    if kinds is not _LAST_PUNGS[0]:
-        _LAST_PUNGS[0] = kinds
-        _LAST_PUNG_FANS[0] = pung_fans(tuple(sorted(kinds)))
-    return _count(_LAST_PUNG_FANS[0], name)
-
-
-# The last reading's chows and triplets (the candidate's own lists, kept alive here so that no other list can take
-# their identity) and their fans: a reading's items ask for them one fan at a time.
-_LAST_CHOWS: Final[list[list[int] | None]] = [None]
-_LAST_CHOW_FANS: Final[list[Fans]] = [()]
-_LAST_PUNGS: Final[list[list[int] | None]] = [None]
-_LAST_PUNG_FANS: Final[list[Fans]] = [()]
+    return combination_fans(c).get(name, 0)
 
 
 # --- whole-hand patterns ------------------------------------------------------------------------------
@@ -540,7 +544,12 @@ def big_three_winds(c: Candidate) -> bool:
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
     counts = c.counts
-    if 4 not in counts:
+    four = False
+    for n in counts:  # a typed loop: ``4 in counts`` compares as Python objects
+        if n == 4:
+            four = True
+            break
+    if not four:
         return 0
     kongs = {m.tiles[0] for m in c.hand.melds if m.is_kong}
     return sum(1 for t, n in enumerate(counts) if n == 4 and t not in kongs)
@@ -592,7 +601,15 @@ def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
     places the winning tile (12→3 or 89→7, 13→2, the pair)."""
     if mode != "only_wait":
         return c.reading.wait == kind
-    return _unique_wait(c) == kind and len(c.completions) == 1
+    if c is not _WAIT_OF[0]:  # worked out once for the reading's three wait items
+        _WAIT_OF[0] = c
+        _UNIQUE_WAIT[0] = _unique_wait(c)
+    return _UNIQUE_WAIT[0] == kind and len(c.completions) == 1
+
+
+# The candidate last asked (held, so that no other object can take its identity) and its _unique_wait.
+_WAIT_OF: Final[list[Candidate | None]] = [None]
+_UNIQUE_WAIT: Final[list[str | None]] = [None]
 
 
 def _unique_wait(c: Candidate) -> str | None:
