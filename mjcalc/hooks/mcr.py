@@ -24,7 +24,6 @@ them and as ``rules/mcr.md`` explains:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final
 
@@ -170,28 +169,40 @@ def _as_fans(found: dict[str, int]) -> Fans:
     return tuple(sorted(found.items(), key=lambda kv: ORDER[kv[0]]))
 
 
-Four = Callable[[int, int, int, int], "str | None"]
-Three = Callable[[int, int, int], "str | None"]
-Pair = Callable[[int, int], "str | None"]
-# The trios of 3 or 4 sets (in combinations' order), each with the sets left over.
+# The trios of 3 or 4 sets (in combinations' order), each with the sets left over; the pairs of 2 to 4 sets.
 _TRIOS: Final = {n: tuple((trio, tuple(i for i in range(n) if i not in trio)) for trio in combinations(range(n), 3))
                  for n in (3, 4)}
+_PAIRS: Final = {n: tuple(combinations(range(n), 2)) for n in (2, 3, 4)}
 
 
-def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fans:
-    """The account-once principle over up to four sets (chows or triplets), given the fan functions of four, three
-    and two of them: a fan of four takes them all; else the best fan of three, with the set left over combined
+def _pair_fan(a: int, b: int, chows: bool) -> str | None:
+    """The fan two chows (by their first tiles) or two triplets (by their kinds) make, a <= b. A plain dispatch:
+    a compiled module calls these functions directly, a function passed as a value as a Python object."""
+    return _chow_pair(a, b) if chows else _pung_pair(a, b)
+
+
+def _three_fan(a: int, b: int, c: int, chows: bool) -> str | None:
+    return _chow_three(a, b, c) if chows else _pung_three(a, b, c)
+
+
+def _four_fan(a: int, b: int, c: int, d: int, chows: bool) -> str | None:
+    return _chow_four(a, b, c, d) if chows else _pung_four(a, b, c, d)
+
+
+def _combine(sets: tuple[int, ...], chows: bool) -> Fans:
+    """The account-once principle over up to four sets (``chows``: chows by their first tiles, else triplets by
+    their kinds), sorted: a fan of four takes them all; else the best fan of three, with the set left over combined
     once with one of the three; else the best forest of pair fans (no cycle, no set in the same fan twice)."""
     n = len(sets)
     if n == 4:
-        fan4 = four(sets[0], sets[1], sets[2], sets[3])
+        fan4 = _four_fan(sets[0], sets[1], sets[2], sets[3], chows)
         if fan4 is not None:
             return ((fan4, 1),)
     if n >= 3:
         best: dict[str, int] | None = None
         best_rank = -1
         for trio, rest in _TRIOS[n]:
-            fan3 = three(sets[trio[0]], sets[trio[1]], sets[trio[2]])
+            fan3 = _three_fan(sets[trio[0]], sets[trio[1]], sets[trio[2]], chows)
             if fan3 is None:
                 continue
             found = {fan3: 1}
@@ -199,7 +210,7 @@ def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fan
             for i in rest:
                 for j in trio:
                     a, b = (sets[i], sets[j]) if sets[i] <= sets[j] else (sets[j], sets[i])
-                    cand = pair(a, b)
+                    cand = _pair_fan(a, b, chows)
                     if cand is not None and (extra is None or ORDER[cand] < ORDER[extra]):
                         extra = cand
             if extra is not None:
@@ -209,45 +220,52 @@ def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fan
                 best, best_rank = found, rank
         if best is not None:
             return _as_fans(best)
-    edges: list[tuple[int, int, str]] = []
-    for i, j in combinations(range(n), 2):
+    ends: list[tuple[int, int]] = []  # the pairs of sets that make a fan, and the fan of each
+    fans: list[str] = []
+    for i, j in _PAIRS[n]:
         a, b = (sets[i], sets[j]) if sets[i] <= sets[j] else (sets[j], sets[i])
-        fan = pair(a, b)
+        fan = _pair_fan(a, b, chows)
         if fan is not None:
-            edges.append((i, j, fan))
-    if not edges:
+            ends.append((i, j))
+            fans.append(fan)
+    if not fans:
         return ()
+    # Every choice of those pairs (a bit each) that makes a forest: the best by rank. Two choices of the same rank
+    # make the same fans (the rank holds every fan's count), so the order they are tried in changes nothing.
     chosen_best: dict[str, int] = {}
     chosen_rank = 0
-    for size in range(1, min(len(edges), n - 1) + 1):
-        for chosen in combinations(edges, size):
-            if not _forest(chosen, n):
-                continue
-            found = {}
-            for _, _, fan in chosen:
-                found[fan] = found.get(fan, 0) + 1
-            rank = _rank_of(found)
-            if rank > chosen_rank:
-                chosen_best, chosen_rank = found, rank
+    for chosen in range(1, 1 << len(fans)):
+        if bin(chosen).count("1") > n - 1 or not _forest(ends, fans, chosen, n):
+            continue
+        found: dict[str, int] = {}
+        for k in range(len(fans)):
+            if chosen >> k & 1:
+                found[fans[k]] = found.get(fans[k], 0) + 1
+        rank = _rank_of(found)
+        if rank > chosen_rank:
+            chosen_best, chosen_rank = found, rank
     return _as_fans(chosen_best)
 
 
-def _forest(edges: tuple[tuple[int, int, str], ...], n: int) -> bool:
-    """No cycle among the pairs chosen, and no set in two pairs of the same fan (不得相同)."""
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
-    used: set[tuple[int, str]] = set()
-    for i, j, fan in edges:
-        if (i, fan) in used or (j, fan) in used:
+def _forest(ends: list[tuple[int, int]], fans: list[str], chosen: int, n: int) -> bool:
+    """The pairs chosen (bit k: pair k) make no cycle, and no set is in two pairs of the same fan (不得相同)."""
+    parent = [0, 1, 2, 3][:n]
+    used = 0  # a bit for each set and fan used: the fan's place in ORDER, 32 of them a set
+    for k in range(len(fans)):
+        if not chosen >> k & 1:
+            continue
+        i, j = ends[k]
+        fan = ORDER[fans[k]]
+        tags = 1 << (32 * i + fan) | 1 << (32 * j + fan)
+        if used & tags:
             return False
-        used.add((i, fan))
-        used.add((j, fan))
-        ri, rj = root(i), root(j)
+        used |= tags
+        ri = i
+        while parent[ri] != ri:
+            ri = parent[ri]
+        rj = j
+        while parent[rj] != rj:
+            rj = parent[rj]
         if ri == rj:
             return False
         parent[ri] = rj
@@ -265,7 +283,7 @@ def chow_fans(starts: tuple[int, ...]) -> Fans:
     """The fans the chows of a reading make together (their first tiles, sorted), under the account-once rule."""
     found = _CHOW_FANS.get(starts)
     if found is None:
-        fans = _combine(starts, _chow_four, _chow_three, _chow_pair) if len(starts) >= 2 else ()
+        fans = _combine(starts, True) if len(starts) >= 2 else ()
         found = remember(_CHOW_FANS, starts, fans, 16384)
     return found
 
@@ -275,7 +293,7 @@ def pung_fans(kinds: tuple[int, ...]) -> Fans:
     suited = tuple([k for k in kinds if k < T.HONOR_START])
     found = _PUNG_FANS.get(suited)
     if found is None:
-        fans = _combine(suited, _pung_four, _pung_three, _pung_pair) if len(suited) >= 2 else ()
+        fans = _combine(suited, False) if len(suited) >= 2 else ()
         found = remember(_PUNG_FANS, suited, fans, 32768)
     return found
 
