@@ -237,13 +237,13 @@ def _combine(sets: tuple[int, ...], chows: bool) -> Fans:
     for chosen in range(1, 1 << len(fans)):
         if bin(chosen).count("1") > n - 1 or not _forest(ends, fans, chosen, n):
             continue
-        found: dict[str, int] = {}
+        counted: dict[str, int] = {}
         for k in range(len(fans)):
             if chosen >> k & 1:
-                found[fans[k]] = found.get(fans[k], 0) + 1
-        rank = _rank_of(found)
+                counted[fans[k]] = counted.get(fans[k], 0) + 1
+        rank = _rank_of(counted)
         if rank > chosen_rank:
-            chosen_best, chosen_rank = found, rank
+            chosen_best, chosen_rank = counted, rank
     return _as_fans(chosen_best)
 
 
