@@ -724,7 +724,7 @@ class BoundItem:
     drops: int  # the items it excludes (``excludes``), by their bits
     # A tallied predicate's item (predicates.tallied): the tally that counts it with others, once a reading, and
     # its key there; None for the others.
-    tally: Callable[[Candidate], Mapping[Any, int]] | None
+    tally: Callable[[Candidate], dict[Any, int]] | None
     key: Any
 
 
@@ -837,8 +837,8 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     awards: list[Award] = []
     fired: list[BoundItem] = []  # the bound item of each award
     excluding = False
-    counted_by: Callable[[Candidate], Mapping[Any, int]] | None = None  # the last tally asked, and its counts
-    counts: Mapping[Any, int] = _NOTHING_COUNTED
+    counted_by: Callable[[Candidate], dict[Any, int]] | None = None  # the last tally asked, and its counts
+    counts: dict[Any, int] = _NOTHING_COUNTED
     for tier in items.closed if c.hand.closed else items.open:
         in_tier = tier.items
         # Counted once (True, or 1), an item's award is the one made when it was bound: an award is a value.
@@ -876,7 +876,7 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     return awards
 
 
-_NOTHING_COUNTED: Final[Mapping[Any, int]] = {}
+_NOTHING_COUNTED: Final[dict[Any, int]] = {}
 # The items left standing (their indices among those fired) by the items that fired (``_excluded``): bound items
 # compare by identity, and the key holds them, so that no other can take their place while it is kept.
 _STANDING: Final[dict[tuple[BoundItem, ...], tuple[int, ...]]] = {}

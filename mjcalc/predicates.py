@@ -183,7 +183,7 @@ class Tallied:
     that value up in what the tally counted for the candidate. The engine does not call it: it asks the tally once
     a reading for all the items it counts (``BoundItem.tally``), instead of a call per item."""
 
-    def __init__(self, tally: Callable[[Candidate], Mapping[Any, int]], key: Any) -> None:
+    def __init__(self, tally: Callable[[Candidate], dict[Any, int]], key: Any) -> None:
         self.tally = tally
         self.key = key
 
@@ -192,10 +192,10 @@ class Tallied:
 
 
 # The tally of each tallied predicate (``tallied``), by the predicate itself.
-TALLIES: Final[dict[Predicate, Callable[[Candidate], Mapping[Any, int]]]] = {}
+TALLIES: Final[dict[Predicate, Callable[[Candidate], dict[Any, int]]]] = {}
 
 
-def tallied(tally: Callable[[Candidate], Mapping[Any, int]]) -> Callable[[Predicate], Predicate]:
+def tallied(tally: Callable[[Candidate], dict[Any, int]]) -> Callable[[Predicate], Predicate]:
     """Declare a predicate of one parameter whose answers for every value are counted together by ``tally`` (a
     function of the candidate giving, by the parameter's value, how many times the predicate holds, absent for
     none): items that name the predicate with a value of their own are then scored from one call of the tally
