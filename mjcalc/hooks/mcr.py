@@ -393,7 +393,6 @@ def terminal_chows(c: Candidate, suits: int) -> bool:
 
 
 EVEN: Final = T.mask(t for t in range(T.HONOR_START) if _rank(t) % 2 == 1)  # 2 4 6 8 of each suit
-FIVES: Final = frozenset(t for t in range(T.HONOR_START) if _rank(t) == 4)
 
 
 @mcr
@@ -428,7 +427,12 @@ def all_five(c: Candidate) -> bool:
     if c.reading.form != "regular":
         return False
     for g in c.reading.groups:
-        if not any(t in FIVES for t in g[1]):
+        five = False
+        for t in g[1]:  # loops rather than any() / sum() of generators, which cost a compiled module more
+            if t < T.HONOR_START and t % 9 == 4:
+                five = True
+                break
+        if not five:
             return False
     return True
 
@@ -493,7 +497,10 @@ def all_chows(c: Candidate) -> bool:
         return False
     if c.pung_kinds or c.kinds & _HONOR_MASK:
         return False
-    return all(g[0] != "special" for g in c.reading.groups)
+    for g in c.reading.groups:  # noqa: SIM110
+        if g[0] == "special":
+            return False
+    return True
 
 
 @mcr
@@ -501,7 +508,10 @@ def all_chows(c: Candidate) -> bool:
 def knitted(c: Candidate) -> bool:
     """The hand holds a knitted straight: 147, 258 and 369, one suit each (组合龙); only the knitted forms
     (组合龙 in a regular hand, 全不靠) read one."""
-    return any(g[0] == "knitted" for g in c.reading.groups)
+    for g in c.reading.groups:  # noqa: SIM110
+        if g[0] == "knitted":
+            return True
+    return False
 
 
 @mcr
@@ -521,7 +531,12 @@ def melded_hand(c: Candidate) -> bool:
     if c.ctx.zimo:
         return False
     melds = c.hand.melds
-    return len(melds) == c.hand.sets and all(m.exposed for m in melds)
+    if len(melds) != c.hand.sets:
+        return False
+    for m in melds:  # noqa: SIM110
+        if not m.exposed:
+            return False
+    return True
 
 
 @mcr
@@ -532,7 +547,11 @@ def pung_of_terminals_or_honors(c: Candidate) -> int:
     found = 0
     seat, prevalent = _WIND_OF[c.ctx.seat], _WIND_OF[c.ctx.round]
     kinds = c.pung_kinds
-    winds_apart = sum(1 for k in kinds if k in T.WINDS) >= 3  # 三风刻 / 小四喜 / 大四喜 take their winds
+    winds = 0
+    for k in kinds:
+        if _WIND_LOW <= k <= _WIND_HIGH:
+            winds += 1
+    winds_apart = winds >= 3  # 三风刻 / 小四喜 / 大四喜 take their winds
     for k in kinds:
         if k in T.DRAGONS or k == seat or k == prevalent or (winds_apart and k in T.WINDS):
             continue
@@ -542,20 +561,31 @@ def pung_of_terminals_or_honors(c: Candidate) -> int:
 
 
 _WIND_OF: Final = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
+_WIND_LOW: Final = T.WINDS[0]
+_WIND_HIGH: Final = T.WINDS[-1]
+_DRAGON_LOW: Final = T.DRAGONS[0]
 
 
 @mcr
 @needs(DRAGON_PUNG.need(1))
 def dragon_pungs(c: Candidate) -> int:
     """How many triplets or kongs of dragons (箭刻, each)."""
-    return sum(1 for k in c.pung_kinds if k in T.DRAGONS)
+    found = 0
+    for k in c.pung_kinds:
+        if k >= _DRAGON_LOW:
+            found += 1
+    return found
 
 
 @mcr
 @needs(WIND_PUNG.need(3))
 def big_three_winds(c: Candidate) -> bool:
     """Three triplets or kongs of winds (三风刻)."""
-    return sum(1 for k in c.pung_kinds if T.WINDS[0] <= k <= T.WINDS[-1]) == 3
+    found = 0
+    for k in c.pung_kinds:
+        if _WIND_LOW <= k <= _WIND_HIGH:
+            found += 1
+    return found == 3
 
 
 @mcr
