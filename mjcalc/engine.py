@@ -703,7 +703,12 @@ def _bound_item(item: ItemDef, position: int, value: int, bit: int, drops: int) 
     tally, key = (when.tally, when.key) if isinstance(when, Tallied) else (None, None)
     return BoundItem(Gate(need & ~KIND_BITS, forbid & ~KIND_BITS).mask, need & KIND_BITS, forbid & KIND_BITS,
                      item.exact, when, position, item, value, Award(item, value, 1),
-                     bool(item.excludes or item.reduces), bit, drops, tally, key)
+                     bool(item.excludes or item.reduces), bit & _LOW_WORD, bit >> WORD, drops & _LOW_WORD, drops >> WORD,
+                     tally, key)
+
+
+WORD: Final = 60  # bits in each word of a bound item's bit and drops: a small int (mypyc: tagged, below 2 ** 62)
+_LOW_WORD: Final = (1 << WORD) - 1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -720,8 +725,12 @@ class BoundItem:
     value: int
     award: Award  # the item counted once
     excluding: bool  # the item excludes or reduces others
-    bit: int  # 1 << position (of the first item of its id)
-    drops: int  # the items it excludes (``excludes``), by their bits
+    # 1 << position (of the first item of its id), and the items it excludes (``excludes``) by their bits, each cut in
+    # two words of WORD bits (low, high): small ints, whatever the number of items below 2 * WORD.
+    bit_low: int
+    bit_high: int
+    drops_low: int
+    drops_high: int
     # A tallied predicate's item (predicates.tallied): the tally that counts it with others, once a reading, and
     # its key there; None for the others.
     tally: Callable[[Candidate], dict[Any, int]] | None
@@ -877,23 +886,6 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
 
 
 _NOTHING_COUNTED: Final[dict[Any, int]] = {}
-# The items left standing (their indices among those fired) by the items that fired (``_excluded``): bound items
-# compare by identity, and the key holds them, so that no other can take their place while it is kept.
-_STANDING: Final[dict[tuple[BoundItem, ...], tuple[int, ...]]] = {}
-
-
-def _standing(fired: list[BoundItem]) -> tuple[int, ...]:
-    """The indices of the fired items that no standing item excludes (``_excluded``), on the items' bit masks."""
-    dropped = 0
-    for _ in range(len(fired) + 1):
-        now = 0
-        for b in fired:
-            if not b.bit & dropped:
-                now |= b.drops
-        if now == dropped:
-            break
-        dropped = now
-    return tuple([i for i, b in enumerate(fired) if not b.bit & dropped])
 
 
 def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
@@ -901,13 +893,25 @@ def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
     an item goes when an item that counts excludes it, and an item that does not count excludes nothing (MCR:
     四暗刻 drops 不求人, which then does not drop 自摸). Worked out from the top down: each pass drops what the
     items still counting exclude, until the passes agree (chains of exclusions are short), on masks of the items'
-    positions (``BoundItem.drops``). ``{ID: N}`` entries then take N off that item's count. Which stand depends only
-    on which items fired: remembered by them (``_STANDING``), for the same few sets come back hand after hand."""
-    key = tuple(fired)
-    standing = _STANDING.get(key)
-    if standing is None:
-        standing = remember(_STANDING, key, _standing(fired), MET_LIMIT)
-    kept = awards if len(standing) == len(awards) else [awards[i] for i in standing]
+    positions in two words of ``WORD`` bits (``BoundItem.drops_low``, ``drops_high``): one int of more than 62 items
+    (MCR: 82) would make every test a big-int operation. ``{ID: N}`` entries then take N off that item's count."""
+    dropped_low = dropped_high = 0
+    for _ in range(len(fired) + 1):
+        now_low = now_high = 0
+        for b in fired:
+            if not (b.bit_low & dropped_low or b.bit_high & dropped_high):
+                now_low |= b.drops_low
+                now_high |= b.drops_high
+        if now_low == dropped_low and now_high == dropped_high:
+            break
+        dropped_low, dropped_high = now_low, now_high
+    if dropped_low or dropped_high:
+        kept = []
+        for a, b in zip(awards, fired):
+            if not (b.bit_low & dropped_low or b.bit_high & dropped_high):
+                kept.append(a)
+    else:
+        kept = awards
     cut: dict[str, int] | None = None
     for a in kept:
         for rid, n in a.item.reduces:
