@@ -104,12 +104,22 @@ class Meld:
 
     def text(self) -> str:
         """The meld as written: its red fives where they were, a special kong's tiles in the order given."""
+        key = (self.kind, self.held, self.reds)
+        found = _MELD_TEXT.get(key)
+        if found is not None:
+            return found
         body = T.format_tiles(self.held, sort=self.kind != "special", red=self.reds)
         if self.kind == "concealed_kong":
-            return f"({body})"
-        if self.kind == "special":
-            return "{" + body + "}"
-        return f"[{body}]"
+            text = f"({body})"
+        elif self.kind == "special":
+            text = "{" + body + "}"
+        else:
+            text = f"[{body}]"
+        return remember(_MELD_TEXT, key, text, 8192)
+
+
+# The text of each meld written so far, by what it depends on (a batch writes each hand's melds back): bounded.
+_MELD_TEXT: Final[dict[tuple[str, tuple[int, ...], tuple[int, ...]], str]] = {}
 
 
 class Hand:
@@ -204,20 +214,31 @@ class Hand:
     def text(self) -> str:
         """The hand as it reads: the concealed tiles grouped by suit (``678p 1299s``), the melds as written (red
         fives where they were), flowers, then the winning tile apart; valid notation for the same hand."""
-        body = sorted(self.without_win()) if self.win_tile is not None else list(self.concealed)
+        win = self.win_tile
+        melds = self.melds
+        called = False
+        for m in melds:
+            if m.called:
+                called = True
+        body = list(self.concealed)
+        if win is not None:  # the tiles before the win, sorted (as without_win)
+            if not called:
+                body.remove(win)
+            body.sort()
         red = list(self.red_kinds)
-        for m in self.melds:
-            for k in m.reds:
-                if k in red:
-                    red.remove(k)
+        if red:
+            for m in melds:
+                for k in m.reds:
+                    if k in red:
+                        red.remove(k)
         parts = [T.format_tiles(body, sort=False, red=red, between=" ")]  # a run of each suit, a space between
-        parts.extend(m.text() for m in self.melds)
+        for m in melds:
+            parts.append(m.text())
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
-        win = self.win_tile
-        if win is not None and not any(m.called for m in self.melds):
+        if win is not None and not called:
             parts.append(T.format_tiles((win,), red=[win] if win in red and win not in body else ()))
-        return " ".join(p for p in parts if p)
+        return " ".join([p for p in parts if p])
 
 
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:

@@ -83,6 +83,10 @@ class _Kept:
     def __init__(self, fragments: bool) -> None:
         self.fragments = fragments
         self.memo: dict[Any, Any] = {}
+        # The options of the last record and their kept form: the lines of a file share one options mapping
+        # (engine._option_values), never changed once made, so most records find theirs without a key built.
+        self.last_options: Any = None
+        self.last_kept: Any = None
 
     def keep(self, key: Any, value: Any) -> Any:
         """``value`` kept for ``key``, in the form records hold it."""
@@ -118,13 +122,19 @@ def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
         out["options"] = None
     elif kept is None:
         out["options"] = options
+    elif options is kept.last_options:
+        out["options"] = kept.last_kept
     else:
         key: Any = ("options", tuple(options.items()))
         try:
             found = kept.memo.get(key)
         except TypeError:  # a value that is no key (a list): written as it is
             found = options
-        out["options"] = kept.keep(key, dict(options)) if found is None else found
+        else:
+            if found is None:
+                found = kept.keep(key, dict(options))
+            kept.last_options, kept.last_kept = options, found
+        out["options"] = found
     out["result"] = r.result
     out["error"] = r.error.to_json(lang) if r.error is not None else None
     if r.result == "not_a_win":

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
@@ -43,6 +43,11 @@ from .schema import (
 from .schema import _quote as _shown
 from .yamlfile import check_path, load_trusted
 from .yamlfile import load as load_yaml
+
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without compiling their methods at import
+    from dataclasses import dataclass
+else:
+    from .frozen import dataclass
 
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}

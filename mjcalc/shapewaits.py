@@ -29,13 +29,16 @@ from .hand import Meld
 from .memo import remember
 from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates
 
-# A suit's pattern: its counts as digits of base 5 (a suit holds at most four of a kind), plus the suit's own
-# place, so that one number names one suit's tiles: the key of the table.
-_DIGIT: Final[tuple[int, ...]] = tuple([int(5 ** (t % 9 if t < T.HONOR_START else t - T.HONOR_START))
-                                       for t in range(T.NUM_KINDS)])
-_SUIT_PLACE: Final = 1_953_125  # 5 ** 9  # beyond every pattern of nine digits
+# A suit's pattern: its counts packed three bits a rank (a suit holds at most four of a kind, and a tile added to
+# four makes five, which three bits still hold), plus the suit above the 27 bits of nine ranks, so that one number
+# names one suit's tiles: the key of the table. Packed so that a rank's count is a shift and a mask away.
+_SHIFT: Final[tuple[int, ...]] = tuple([3 * (t % 9 if t < T.HONOR_START else t - T.HONOR_START)
+                                        for t in range(T.NUM_KINDS)])
+_SUIT_PLACE: Final = 1 << 27  # beyond every pattern of nine ranks
+_PATTERN: Final = _SUIT_PLACE - 1
 
 _ORPHAN_BITS: Final = sum(1 << t for t in ORPHANS)
+_KIND_OF_BIT: Final[dict[int, int]] = {1 << t: t for t in range(T.NUM_KINDS)}
 
 # (bits, with the pair, sets only) of a suit's pattern: bit 1 the suit splits into sets alone, bit 2 into sets and
 # the pair; the kinds whose addition lets it split with the pair, and those that let it split into sets alone (as
@@ -45,55 +48,58 @@ _SUITS: Final[dict[int, _SuitEntry]] = {}
 _SUITS_LIMIT: Final = 16384  # suit patterns are many over a million lines: bounded
 
 
-def _suit_entry(key: int, concealed: tuple[int, ...], suit: int) -> _SuitEntry:
-    """What one more tile does to one suit's tiles (``suit`` 0-2: m p s, 3: honors); made once per pattern.
+def _suit_entry(key: int, size: int, suit: int) -> _SuitEntry:
+    """What one more tile does to one suit's tiles (the pattern ``key``, ``size`` tiles; ``suit`` 0-2: m p s,
+    3: honors); made once per pattern.
 
     Whether a suit's counts split is found greedily, rank by rank: the tiles of the lowest rank not taken by the
     chows begun below it make pons, and the rest (their number modulo 3) chows begun there (three chows from one
     rank hold the tiles of three pons, so either way is the same split). The definition is ``readings._suit_can``
     (every decomposition); tests/test_shapewaits.py compares them pattern by pattern."""
     honors = suit == 3
+    ranks = 7 if honors else 9
     offset = suit * 9
-    counts = [0] * (T.NUM_KINDS - T.HONOR_START if honors else 9)
-    for t in concealed:
-        if t // 9 == suit:  # honors (27-33) are suit 3
-            counts[t - offset] += 1
+    pattern = key & _PATTERN
     with_pair = sets_only = 0
-    for i in range(len(counts)):
-        counts[i] += 1
-        bits = suit_bits(counts, honors)
+    for i in range(ranks):
+        bits = _packed_bits(pattern + (1 << 3 * i), size + 1, ranks, honors)
         if bits & 2:
             with_pair |= 1 << (offset + i)
         if bits & 1:
             sets_only |= 1 << (offset + i)
-        counts[i] -= 1
-    return remember(_SUITS, key, (suit_bits(counts, honors), with_pair, sets_only), _SUITS_LIMIT)
+    return remember(_SUITS, key, (_packed_bits(pattern, size, ranks, honors), with_pair, sets_only), _SUITS_LIMIT)
 
 
 def suit_bits(counts: list[int], honors: bool) -> int:
     """Bit 1: one suit's counts split into sets alone; bit 2: into sets and one pair (``readings._suit_can``)."""
-    total = 0
-    for c in counts:
+    packed = total = 0
+    for i, c in enumerate(counts):
+        packed += c << 3 * i
         total += c
-    if total % 3 == 0:
-        return 1 if _sets_only(counts, honors) else 0
-    if total % 3 == 2:
-        for r in range(len(counts)):
-            if counts[r] >= 2:
-                counts[r] -= 2
-                ok = _sets_only(counts, honors)
-                counts[r] += 2
-                if ok:
-                    return 2
+    return _packed_bits(packed, total, len(counts), honors)
+
+
+def _packed_bits(packed: int, total: int, ranks: int, honors: bool) -> int:
+    """``suit_bits`` of a suit's counts packed three bits a rank (``total`` tiles, ``ranks`` ranks)."""
+    left = total % 3
+    if left == 0:
+        return 1 if _sets_only(packed, ranks, honors) else 0
+    if left == 2:
+        for r in range(ranks):
+            shift = 3 * r
+            if packed >> shift & 7 >= 2 and _sets_only(packed - (2 << shift), ranks, honors):
+                return 2
     return 0
 
 
-def _sets_only(counts: list[int], honors: bool) -> bool:
-    """Whether the counts split into pons and chows (honors: pons), greedily from the lowest rank."""
+def _sets_only(packed: int, ranks: int, honors: bool) -> bool:
+    """Whether the packed counts split into pons and chows (honors: pons), greedily from the lowest rank."""
     begun1 = begun2 = 0  # chows begun one rank below (they need this rank and the next), and two below
-    last = len(counts) - 1
-    for i in range(last + 1):
-        left = counts[i] - begun1 - begun2
+    last = ranks - 1
+    for i in range(ranks):
+        if not packed:  # no tile left: every chow begun must have been ended
+            return begun1 == begun2 == 0
+        left = (packed & 7) - begun1 - begun2
         if left < 0:
             return False
         new = left % 3  # chows begun here; the rest are pons
@@ -101,6 +107,7 @@ def _sets_only(counts: list[int], honors: bool) -> bool:
             return False
         begun2 = begun1
         begun1 = new
+        packed >>= 3
     return True
 
 
@@ -135,7 +142,7 @@ def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
             odd_kind = t
         if run == 4:
             fours |= 1 << t
-        digits = run * _DIGIT[t]
+        digits = run << _SHIFT[t]
         if t < 9:
             p0 += digits
             n0 += run
@@ -154,7 +161,7 @@ def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
         name = spec.name
         if name == "regular":
             if n == 3 * free + 1:
-                out |= _regular_waits(concealed, p0, p1, p2, p3, n0, n1, n2, n3)
+                out |= _regular_waits(p0, p1, p2, p3, n0, n1, n2, n3)
         elif name == "seven_pairs":
             if free == 4 and n == 13 and odd_runs == 1 and (longest <= 2 or bool(spec.param("allow_four", False))):
                 out |= 1 << odd_kind  # its pair completes the seven (a third one: four of a kind, allowed)
@@ -175,24 +182,28 @@ def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
                     held += other.held.count(t)
                 if held >= 4:
                     out &= ~(1 << t)
-    return frozenset([k for k in range(T.NUM_KINDS) if out >> k & 1])
+    found = []
+    while out:
+        low = out & -out
+        found.append(_KIND_OF_BIT[low])
+        out ^= low
+    return frozenset(found)
 
 
-def _regular_waits(concealed: tuple[int, ...], p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int,
-                   n3: int) -> int:
+def _regular_waits(p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int, n3: int) -> int:
     """The kinds (a mask) that complete the concealed tiles (sorted; 3n + 1 of them) as n + 1 sets and a pair,
     from each suit's pattern (``p0``-``p3``) and size (``n0``-``n3``)."""
     if (n0 % 3 == 1) + (n1 % 3 == 1) + (n2 % 3 == 1) + (n3 % 3 == 1) > 1:
         return 0  # two suits one tile short of splitting: one tile mends only one
     entries: list[_SuitEntry] = []
     if n0:
-        entries.append(_entry(p0, concealed, 0))
+        entries.append(_entry(p0, n0, 0))
     if n1:
-        entries.append(_entry(p1 + _SUIT_PLACE, concealed, 1))
+        entries.append(_entry(p1 + _SUIT_PLACE, n1, 1))
     if n2:
-        entries.append(_entry(p2 + 2 * _SUIT_PLACE, concealed, 2))
+        entries.append(_entry(p2 + 2 * _SUIT_PLACE, n2, 2))
     if n3:
-        entries.append(_entry(p3 + 3 * _SUIT_PLACE, concealed, 3))
+        entries.append(_entry(p3 + 3 * _SUIT_PLACE, n3, 3))
     out = 0
     for s, entry in enumerate(entries):
         pairs = 0
@@ -209,9 +220,9 @@ def _regular_waits(concealed: tuple[int, ...], p0: int, p1: int, p2: int, p3: in
     return out
 
 
-def _entry(key: int, concealed: tuple[int, ...], suit: int) -> _SuitEntry:
+def _entry(key: int, size: int, suit: int) -> _SuitEntry:
     entry = _SUITS.get(key)
-    return _suit_entry(key, concealed, suit) if entry is None else entry
+    return _suit_entry(key, size, suit) if entry is None else entry
 
 
 def _special_waits(concealed: tuple[int, ...], free: int, spec: FormSpec, found: int) -> int:
