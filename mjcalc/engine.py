@@ -775,9 +775,26 @@ class Tier:
         both = on_context & on_shape
         found = self.met_by.get(both)
         if found is None:
-            found = remember(self.met_by, both, tuple([i for i in range(len(self.items)) if both >> i & 1]),
-                             MET_LIMIT)
+            found = remember(self.met_by, both, _indices(both, len(self.items)), MET_LIMIT)
         return found
+
+
+def _indices(bits: int, n: int) -> tuple[int, ...]:
+    """The indices of the bits set among the first ``n``, in order: a word of ``WORD`` bits at a time, so that each
+    test is on a small int (a tier of more than 62 items, MCR's, makes ``bits`` a big int)."""
+    out: list[int] = []
+    start = 0
+    while start < n and bits:
+        word = bits & _LOW_WORD
+        i = 0
+        while word:
+            if word & 1:
+                out.append(start + i)
+            word >>= 1
+            i += 1
+        bits >>= WORD
+        start += WORD
+    return tuple(out)
 
 
 def _met_bits(gates: tuple[int, ...], facts: int) -> int:
@@ -786,7 +803,7 @@ def _met_bits(gates: tuple[int, ...], facts: int) -> int:
     not_met = unmet(facts)
     bits = 0
     for i, gate in enumerate(gates):
-        if not gate & not_met:
+        if not gate or not gate & not_met:  # an open gate (0) met at once, without a big-int operation
             bits |= 1 << i
     return bits
 
