@@ -625,7 +625,12 @@ def tie_key(rules: Ruleset) -> Callable[[Candidate, list[Award]], tuple[int, ...
             if kind == "fewer_items":
                 out.append(-len(awards))
             elif kind == "items":
-                out.append(int(any(a.item.id in names for a in awards)))
+                held = 0
+                for a in awards:  # a loop: any() of a generator costs a compiled module more
+                    if a.item.id in names:
+                        held = 1
+                        break
+                out.append(held)
             elif kind == "forms":
                 out.append(int(c.reading.form in names))
         return tuple(out)
@@ -946,8 +951,14 @@ def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
 
 def _without_fallback(awards: list[Award]) -> list[Award]:
     """A fallback item (MCR 无番和) counts only when no other item does, bonus items (flowers) aside."""
-    if any(not a.item.fallback and not a.item.bonus for a in awards):
-        return [a for a in awards if not a.item.fallback]
+    for a in awards:  # loops: any() of a generator costs a compiled module more
+        item = a.item
+        if not item.fallback and not item.bonus:
+            kept = []
+            for b in awards:
+                if not b.item.fallback:
+                    kept.append(b)
+            return kept
     return awards
 
 
