@@ -602,6 +602,13 @@ def big_three_winds(c: Candidate) -> bool:
 @mcr
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
+    if not c.hand.melds and not c.has_wildcard_kong:  # all concealed, sorted: four of a kind side by side
+        tiles = c.hand.concealed
+        found = 0
+        for i in range(len(tiles) - 3):
+            if tiles[i] == tiles[i + 3]:
+                found += 1
+        return found
     counts = c.counts
     four = False
     for n in counts:  # a typed loop: ``4 in counts`` compares as Python objects
@@ -731,5 +738,7 @@ def last_tile(c: Candidate) -> bool:
     shown = 0
     for m in c.hand.melds:
         if m.exposed:
-            shown += m.tiles.count(win)
+            for t in m.tiles:  # a loop: tuple.count is a Python-level method call in a compiled module
+                if t == win:
+                    shown += 1
     return shown == 3
