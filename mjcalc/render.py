@@ -143,9 +143,36 @@ def _wrapped(lines: list[str], width: int | None, indent: int = 0) -> list[str]:
 
 def tabulate(*args: Any, **kwargs: Any) -> str:
     """tabulate's table, the library imported when a table is first written (not by a batch or ``--json``)."""
-    from tabulate import tabulate as table
+    return str(_table()(*args, **kwargs))
 
-    return str(table(*args, **kwargs))
+
+def _table() -> Any:
+    """``tabulate.tabulate``. The library imports the standard ``html`` module for its HTML formats alone (``from
+    html import escape``), and html's table of 2,231 entity names costs a command about as much as the rest of
+    tabulate (7M instructions, benchmarks/bench_startup.py): tabulate is imported with a stand-in ``html`` whose
+    ``escape`` imports the real module when first called, and the stand-in is taken away at once."""
+    import sys
+
+    if "tabulate" in sys.modules or "html" in sys.modules:
+        from tabulate import tabulate as table
+
+        return table
+    import types
+
+    def escape(text: str, quote: bool = True) -> str:
+        import html
+
+        return html.escape(text, quote)
+
+    stand_in = types.ModuleType("html")
+    stand_in.escape = escape  # type: ignore[attr-defined]
+    sys.modules["html"] = stand_in
+    try:
+        from tabulate import tabulate as table
+    finally:
+        if sys.modules.get("html") is stand_in:
+            del sys.modules["html"]
+    return table
 
 
 # --- the table -----------------------------------------------------------------------------------------

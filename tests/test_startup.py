@@ -98,7 +98,7 @@ try:
 except SystemExit:
     pass
 print("IMPORTED:", *(m for m in ("concurrent.futures.process", "multiprocessing", "yaml", "tabulate", "mjcalc.batch",
-                           "mjcalc.homework") if m in sys.modules), file=sys.stderr)
+                           "mjcalc.homework", "html") if m in sys.modules), file=sys.stderr)
 """
 
 
@@ -108,7 +108,7 @@ print("IMPORTED:", *(m for m in ("concurrent.futures.process", "multiprocessing"
     (["score", "123m456p789s111z22z +zimo +seat=E", "--json"],
      {"concurrent.futures.process", "multiprocessing", "yaml", "tabulate", "mjcalc.batch", "mjcalc.homework"}),
     (["score", "123m456p789s111z22z +zimo +seat=E"],
-     {"concurrent.futures.process", "multiprocessing", "yaml", "mjcalc.batch", "mjcalc.homework"}),
+     {"concurrent.futures.process", "multiprocessing", "yaml", "mjcalc.batch", "mjcalc.homework", "html"}),
 ], ids=["batch-jsonl", "score-json", "score"])
 def test_a_command_imports_only_what_it_uses(tmp_path: Path, args: list[str], absent: set[str]) -> None:
     hands = tmp_path / "hands.txt"
@@ -124,6 +124,24 @@ def test_a_command_imports_only_what_it_uses(tmp_path: Path, args: list[str], ab
     assert not imported & absent, run.stderr
     if args[0] == "batch":
         assert json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))["line"] == 1
+
+
+def test_tables_imported_without_html_still_escape_for_html(tmp_path: Path) -> None:
+    """render imports tabulate with a stand-in for the standard html module (which only its HTML formats use):
+    the stand-in is gone afterwards, and an HTML table is escaped by the real module."""
+    code = """
+import sys
+from mjcalc.render import tabulate
+plain = tabulate([["<b>", 1]], headers=["a", "n"], tablefmt="simple")
+print("html" in sys.modules, plain.splitlines()[-1])
+print(tabulate([["<b>&"]], tablefmt="html").count("&lt;b&gt;&amp;"), type(sys.modules["html"].escape).__name__)
+import html
+print(html.unescape("&lt;"), hasattr(html, "entities"))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["False <b>    1", "1 function", "< True"]
 
 
 def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:

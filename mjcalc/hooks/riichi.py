@@ -66,14 +66,19 @@ KAZOE_SANBAIMAN: Final = N_("kazoe sanbaiman")
 
 def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
     # Counted per indicator, in the concealed tiles and in each meld: there are few, and neither the hand's
-    # counts nor a list of all its tiles is needed else.
+    # counts nor a list of all its tiles is needed else. By plain loops, not tuple.count, which a compiled module
+    # calls as a Python method (callgrind: ~1,500 instructions a riichi hand less).
     hand = c.hand
     found = 0
     for i in indicators:
         dora = DORA_AFTER[i]
-        found += hand.concealed.count(dora)
+        for t in hand.concealed:
+            if t == dora:
+                found += 1
         for m in hand.melds:
-            found += m.tiles.count(dora)
+            for t in m.tiles:
+                if t == dora:
+                    found += 1
     return found
 
 
