@@ -415,8 +415,21 @@ WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(WAIT_FACT_NA
                                                         for w in WAITS}}
 
 
-@cache  # groups are values: one object per (kind, tile) serves every reading
+# Groups are values: one object per (kind, tile) serves every reading. A dictionary rather than functools.cache:
+# a compiled module calls a cached function as a Python object (callgrind: ~1,500 instructions a call against
+# ~250 for the look-up). A few hundred at most (the kinds of group times the 34 kinds).
+_GROUPS: Final[dict[tuple[str, int], Group]] = {}
+
+
 def _group(kind: str, t: int) -> Group:
+    key = (kind, t)
+    found = _GROUPS.get(key)
+    if found is None:
+        found = _GROUPS[key] = _new_group(kind, t)
+    return found
+
+
+def _new_group(kind: str, t: int) -> Group:
     if kind == "chi":
         return Group("chi", (t, t + 1, t + 2))
     if kind == "knitted":  # a third of a knitted straight: 147, 258 or 369 of a suit
