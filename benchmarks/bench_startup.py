@@ -1,8 +1,9 @@
 """Cold start: how long a user waits for one command, side by side with an interpreter that does nothing.
 
 Runs ``python -c pass`` and ``mjcalc score "123m456p789s111z22z +zimo +seat=E"`` (and a few other short
-commands: a batch of one riichi hand, and the reference calculator's batch script on the same hand,
-benchmarks/reference_batch.py, whose whole-process ratio bench_batch.py measures) in turn, many rounds, as
+commands: a typer app of one command, the least that a typer command costs; a batch of one riichi hand, and the
+reference calculator's batch script on the same hand, benchmarks/reference_batch.py, whose whole-process ratio
+bench_batch.py measures) in turn, many rounds, as
 separate processes; prints each one's median wall time and its ratio to ``python -c pass`` (the goal for
 ``score``: at most 6x). What a command imports is shown by ``python -X importtime -m mjcalc score "…"``; where
 its instructions go, steadily on a busy machine, by ``valgrind --tool=callgrind``.
@@ -28,6 +29,25 @@ from riichi_situations import DEFAULTS, generate  # noqa: E402
 
 HAND = "123m456p789s111z22z +zimo +seat=E"
 
+# The least a typer command costs: one command echoing its argument, ended as mjcalc ends (mjcalc.__main__).
+TYPER_APP = """
+import os, sys
+import typer
+app = typer.Typer(add_completion=False)
+@app.callback()
+def options() -> None:
+    pass
+@app.command()
+def score(hand: list[str]) -> None:
+    typer.echo(" ".join(hand))
+try:
+    app(["score", *sys.argv[1:]])
+except SystemExit:
+    pass
+sys.stdout.flush()
+os._exit(0)
+"""
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -40,8 +60,10 @@ def main() -> None:
     situation.options = dict(DEFAULTS)  # as bench_batch.py: the line carries no options
     (tmp / "one.txt").write_text(situation.line() + "\n", encoding="utf-8")
     (tmp / "one.jsonl").write_text(json.dumps(reference_record(situation)) + "\n", encoding="utf-8")
+    (tmp / "typer_app.py").write_text(TYPER_APP, encoding="utf-8")
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
+        "a typer app of one command (typer's own start-up)": [sys.executable, str(tmp / "typer_app.py"), HAND],
         f'mjcalc score "{HAND}"': [mjcalc, "score", HAND],
         f'mjcalc score "{HAND}" --json': [mjcalc, "score", HAND, "--json"],
         f'mjcalc score "{HAND}" --rules riichi': [mjcalc, "score", HAND, "--rules", "riichi"],

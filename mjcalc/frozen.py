@@ -33,6 +33,16 @@ dataclasses.FrozenInstanceError: cannot assign to field 'x'
 Traceback (most recent call last):
 ...
 TypeError: Point.__init__() missing 1 required positional argument: 'x'
+>>> @dataclass(frozen=True)
+... class Counted:
+...     n: int
+...     seen: list = field(init=False, default_factory=list)
+>>> Counted(2).seen, Counted(n=3) == Counted(3)
+([], True)
+>>> Counted(1, n=1)
+Traceback (most recent call last):
+...
+TypeError: Counted.__init__() got multiple values for argument 'n'
 """
 
 from __future__ import annotations
@@ -62,10 +72,15 @@ def _frozen(cls: Any) -> Any:
         cls.__doc__ = "-"  # the standard decorator would read inspect.signature(cls) for it (written below)
     cls = dataclasses.dataclass(init=False, repr=False, eq=False)(cls)
     every = dataclasses.fields(cls)
+    if any(f.kw_only is True for f in every) or any(isinstance(v, dataclasses.InitVar) for v in
+                                                     cls.__dict__.get("__annotations__", {}).values()):
+        raise TypeError(f"{cls.__qualname__}: keyword-only fields and InitVar need the standard dataclass")
     fields = tuple(f.name for f in every)
     names = tuple(f.name for f in every if f.init)
     defaults: dict[str, tuple[Any, Any]] = {f.name: (f.default, f.default_factory) for f in every
-                if f.init and (f.default is not _MISSING or f.default_factory is not _MISSING)}
+                                            if f.default is not _MISSING or f.default_factory is not _MISSING}
+    unset = tuple(f.name for f in every if not f.init and f.name in defaults)  # init=False: set from the default
+    every_name = frozenset(names)
     shown = tuple(f.name for f in every if f.repr)
     compared = tuple(f.name for f in every if f.compare)
     hashed = tuple(f.name for f in every if (f.compare if f.hash is None else f.hash))
@@ -78,16 +93,25 @@ def _frozen(cls: Any) -> Any:
             raise TypeError(f"{qualname}.__init__() takes {len(names) + 1} positional arguments but "
                             f"{len(args) + 1} were given")
         values = self.__dict__
+        if not args and kwargs.keys() == every_name:  # each field by keyword (dataclasses.replace): in field order
+            for name in names:
+                values[name] = kwargs[name]
+            kwargs = {}
         for name, value in zip(names, args):
             values[name] = value
+        for name in names[len(args):] if kwargs else ():
+            value = kwargs.pop(name, _MISSING)
+            if value is not _MISSING:
+                values[name] = value
         for name in names[len(args):]:
-            if name in kwargs:
-                values[name] = kwargs.pop(name)
-            elif name in defaults:
+            if name not in values:
+                if name not in defaults:
+                    raise TypeError(f"{qualname}.__init__() missing 1 required positional argument: '{name}'")
                 default, factory = defaults[name]
                 values[name] = factory() if default is _MISSING else default
-            else:
-                raise TypeError(f"{qualname}.__init__() missing 1 required positional argument: '{name}'")
+        for name in unset:
+            default, factory = defaults[name]
+            values[name] = factory() if default is _MISSING else default
         if kwargs:
             name = next(iter(kwargs))
             if name in names:

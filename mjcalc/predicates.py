@@ -180,6 +180,37 @@ DECLARED: Final[dict[Predicate, tuple[Gate | Callable[..., Gate], bool]]] = {}
 ZIMO, REGULAR = FLAG_FACTS["zimo"], FORM_FACTS["regular"]
 
 
+class Tallied:
+    """A predicate that one tally counts, bound to the value of its one parameter (``tallied``): called, it looks
+    that value up in what the tally counted for the candidate. The engine does not call it: it asks the tally once
+    a reading for all the items it counts (``BoundItem.tally``), instead of a call per item."""
+
+    def __init__(self, tally: Callable[[Candidate], dict[Any, int]], key: Any) -> None:
+        self.tally = tally
+        self.key = key
+
+    def __call__(self, c: Candidate) -> int:
+        return self.tally(c).get(self.key, 0)
+
+
+# The tally of each tallied predicate (``tallied``), by the predicate itself.
+TALLIES: Final[dict[Predicate, Callable[[Candidate], dict[Any, int]]]] = {}
+
+
+def tallied(tally: Callable[[Candidate], dict[Any, int]]) -> Callable[[Predicate], Predicate]:
+    """Declare a predicate of one parameter whose answers for every value are counted together by ``tally`` (a
+    function of the candidate giving, by the parameter's value, how many times the predicate holds, absent for
+    none): items that name the predicate with a value of their own are then scored from one call of the tally
+    a reading (the tally should keep its answer for the candidate it last counted). The predicate itself must
+    give the same answers (it is what other callers use: win conditions, ``any`` / ``all``). Predicates that
+    share a tally must give their values different keys."""
+    def declare(fn: Predicate) -> Predicate:
+        TALLIES[fn] = tally
+        return fn
+
+    return declare
+
+
 def predicate(fn: Predicate) -> Predicate:
     """Register a predicate under its function name (hooks use ``ruleset.name``: ``namespaced``)."""
     PREDICATES[fn.__name__] = fn
@@ -279,6 +310,9 @@ def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | i
         return attrgetter(f"ctx.{params['name']}")
     if not params:
         return fn
+    tally = TALLIES.get(fn)
+    if tally is not None and len(params) == 1:
+        return Tallied(tally, next(iter(params.values())))
     bound.apply_defaults()
     return _positional(fn, tuple(bound.arguments.values())[1:])
 

@@ -255,14 +255,14 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
         pay_cfg = {**pay_cfg, **what_if.get("payments", {})}
     winner = ctx.seat
     seats = payers(ctx, pay_cfg)
-    if all(a.item.applies_to == "all" for a in awards):  # the usual hand: every item is on every payment
+    if _on_every_payment(awards):  # the usual hand: every item is on every payment
         owed: list[list[Award]] = [awards] * len(seats)
         common = awards
         own: list[tuple[Award, ...]] = [()] * len(seats)
     else:
         owed = [[a for a in awards if applies(a.item.applies_to, payer, ctx)] for payer in seats]
         common, own = split_awards(awards, owed)
-    fan = sum(a.total for a in common)
+    fan = _total(common)
     notes: list[str] = []
     payments: list[Payment] = []
     fan_cap = params.get("fan_cap")
@@ -270,13 +270,13 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     # fan_on_discard: discarder — on a discard win the other payers owe the fan too, but pay the formula on none of
     # it (MCR: the discarder 8 + fan, the others 8 each)
     fan_payer = ctx.discarder if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
-    for payer, payer_awards, extras in zip(seats, owed, own, strict=True):
-        payer_fan = fan if payer_awards is common else sum(a.total for a in payer_awards)
+    for k in range(len(seats)):  # by index: zip(..., strict=True) is a Python-level call in a compiled module
+        payer, payer_awards, extras = seats[k], owed[k], own[k]
+        payer_fan = fan if payer_awards is common else _total(payer_awards)
         if fan_payer is not None and payer != fan_payer:
             amount, text = formula(0, params)
             uncapped += amount
-            payments.append(Payment(payer, winner, payer_fan, amount, Msg("{formula} (only the discarder pays the fan)", formula=text),
-                                    extras=extras))
+            payments.append(Payment(payer, winner, payer_fan, amount, _only_discarder(text), extras=extras))
             continue
         amount, text = formula(payer_fan, params)
         uncapped += amount
@@ -297,6 +297,34 @@ def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping
     _apply_cap(params, payments, winner, notes)
     kongs = kong_payments(rules, options, hand, winner, c)
     return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
+
+
+def _on_every_payment(awards: list[Award]) -> bool:
+    """Whether every award applies to every payer (a loop: ``all`` of a generator costs a compiled module more)."""
+    for a in awards:  # noqa: SIM110
+        if a.item.applies_to != "all":
+            return False
+    return True
+
+
+def _total(awards: list[Award]) -> int:
+    """The awards' total (a loop: ``sum`` of a generator over ``Award.total`` costs a compiled module more)."""
+    total = 0
+    for a in awards:
+        total += a.value * a.count
+    return total
+
+
+# The formula of a payer who pays no fan (fan_on_discard: discarder), by the formula's text: a batch writes the same
+# few texts again and again, and a Msg costs ~10,000 instructions to make (callgrind). A Msg is never changed.
+_ONLY_DISCARDER: Final[dict[str, Msg]] = {}
+
+
+def _only_discarder(text: str) -> Msg:
+    found = _ONLY_DISCARDER.get(text)
+    if found is None:
+        found = remember(_ONLY_DISCARDER, text, Msg("{formula} (only the discarder pays the fan)", formula=text), 256)
+    return found
 
 
 # The ruleset's ``payments`` resolved under each options mapping (the engine's, one per set of option values),

@@ -24,9 +24,8 @@ them and as ``rules/mcr.md`` explains:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from .. import tiles as T
 from ..context import FLAG_FACTS
@@ -49,7 +48,7 @@ from ..facts import (
 )
 from ..facts import DRAGON as DRAGON_FACT
 from ..memo import remember
-from ..predicates import REGULAR, Candidate, namespaced, needs
+from ..predicates import REGULAR, Candidate, namespaced, needs, tallied
 from ..readings import FORM_FACTS
 
 mcr = namespaced("mcr")
@@ -170,28 +169,40 @@ def _as_fans(found: dict[str, int]) -> Fans:
     return tuple(sorted(found.items(), key=lambda kv: ORDER[kv[0]]))
 
 
-Four = Callable[[int, int, int, int], "str | None"]
-Three = Callable[[int, int, int], "str | None"]
-Pair = Callable[[int, int], "str | None"]
-# The trios of 3 or 4 sets (in combinations' order), each with the sets left over.
+# The trios of 3 or 4 sets (in combinations' order), each with the sets left over; the pairs of 2 to 4 sets.
 _TRIOS: Final = {n: tuple((trio, tuple(i for i in range(n) if i not in trio)) for trio in combinations(range(n), 3))
                  for n in (3, 4)}
+_PAIRS: Final = {n: tuple(combinations(range(n), 2)) for n in (2, 3, 4)}
 
 
-def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fans:
-    """The account-once principle over up to four sets (chows or triplets), given the fan functions of four, three
-    and two of them: a fan of four takes them all; else the best fan of three, with the set left over combined
+def _pair_fan(a: int, b: int, chows: bool) -> str | None:
+    """The fan two chows (by their first tiles) or two triplets (by their kinds) make, a <= b. A plain dispatch:
+    a compiled module calls these functions directly, a function passed as a value as a Python object."""
+    return _chow_pair(a, b) if chows else _pung_pair(a, b)
+
+
+def _three_fan(a: int, b: int, c: int, chows: bool) -> str | None:
+    return _chow_three(a, b, c) if chows else _pung_three(a, b, c)
+
+
+def _four_fan(a: int, b: int, c: int, d: int, chows: bool) -> str | None:
+    return _chow_four(a, b, c, d) if chows else _pung_four(a, b, c, d)
+
+
+def _combine(sets: tuple[int, ...], chows: bool) -> Fans:
+    """The account-once principle over up to four sets (``chows``: chows by their first tiles, else triplets by
+    their kinds), sorted: a fan of four takes them all; else the best fan of three, with the set left over combined
     once with one of the three; else the best forest of pair fans (no cycle, no set in the same fan twice)."""
     n = len(sets)
     if n == 4:
-        fan4 = four(sets[0], sets[1], sets[2], sets[3])
+        fan4 = _four_fan(sets[0], sets[1], sets[2], sets[3], chows)
         if fan4 is not None:
             return ((fan4, 1),)
     if n >= 3:
         best: dict[str, int] | None = None
         best_rank = -1
         for trio, rest in _TRIOS[n]:
-            fan3 = three(sets[trio[0]], sets[trio[1]], sets[trio[2]])
+            fan3 = _three_fan(sets[trio[0]], sets[trio[1]], sets[trio[2]], chows)
             if fan3 is None:
                 continue
             found = {fan3: 1}
@@ -199,7 +210,7 @@ def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fan
             for i in rest:
                 for j in trio:
                     a, b = (sets[i], sets[j]) if sets[i] <= sets[j] else (sets[j], sets[i])
-                    cand = pair(a, b)
+                    cand = _pair_fan(a, b, chows)
                     if cand is not None and (extra is None or ORDER[cand] < ORDER[extra]):
                         extra = cand
             if extra is not None:
@@ -209,45 +220,52 @@ def _combine(sets: tuple[int, ...], four: Four, three: Three, pair: Pair) -> Fan
                 best, best_rank = found, rank
         if best is not None:
             return _as_fans(best)
-    edges: list[tuple[int, int, str]] = []
-    for i, j in combinations(range(n), 2):
+    ends: list[tuple[int, int]] = []  # the pairs of sets that make a fan, and the fan of each
+    fans: list[str] = []
+    for i, j in _PAIRS[n]:
         a, b = (sets[i], sets[j]) if sets[i] <= sets[j] else (sets[j], sets[i])
-        fan = pair(a, b)
+        fan = _pair_fan(a, b, chows)
         if fan is not None:
-            edges.append((i, j, fan))
-    if not edges:
+            ends.append((i, j))
+            fans.append(fan)
+    if not fans:
         return ()
+    # Every choice of those pairs (a bit each) that makes a forest: the best by rank. Two choices of the same rank
+    # make the same fans (the rank holds every fan's count), so the order they are tried in changes nothing.
     chosen_best: dict[str, int] = {}
     chosen_rank = 0
-    for size in range(1, min(len(edges), n - 1) + 1):
-        for chosen in combinations(edges, size):
-            if not _forest(chosen, n):
-                continue
-            found = {}
-            for _, _, fan in chosen:
-                found[fan] = found.get(fan, 0) + 1
-            rank = _rank_of(found)
-            if rank > chosen_rank:
-                chosen_best, chosen_rank = found, rank
+    for chosen in range(1, 1 << len(fans)):
+        if bin(chosen).count("1") > n - 1 or not _forest(ends, fans, chosen, n):
+            continue
+        counted: dict[str, int] = {}
+        for k in range(len(fans)):
+            if chosen >> k & 1:
+                counted[fans[k]] = counted.get(fans[k], 0) + 1
+        rank = _rank_of(counted)
+        if rank > chosen_rank:
+            chosen_best, chosen_rank = counted, rank
     return _as_fans(chosen_best)
 
 
-def _forest(edges: tuple[tuple[int, int, str], ...], n: int) -> bool:
-    """No cycle among the pairs chosen, and no set in two pairs of the same fan (不得相同)."""
-    parent = list(range(n))
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
-    used: set[tuple[int, str]] = set()
-    for i, j, fan in edges:
-        if (i, fan) in used or (j, fan) in used:
+def _forest(ends: list[tuple[int, int]], fans: list[str], chosen: int, n: int) -> bool:
+    """The pairs chosen (bit k: pair k) make no cycle, and no set is in two pairs of the same fan (不得相同)."""
+    parent = [0, 1, 2, 3][:n]
+    used = 0  # a bit for each set and fan used: the fan's place in ORDER, 32 of them a set
+    for k in range(len(fans)):
+        if not chosen >> k & 1:
+            continue
+        i, j = ends[k]
+        fan = ORDER[fans[k]]
+        tags = 1 << (32 * i + fan) | 1 << (32 * j + fan)
+        if used & tags:
             return False
-        used.add((i, fan))
-        used.add((j, fan))
-        ri, rj = root(i), root(j)
+        used |= tags
+        ri = i
+        while parent[ri] != ri:
+            ri = parent[ri]
+        rj = j
+        while parent[rj] != rj:
+            rj = parent[rj]
         if ri == rj:
             return False
         parent[ri] = rj
@@ -265,7 +283,7 @@ def chow_fans(starts: tuple[int, ...]) -> Fans:
     """The fans the chows of a reading make together (their first tiles, sorted), under the account-once rule."""
     found = _CHOW_FANS.get(starts)
     if found is None:
-        fans = _combine(starts, _chow_four, _chow_three, _chow_pair) if len(starts) >= 2 else ()
+        fans = _combine(starts, True) if len(starts) >= 2 else ()
         found = remember(_CHOW_FANS, starts, fans, 16384)
     return found
 
@@ -275,16 +293,9 @@ def pung_fans(kinds: tuple[int, ...]) -> Fans:
     suited = tuple([k for k in kinds if k < T.HONOR_START])
     found = _PUNG_FANS.get(suited)
     if found is None:
-        fans = _combine(suited, _pung_four, _pung_three, _pung_pair) if len(suited) >= 2 else ()
+        fans = _combine(suited, False) if len(suited) >= 2 else ()
         found = remember(_PUNG_FANS, suited, fans, 32768)
     return found
-
-
-def _count(fans: Fans, name: str) -> int:
-    for fan, n in fans:
-        if fan == name:
-            return n
-    return 0
 
 
 # What each combination fan needs of the hand's facts (facts.py): how many chows or triplets, all three suits.
@@ -298,34 +309,45 @@ _PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shift
                       "mixed_shifted_pungs": Gate(PUNG.need(3) | THREE_SUITS)}
 
 
+def combination_fans(c: Candidate) -> dict[Any, int]:
+    """The fans the chows of a reading make together and those its triplets and kongs make (套算一次), by name: the
+    tally of ``chow_fan`` and ``pung_fan`` (predicates.tallied), which the engine asks once a reading for their
+    dozen and a half items. Kept for the candidate last asked (held here, so that no other object can take its
+    identity)."""
+    if c is _LAST_COUNTED[0]:
+        return _LAST_FANS[0]
+    found: dict[Any, int] = {}
+    starts = c.chi_starts
+    if len(starts) >= 2:
+        for name, n in chow_fans(tuple(starts)):
+            found[name] = n
+    kinds = c.pung_kinds
+    if len(kinds) >= 2:
+        for name, n in pung_fans(tuple(sorted(kinds))):
+            found[name] = n
+    _LAST_COUNTED[0] = c
+    _LAST_FANS[0] = found
+    return found
+
+
+_LAST_COUNTED: Final[list[Candidate | None]] = [None]
+_LAST_FANS: Final[list[dict[Any, int]]] = [{}]
+
+
 @mcr
 @needs(lambda name: _CHOW_GATES.get(name, Gate(CHI.need(2))))
+@tallied(combination_fans)
 def chow_fan(c: Candidate, name: str) -> int:
     """How many times the chows make the fan ``name`` together, by the account-once principle (套算一次)."""
-    starts = c.chi_starts
-    if starts is not _LAST_CHOWS[0]:  # the reading's chow fans, once for its dozen chow items
-        _LAST_CHOWS[0] = starts
-        _LAST_CHOW_FANS[0] = chow_fans(tuple(starts))
-    return _count(_LAST_CHOW_FANS[0], name)
+    return combination_fans(c).get(name, 0)
 
 
 @mcr
 @needs(lambda name: _PUNG_GATES.get(name, Gate(PUNG.need(2))))
+@tallied(combination_fans)
 def pung_fan(c: Candidate, name: str) -> int:
     """How many times the triplets and kongs make the fan ``name`` together (同刻, 节高), account-once."""
-    kinds = c.pung_kinds
-    if kinds is not _LAST_PUNGS[0]:
-        _LAST_PUNGS[0] = kinds
-        _LAST_PUNG_FANS[0] = pung_fans(tuple(sorted(kinds)))
-    return _count(_LAST_PUNG_FANS[0], name)
-
-
-# The last reading's chows and triplets (the candidate's own lists, kept alive here so that no other list can take
-# their identity) and their fans: a reading's items ask for them one fan at a time.
-_LAST_CHOWS: Final[list[list[int] | None]] = [None]
-_LAST_CHOW_FANS: Final[list[Fans]] = [()]
-_LAST_PUNGS: Final[list[list[int] | None]] = [None]
-_LAST_PUNG_FANS: Final[list[Fans]] = [()]
+    return combination_fans(c).get(name, 0)
 
 
 # --- whole-hand patterns ------------------------------------------------------------------------------
@@ -371,7 +393,6 @@ def terminal_chows(c: Candidate, suits: int) -> bool:
 
 
 EVEN: Final = T.mask(t for t in range(T.HONOR_START) if _rank(t) % 2 == 1)  # 2 4 6 8 of each suit
-FIVES: Final = frozenset(t for t in range(T.HONOR_START) if _rank(t) == 4)
 
 
 @mcr
@@ -406,7 +427,12 @@ def all_five(c: Candidate) -> bool:
     if c.reading.form != "regular":
         return False
     for g in c.reading.groups:
-        if not any(t in FIVES for t in g[1]):
+        five = False
+        for t in g[1]:  # loops rather than any() / sum() of generators, which cost a compiled module more
+            if t < T.HONOR_START and t % 9 == 4:
+                five = True
+                break
+        if not five:
             return False
     return True
 
@@ -471,7 +497,10 @@ def all_chows(c: Candidate) -> bool:
         return False
     if c.pung_kinds or c.kinds & _HONOR_MASK:
         return False
-    return all(g[0] != "special" for g in c.reading.groups)
+    for g in c.reading.groups:  # noqa: SIM110
+        if g[0] == "special":
+            return False
+    return True
 
 
 @mcr
@@ -479,7 +508,10 @@ def all_chows(c: Candidate) -> bool:
 def knitted(c: Candidate) -> bool:
     """The hand holds a knitted straight: 147, 258 and 369, one suit each (组合龙); only the knitted forms
     (组合龙 in a regular hand, 全不靠) read one."""
-    return any(g[0] == "knitted" for g in c.reading.groups)
+    for g in c.reading.groups:  # noqa: SIM110
+        if g[0] == "knitted":
+            return True
+    return False
 
 
 @mcr
@@ -499,7 +531,12 @@ def melded_hand(c: Candidate) -> bool:
     if c.ctx.zimo:
         return False
     melds = c.hand.melds
-    return len(melds) == c.hand.sets and all(m.exposed for m in melds)
+    if len(melds) != c.hand.sets:
+        return False
+    for m in melds:  # noqa: SIM110
+        if not m.exposed:
+            return False
+    return True
 
 
 @mcr
@@ -510,7 +547,11 @@ def pung_of_terminals_or_honors(c: Candidate) -> int:
     found = 0
     seat, prevalent = _WIND_OF[c.ctx.seat], _WIND_OF[c.ctx.round]
     kinds = c.pung_kinds
-    winds_apart = sum(1 for k in kinds if k in T.WINDS) >= 3  # 三风刻 / 小四喜 / 大四喜 take their winds
+    winds = 0
+    for k in kinds:
+        if _WIND_LOW <= k <= _WIND_HIGH:
+            winds += 1
+    winds_apart = winds >= 3  # 三风刻 / 小四喜 / 大四喜 take their winds
     for k in kinds:
         if k in T.DRAGONS or k == seat or k == prevalent or (winds_apart and k in T.WINDS):
             continue
@@ -520,27 +561,43 @@ def pung_of_terminals_or_honors(c: Candidate) -> int:
 
 
 _WIND_OF: Final = {seat: T.seat_wind_tile(seat) for seat in T.SEATS}
+_WIND_LOW: Final = T.WINDS[0]
+_WIND_HIGH: Final = T.WINDS[-1]
+_DRAGON_LOW: Final = T.DRAGONS[0]
 
 
 @mcr
 @needs(DRAGON_PUNG.need(1))
 def dragon_pungs(c: Candidate) -> int:
     """How many triplets or kongs of dragons (箭刻, each)."""
-    return sum(1 for k in c.pung_kinds if k in T.DRAGONS)
+    found = 0
+    for k in c.pung_kinds:
+        if k >= _DRAGON_LOW:
+            found += 1
+    return found
 
 
 @mcr
 @needs(WIND_PUNG.need(3))
 def big_three_winds(c: Candidate) -> bool:
     """Three triplets or kongs of winds (三风刻)."""
-    return sum(1 for k in c.pung_kinds if T.WINDS[0] <= k <= T.WINDS[-1]) == 3
+    found = 0
+    for k in c.pung_kinds:
+        if _WIND_LOW <= k <= _WIND_HIGH:
+            found += 1
+    return found == 3
 
 
 @mcr
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
     counts = c.counts
-    if 4 not in counts:
+    four = False
+    for n in counts:  # a typed loop: ``4 in counts`` compares as Python objects
+        if n == 4:
+            four = True
+            break
+    if not four:
         return 0
     kongs = {m.tiles[0] for m in c.hand.melds if m.is_kong}
     return sum(1 for t, n in enumerate(counts) if n == 4 and t not in kongs)
@@ -592,7 +649,15 @@ def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
     places the winning tile (12→3 or 89→7, 13→2, the pair)."""
     if mode != "only_wait":
         return c.reading.wait == kind
-    return _unique_wait(c) == kind and len(c.completions) == 1
+    if c is not _WAIT_OF[0]:  # worked out once for the reading's three wait items
+        _WAIT_OF[0] = c
+        _UNIQUE_WAIT[0] = _unique_wait(c)
+    return _UNIQUE_WAIT[0] == kind and len(c.completions) == 1
+
+
+# The candidate last asked (held, so that no other object can take its identity) and its _unique_wait.
+_WAIT_OF: Final[list[Candidate | None]] = [None]
+_UNIQUE_WAIT: Final[list[str | None]] = [None]
 
 
 def _unique_wait(c: Candidate) -> str | None:
