@@ -640,7 +640,12 @@ def tie_key(rules: Ruleset) -> Callable[[Candidate, list[Award]], tuple[int, ...
             if kind == "fewer_items":
                 out.append(-len(awards))
             elif kind == "items":
-                out.append(int(any(a.item.id in names for a in awards)))
+                held = 0
+                for a in awards:  # a loop: any() of a generator costs a compiled module more
+                    if a.item.id in names:
+                        held = 1
+                        break
+                out.append(held)
             elif kind == "forms":
                 out.append(int(c.reading.form in names))
         return tuple(out)
@@ -803,9 +808,26 @@ class Tier:
         both = on_context & on_shape
         found = self.met_by.get(both)
         if found is None:
-            found = remember(self.met_by, both, tuple([i for i in range(len(self.items)) if both >> i & 1]),
-                             MET_LIMIT)
+            found = remember(self.met_by, both, _indices(both, len(self.items)), MET_LIMIT)
         return found
+
+
+def _indices(bits: int, n: int) -> tuple[int, ...]:
+    """The indices of the bits set among the first ``n``, in order: a word of ``WORD`` bits at a time, so that each
+    test is on a small int (a tier of more than 62 items, MCR's, makes ``bits`` a big int)."""
+    out: list[int] = []
+    start = 0
+    while start < n and bits:
+        word = bits & _LOW_WORD
+        i = 0
+        while word:
+            if word & 1:
+                out.append(start + i)
+            word >>= 1
+            i += 1
+        bits >>= WORD
+        start += WORD
+    return tuple(out)
 
 
 def _met_bits(gates: tuple[int, ...], facts: int) -> int:
@@ -814,7 +836,7 @@ def _met_bits(gates: tuple[int, ...], facts: int) -> int:
     not_met = unmet(facts)
     bits = 0
     for i, gate in enumerate(gates):
-        if not gate & not_met:
+        if not gate or not gate & not_met:  # an open gate (0) met at once, without a big-int operation
             bits |= 1 << i
     return bits
 
@@ -958,8 +980,14 @@ def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
 
 def _without_fallback(awards: list[Award]) -> list[Award]:
     """A fallback item (MCR 无番和) counts only when no other item does, bonus items (flowers) aside."""
-    if any(not a.item.fallback and not a.item.bonus for a in awards):
-        return [a for a in awards if not a.item.fallback]
+    for a in awards:  # loops: any() of a generator costs a compiled module more
+        item = a.item
+        if not item.fallback and not item.bonus:
+            kept = []
+            for b in awards:
+                if not b.item.fallback:
+                    kept.append(b)
+            return kept
     return awards
 
 

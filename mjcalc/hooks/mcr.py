@@ -94,31 +94,42 @@ def _chow_pair(a: int, b: int) -> str | None:
 
 def _chow_three(a: int, b: int, c: int) -> str | None:
     """The fan three chows make together (sorted), if any."""
-    suits = {_suit(a), _suit(b), _suit(c)}
-    if len(suits) == 1:
+    sa, sb, sc = _suit(a), _suit(b), _suit(c)
+    if sa == sb == sc:
         if a == b == c:
             return "pure_triple_chow"
         if _rank(a) == 0 and b == a + 3 and c == a + 6:
             return "pure_straight"
-        if b - a == c - b and b - a in (1, 2):
+        if b - a == c - b and (b - a == 1 or b - a == 2):
             return "pure_shifted_chows"
         return None
-    if len(suits) != 3:
+    if sa == sb or sb == sc or sa == sc:  # two suits only
         return None
-    ranks = sorted((_rank(a), _rank(b), _rank(c)))
-    if ranks == [0, 3, 6]:
+    low, mid, high = _sorted3(_rank(a), _rank(b), _rank(c))
+    if low == 0 and mid == 3 and high == 6:
         return "mixed_straight"
-    if ranks[0] == ranks[2]:
+    if low == high:
         return "mixed_triple_chow"
-    if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
+    if mid == low + 1 and high == mid + 1:
         return "mixed_shifted_chows"
     return None
+
+
+def _sorted3(x: int, y: int, z: int) -> tuple[int, int, int]:
+    """Three numbers in order (comparisons: no list to sort)."""
+    if x > y:
+        x, y = y, x
+    if y > z:
+        y, z = z, y
+    if x > y:
+        x, y = y, x
+    return x, y, z
 
 
 def _chow_four(a: int, b: int, c: int, d: int) -> str | None:
     if a == b == c == d:
         return "quadruple_chow"
-    if _suit(a) == _suit(d) and b - a == c - b == d - c and b - a in (1, 2):
+    if _suit(a) == _suit(d) and b - a == c - b == d - c and (b - a == 1 or b - a == 2):
         return "four_pure_shifted_chows"
     return None
 
@@ -132,15 +143,15 @@ def _pung_pair(a: int, b: int) -> str | None:
 def _pung_three(a: int, b: int, c: int) -> str | None:
     if c >= T.HONOR_START:
         return None
-    suits = {_suit(a), _suit(b), _suit(c)}
-    ranks = sorted((_rank(a), _rank(b), _rank(c)))
-    if len(suits) == 1:
+    sa, sb, sc = _suit(a), _suit(b), _suit(c)
+    if sa == sb == sc:
         return "pure_shifted_pungs" if b == a + 1 and c == b + 1 else None
-    if len(suits) != 3:
+    if sa == sb or sb == sc or sa == sc:  # two suits only
         return None
-    if ranks[0] == ranks[2]:
+    low, mid, high = _sorted3(_rank(a), _rank(b), _rank(c))
+    if low == high:
         return "triple_pung"
-    if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
+    if mid == low + 1 and high == mid + 1:
         return "mixed_shifted_pungs"
     return None
 
@@ -591,6 +602,13 @@ def big_three_winds(c: Candidate) -> bool:
 @mcr
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
+    if not c.hand.melds and not c.has_wildcard_kong:  # all concealed, sorted: four of a kind side by side
+        tiles = c.hand.concealed
+        found = 0
+        for i in range(len(tiles) - 3):
+            if tiles[i] == tiles[i + 3]:
+                found += 1
+        return found
     counts = c.counts
     four = False
     for n in counts:  # a typed loop: ``4 in counts`` compares as Python objects
@@ -720,5 +738,7 @@ def last_tile(c: Candidate) -> bool:
     shown = 0
     for m in c.hand.melds:
         if m.exposed:
-            shown += m.tiles.count(win)
+            for t in m.tiles:  # a loop: tuple.count is a Python-level method call in a compiled module
+                if t == win:
+                    shown += 1
     return shown == 3
