@@ -521,8 +521,13 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 continue
             assert awards is not None
             settlement = play.settle(c, awards)
-            rank = (settlement.uncapped_total, *settlement.rank, *play.tie(c, awards))
-            if best_key is None or rank > best_key:
+            if best is None:  # ranked only against another reading that passes: most hands have one
+                best = Scored(c, awards, settlement)
+                continue
+            if best_key is None:
+                best_key = _rank(play, best.candidate, best.awards, best.settlement)
+            rank = _rank(play, c, awards, settlement)
+            if rank > best_key:
                 best, best_key = Scored(c, awards, settlement), rank
     if best is not None:
         return best, [], tried
@@ -533,6 +538,11 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
         nearest = [shape] if shape else [Condition("shape", {"en": "shape", "zh": "牌型"},
                                                    {"en": "not a winning shape", "zh": "不是和牌牌型"}, None, "")]
     return None, nearest, tried
+
+
+def _rank(play: Play, c: Candidate, awards: list[Award], settlement: Settlement) -> tuple[int, ...]:
+    """How a reading that passes ranks among the others (higher is better)."""
+    return (settlement.uncapped_total, *settlement.rank, *play.tie(c, awards))
 
 
 def immediate_win(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context,
@@ -558,7 +568,8 @@ def immediate_win(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: C
 def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Hand, dict[str, str]]]:
     """The hand with its wildcards substituted every way, also read with its winning tile completing a
     special set in hand (叫胡) where the ruleset allows it; what each wildcard stood for alongside."""
-    called = set_call_hands(hand, wild, rules.tile_rules.special_kongs)
+    specials = rules.tile_rules.special_kongs
+    called = set_call_hands(hand, wild, specials) if specials else []
     if not wild.count and not called:  # the usual hand: itself
         return [(hand, {})]
     by_class = rules.joker_sets == "by_class"
@@ -673,10 +684,11 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
         gates = (reads, tuple(b.gate for b in items))
         memos = _MET_BY.get(gates)
         if memos is None:
-            memos = remember(_MET_BY, gates, ({}, {}, {}), 256)
+            memos = remember(_MET_BY, gates, ({}, {}, {}, {}), 256)
         in_context, in_shape = reads & CONTEXT_FACTS, reads & ~CONTEXT_FACTS
-        out.append(Tier(items, in_context, in_shape, *memos,
-                        tuple(b.gate & _on(in_context) for b in items), tuple(b.gate & _on(in_shape) for b in items)))
+        out.append(Tier(items, in_context, in_shape, memos[0], memos[1], memos[2],
+                        tuple(b.gate & _on(in_context) for b in items), tuple(b.gate & _on(in_shape) for b in items),
+                        in_context | in_shape, memos[3]))
     return tuple(out)
 
 
@@ -770,9 +782,21 @@ class Tier:
     met_by: dict[int, tuple[int, ...]]  # the items met on both parts (bits) → their indices, in order
     context_gates: tuple[int, ...]  # of each item, its gate's mask on the context facts
     shape_gates: tuple[int, ...]  # and on the others
+    reads: int  # in_context | in_shape
+    # The facts read (both parts at once) → the items met: most readings' facts came before (~3 in 4 of fresh
+    # riichi hands after a few thousand), one look-up instead of three (callgrind: ~1,500 instructions a hit less).
+    met_by_facts: dict[int, tuple[int, ...]]
 
     def met(self, facts: int) -> tuple[int, ...]:
         """The items (their indices) whose gates these facts meet on the named facts, in the ruleset's order."""
+        read = facts & self.reads
+        found = self.met_by_facts.get(read)
+        if found is None:
+            found = remember(self.met_by_facts, read, self._met(facts), MET_LIMIT)
+        return found
+
+    def _met(self, facts: int) -> tuple[int, ...]:
+        """``met`` by the two parts of the facts, each looked up by itself."""
         key = facts & self.in_context
         on_context = self.met_in_context.get(key)
         if on_context is None:
@@ -818,7 +842,8 @@ def _met_bits(gates: tuple[int, ...], facts: int) -> int:
 
 
 # Tiers of one ruleset under different options often have the same gates: they share the memos of ``Tier.met``.
-_MET_BY: Final[dict[tuple[int, tuple[int, ...]], tuple[dict[int, int], dict[int, int], dict[int, tuple[int, ...]]]]] = {}
+_MET_BY: Final[dict[tuple[int, tuple[int, ...]], tuple[dict[int, int], dict[int, int], dict[int, tuple[int, ...]],
+                                                        dict[int, tuple[int, ...]]]]] = {}
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -113,8 +113,8 @@ class Candidate:
         # a kong of four wildcards makes the tile facts ambiguous (it counts as no tile to some predicates, as a
         # kong to others): every item is asked then.
         self.facts: int | None = None if self.has_wildcard_kong else (
-            hand.facts | ctx.facts | FORM_FACTS[reading.form] | WAIT_FACTS[reading.wait]
-            | _set_facts(len(chis), len(pungs), concealed, dragons, winds))
+            hand.facts | ctx.facts | _reading_facts(reading[0], reading[3], len(chis), len(pungs), concealed, dragons,
+                                                    winds))
 
     @property
     def waits(self) -> frozenset[int]:
@@ -156,17 +156,19 @@ class Candidate:
         return None if i is None else self.reading.groups[i]
 
 
-# The facts of a reading's set counts, by the counts packed in one small int (each below 64: MAX_GROUPS): five
-# big-int unions a reading become one look-up (callgrind: ~500 instructions a reading less). Few combinations occur.
-_SET_FACTS: Final[dict[int, int]] = {}
+# The facts of a reading's form, wait and set counts, by the form, the wait and the counts packed in one small int
+# (each below 64: MAX_GROUPS): seven big-int unions and two look-ups a reading become one look-up (callgrind: ~1,000
+# instructions a reading less). Few combinations occur.
+_READING_FACTS: Final[dict[tuple[str, str | None, int], int]] = {}
 
 
-def _set_facts(chis: int, pungs: int, concealed: int, dragons: int, winds: int) -> int:
-    key = chis | pungs << 6 | concealed << 12 | dragons << 18 | winds << 24
-    found = _SET_FACTS.get(key)
+def _reading_facts(form: str, wait: str | None, chis: int, pungs: int, concealed: int, dragons: int,
+                   winds: int) -> int:
+    key = (form, wait, chis | pungs << 6 | concealed << 12 | dragons << 18 | winds << 24)
+    found = _READING_FACTS.get(key)
     if found is None:
-        found = remember(_SET_FACTS, key, CHI.of[chis] | PUNG.of[pungs] | CONCEALED_PUNG.of[concealed]
-                         | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
+        found = remember(_READING_FACTS, key, FORM_FACTS[form] | WAIT_FACTS[wait] | CHI.of[chis] | PUNG.of[pungs]
+                         | CONCEALED_PUNG.of[concealed] | DRAGON_PUNG.of[dragons] | WIND_PUNG.of[winds])
     return found
 
 

