@@ -1128,11 +1128,12 @@ class _Slice:
 
 
 def _split(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
-    """The file's ranges scored on ``jobs`` processes, in order: forked workers where the platform forks and no
-    other thread runs (``_forked``), else a process pool (``_parallel``)."""
+    """The file's ranges scored on ``jobs`` processes, in order: forked workers on Linux when no other thread runs
+    (``_forked``), else a process pool (``_parallel``). Not on macOS, where Python itself no longer forks by
+    default: a forked copy of a process that has loaded the system's frameworks may crash."""
     import threading
 
-    if hasattr(os, "fork") and threading.active_count() == 1:
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
         return _forked(plan, base, render, jobs)
     return _parallel(_score_range, _ranges(plan, _range_bytes(plan, jobs)), (base, render), jobs)
 
