@@ -205,3 +205,16 @@ def test_red_fives_are_written_back() -> None:
         assert r.hand.text() == text
         again = score_line(text + " +" + line.split(" +", 1)[1], Request(rules="riichi"))
         assert again.hand.reds == r.hand.reds
+
+
+def test_a_hands_runs_are_written_as_format_tiles_writes_them() -> None:
+    """hand._runs_text, Hand.text's quick writing of sorted tiles without red fives, against tiles.format_tiles on
+    random sorted tile lists of every kind (suits, honors, flowers), empty and one tile included."""
+    import random
+
+    from mjcalc.hand import _runs_text
+
+    rng = random.Random(21)
+    for size in [0, 1, 2, *range(3, 18)] * 40:
+        tiles = sorted(rng.randrange(T.NUM_KINDS) for _ in range(size))
+        assert _runs_text(tiles) == T.format_tiles(tiles, sort=False, between=" ")
