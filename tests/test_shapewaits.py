@@ -124,3 +124,36 @@ def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
     for counts, honors in patterns:
         assert suit_bits(list(counts), honors) == _suit_can(counts, honors), (counts, honors)
     assert len(patterns) > 30000
+
+
+def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() -> None:
+    """readings._placed_decompositions (one walk that reaches each split once) against its definition: the
+    decompositions ``_suit_decompositions`` finds, each split's groups sorted by tile then kind, duplicates
+    dropped keeping the first; on every suit of up to 8 tiles and random ones up to 14, honors too."""
+    from mjcalc import tiles as T
+    from mjcalc.readings import _group, _placed_decompositions, _suit_decompositions
+
+    rng = random.Random(11)
+    patterns: set[tuple[tuple[int, ...], bool]] = set()
+
+    def small(prefix: tuple[int, ...], left: int, size: int, honors: bool) -> None:
+        if len(prefix) == size:
+            patterns.add((prefix, honors))
+            return
+        for c in range(min(4, left) + 1):
+            small((*prefix, c), left - c, size, honors)
+
+    small((), 8, 9, False)
+    small((), 8, 7, True)
+    for _ in range(4000):
+        honors = rng.random() < 0.3
+        counts = [0] * (7 if honors else 9)
+        for _ in range(rng.randrange(1, 15)):
+            k = rng.randrange(len(counts))
+            counts[k] += counts[k] < 4
+        patterns.add((tuple(counts), honors))
+    for counts, honors in patterns:
+        offset = T.HONOR_START if honors else 9
+        unique = dict.fromkeys(tuple(sorted((t, k) for k, t in d)) for d in _suit_decompositions(counts, honors))
+        expected = tuple(tuple(_group(k, t + offset) for t, k in d) for d in unique)
+        assert _placed_decompositions(counts, honors, offset) == expected, (counts, honors)
