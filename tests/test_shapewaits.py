@@ -99,10 +99,10 @@ def test_a_kind_held_four_times_is_no_wait() -> None:
     assert 6 in hand_waits(concealed, (), 3, regular)  # without the pon it is one
 
 
-def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
-    """suit_bits (greedy) against readings._suit_can (every decomposition) on every suit of up to 8 tiles and on
-    random ones up to 15, honors (7 kinds, pons only) too; counts up to 5 (a tile added to four)."""
-    rng = random.Random(7)
+def _suit_patterns(seed: int, random_ones: int, most: int, top: int) -> set[tuple[tuple[int, ...], bool]]:
+    """Every suit of up to 8 tiles (9 kinds, and 7 honor kinds), and ``random_ones`` random ones of 1 to ``most``
+    - 1 tiles, each count at most ``top``: (counts, honors)."""
+    rng = random.Random(seed)
     patterns: set[tuple[tuple[int, ...], bool]] = set()
 
     def small(prefix: tuple[int, ...], left: int, size: int, honors: bool) -> None:
@@ -114,13 +114,20 @@ def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
 
     small((), 8, 9, False)
     small((), 8, 7, True)
-    for _ in range(6000):
+    for _ in range(random_ones):
         honors = rng.random() < 0.3
         counts = [0] * (7 if honors else 9)
-        for _ in range(rng.randrange(1, 16)):
+        for _ in range(rng.randrange(1, most)):
             k = rng.randrange(len(counts))
-            counts[k] += counts[k] < 5
+            counts[k] += counts[k] < top
         patterns.add((tuple(counts), honors))
+    return patterns
+
+
+def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
+    """suit_bits (greedy) against readings._suit_can (every decomposition) on every suit of up to 8 tiles and on
+    random ones up to 15, honors (7 kinds, pons only) too; counts up to 5 (a tile added to four)."""
+    patterns = _suit_patterns(7, 6000, 16, 5)
     for counts, honors in patterns:
         assert suit_bits(list(counts), honors) == _suit_can(counts, honors), (counts, honors)
     assert len(patterns) > 30000
@@ -133,25 +140,7 @@ def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() 
     from mjcalc import tiles as T
     from mjcalc.readings import _group, _placed_decompositions, _suit_decompositions
 
-    rng = random.Random(11)
-    patterns: set[tuple[tuple[int, ...], bool]] = set()
-
-    def small(prefix: tuple[int, ...], left: int, size: int, honors: bool) -> None:
-        if len(prefix) == size:
-            patterns.add((prefix, honors))
-            return
-        for c in range(min(4, left) + 1):
-            small((*prefix, c), left - c, size, honors)
-
-    small((), 8, 9, False)
-    small((), 8, 7, True)
-    for _ in range(4000):
-        honors = rng.random() < 0.3
-        counts = [0] * (7 if honors else 9)
-        for _ in range(rng.randrange(1, 15)):
-            k = rng.randrange(len(counts))
-            counts[k] += counts[k] < 4
-        patterns.add((tuple(counts), honors))
+    patterns = _suit_patterns(11, 4000, 15, 4)
     for counts, honors in patterns:
         offset = T.HONOR_START if honors else 9
         unique = dict.fromkeys(tuple(sorted((t, k) for k, t in d)) for d in _suit_decompositions(counts, honors))
