@@ -232,33 +232,16 @@ class Hand:
                     if k in red:
                         red.remove(k)
         # a run of each suit, a space between
-        parts = [T.format_tiles(body, sort=False, red=red, between=" ") if red else _runs_text(body)]
+        parts = [T.format_tiles(body, sort=False, red=red, between=" ")]
         for m in melds:
             parts.append(m.text())
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
         if win is not None and not called:
             parts.append(T.format_tiles((win,), red=[win]) if red and win in red and win not in body else
-                         _TILE_TEXT[win])
+                         T.name(win))
         return " ".join([p for p in parts if p])
 
-
-_TILE_TEXT: Final = tuple([T.format_tiles((t,)) for t in range(T.NUM_KINDS)])  # each kind as Hand.text writes it
-
-
-def _runs_text(tiles: list[int]) -> str:
-    """``T.format_tiles(tiles, sort=False, between=" ")`` of sorted tiles without red fives, a tile at a time."""
-    out: list[str] = []
-    letter = ""
-    for t in tiles:
-        text = _TILE_TEXT[t]
-        if text[1] != letter:
-            if letter:
-                out.append(letter + " ")
-            letter = text[1]
-        out.append(text[0])
-    out.append(letter)
-    return "".join(out)
 
 
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:

@@ -127,23 +127,21 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] 
     >>> format_tiles([0, 1, 12, 27], between=" ")
     '12m 4p 1z'
     """
-    seq = sorted(tiles) if sort else list(tiles)
     reds = set(red) if red else None
     out: list[str] = []
-    last = len(seq) - 1
-    for i, t in enumerate(seq):
+    letter = ""  # the suit of the run being written: its letter goes out when the next run starts, or at the end
+    for t in sorted(tiles) if sort else tiles:
+        suit = _SUIT_LETTER[t]
+        if suit != letter:
+            if letter:
+                out.append(letter + between)
+            letter = suit
         if reds and t in reds:
             reds.discard(t)
             out.append("0")
         else:
             out.append(_DIGIT[t])
-        suit = _SUIT_LETTER[t]
-        if i == last:
-            out.append(suit)
-        elif _SUIT_LETTER[seq[i + 1]] != suit:
-            out.append(suit)
-            if between:
-                out.append(between)
+    out.append(letter)
     return "".join(out)
 
 

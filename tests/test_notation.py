@@ -207,14 +207,25 @@ def test_red_fives_are_written_back() -> None:
         assert again.hand.reds == r.hand.reds
 
 
-def test_a_hands_runs_are_written_as_format_tiles_writes_them() -> None:
-    """hand._runs_text, Hand.text's quick writing of sorted tiles without red fives, against tiles.format_tiles on
-    random sorted tile lists of every kind (suits, honors, flowers), empty and one tile included."""
+def test_tiles_are_written_one_suit_letter_a_run() -> None:
+    """tiles.format_tiles (written a tile at a time) against its definition: the tiles cut into runs of one suit,
+    each run's digits then its letter, ``between`` between runs; on random tile lists of every kind (sorted and
+    not, red fives or none), empty and one tile included."""
     import random
-
-    from mjcalc.hand import _runs_text
+    from itertools import groupby
 
     rng = random.Random(21)
     for size in [0, 1, 2, *range(3, 18)] * 40:
-        tiles = sorted(rng.randrange(T.NUM_KINDS) for _ in range(size))
-        assert _runs_text(tiles) == T.format_tiles(tiles, sort=False, between=" ")
+        tiles = [rng.randrange(T.NUM_KINDS) for _ in range(size)]
+        fives = [t for t in tiles if T.rank_of(t) == 5 and t < T.HONOR_START]
+        red = rng.sample(fives, rng.randrange(len(fives) + 1))
+        for seq, sort in ((sorted(tiles), False), (tiles, False), (tiles, True)):
+            left = set(red)
+            runs = []
+            for letter, run in groupby(sorted(seq) if sort else seq, key=lambda t: T.SUITS[T.suit_of(t)]):
+                digits = []
+                for t in run:
+                    digits.append("0" if t in left else str(T.rank_of(t)))
+                    left.discard(t)
+                runs.append("".join(digits) + letter)
+            assert T.format_tiles(seq, sort=sort, red=red, between=" ") == " ".join(runs), (seq, sort, red)
