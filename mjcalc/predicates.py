@@ -296,13 +296,18 @@ def signature_of(fn: Callable[..., Any]) -> inspect.Signature:
         return inspect.signature(fn)
 
 
+def _signature(fn: Predicate) -> inspect.Signature:
+    """``signature_of(fn)``, read once a process."""
+    signature = _SIGNATURES.get(fn)
+    if signature is None:
+        signature = _SIGNATURES[fn] = signature_of(fn)
+    return signature
+
+
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError."""
     fn = PREDICATES[name]
-    signature = _SIGNATURES.get(fn)
-    if signature is None:  # read once a process
-        signature = _SIGNATURES[fn] = signature_of(fn)
-    bound = signature.bind(None, **params)
+    bound = _signature(fn).bind(None, **params)
     if name in ATTRIBUTE_PREDICATES:
         return attrgetter(ATTRIBUTE_PREDICATES[name])
     if name == "flag" and FLAG_BY_NAME.get(str(params["name"]), None) is not None \
@@ -385,10 +390,7 @@ def with_options(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> 
 def _option_args(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> list[tuple[bool, Any]] | None:
     """The parameters of ``fn`` after the candidate in order, each (True, an option's name) or (False, its value),
     when there are one or two, each given or with a default, and all can be passed by position; else None."""
-    signature = _SIGNATURES.get(fn)
-    if signature is None:
-        signature = _SIGNATURES[fn] = inspect.signature(fn)
-    params = list(signature.parameters.values())[1:]
+    params = list(_signature(fn).parameters.values())[1:]
     if not 1 <= len(params) <= 2 or (set(fixed) | set(refs)) - {p.name for p in params}:
         return None
     out: list[tuple[bool, Any]] = []
