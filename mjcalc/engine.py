@@ -281,10 +281,28 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
     # What is read more than once of the line, the request and the ruleset (Python objects) is read once.
     words, more, reads, tile_rules = parsed.flags, request.flags, rules.flags, rules.tile_rules
-    plain = None if more else read_plain_flags(words, reads)
+    # What the flags make is kept with their text (the same few come back line after line, ``FlagsRead``), by the
+    # flags the ruleset reads: read_plain_flags depends on nothing else; collect_flags and build_context on the
+    # columns too.
+    memo = None if more else parsed.flag_memo
+    plain: Context | None = None
+    kept: tuple[dict[str, tuple[object, int | None]], list[str], Context] | None = None
+    if memo is not None:
+        found: Any = memo.contexts.get(reads)
+        if found is None:
+            read = read_plain_flags(words, reads)
+            found = remember(memo.contexts, reads, False if read is None else read, 64)
+        if found is False:  # not the usual flags
+            kept = memo.read_at.get((reads, parsed.flags_at))
+        else:
+            plain = found
+    elif not more:
+        plain = read_plain_flags(words, reads)
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
-    if plain is None:
+    if kept is not None:
+        values, ignored = kept[0], list(kept[1])
+    elif plain is None:
         values, ignored = collect_flags([*words, *more] if more else words, reads)
     options = request_options(rules, request)
     for key in ("base", "cap"):
@@ -303,7 +321,14 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
                 raise MjcalcError("context", Msg.pair(rules.refused_flags[name]), column)
     win = values.get("win", (None, None))
     hand = build_hand(parsed, tile_rules, win[0], win[1])  # type: ignore[arg-type]
-    ctx = build_context(values, reads) if plain is None else plain
+    if plain is not None:
+        ctx = plain
+    elif kept is not None:
+        ctx = kept[2]
+    else:
+        ctx = build_context(values, reads)
+        if memo is not None:  # shared by the lines that write these flags at this column: never written to
+            remember(memo.read_at, (reads, parsed.flags_at), (values, list(ignored), ctx), 256)
     check_hand(words, more, hand, ctx, tile_rules)
     return _new(ReadLine, (values, ignored, options, hand, ctx))
 

@@ -249,21 +249,21 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     their columns (``line.concealed``) are asked for only to point at a problem found."""
     kinds = line.kinds
     reds = line.red_kinds
-    concealed = tuple(sorted(kinds))
-    every = concealed  # the kinds of every tile written, sorted
-    if line.melds:
-        written = list(concealed)
-        for m in line.melds:
-            meld_kinds, meld_reds = _written(m)
-            written += meld_kinds
-            if meld_reds:
-                reds = [*reds, *meld_reds]
-        every = tuple(sorted(written))
-    if reds and (not rules.red_fives or len(set(reds)) < len(reds)):
+    texts = line.melds
+    every = sorted(kinds)  # the kinds of every tile written, sorted
+    concealed = tuple(every)
+    if texts:
+        for m in texts:
+            shape = m.shape
+            every += shape.kinds
+            if shape.reds:
+                reds = [*reds, *shape.reds]
+        every.sort()
+    if reds and (not rules.red_fives or _repeats(reds)):
         _refuse_reds(line, rules)
-    flowers = _flowers(line, rules) if line.flowers else ()
+    flowers = _flowers(line, rules) if line.flower_kinds else ()
     _check_copies(line, every)
-    melds = tuple([_meld_of(m, rules) for m in line.melds]) if line.melds else ()
+    melds = tuple([_meld_of(m, rules) for m in texts]) if texts else ()
     size = len(kinds) + 3 * len(melds)
     need = rules.winning_size
     if size not in (need, need - 1):
@@ -315,64 +315,76 @@ def _refuse_reds(line: ParsedLine, rules: TileRules) -> None:
 
 
 def _flowers(line: ParsedLine, rules: TileRules) -> tuple[int, ...]:
+    kinds = line.flower_kinds
     if not rules.flowers:
         raise MjcalcError("notation", Msg("{ruleset} is played without flowers", ruleset=rules.ruleset),
                           line.flowers[0].column)
-    seen_flowers: set[int] = set()
-    for f in line.flowers:
-        if f.tile in seen_flowers:
-            raise MjcalcError("notation", Msg("flower {number}f is given twice; there is one of each", number=f.tile + 1),
-                              f.column)
-        seen_flowers.add(f.tile)
-    return tuple(sorted(seen_flowers))
+    if _repeats(kinds):
+        seen_flowers: set[int] = set()
+        for f in line.flowers:
+            if f.tile in seen_flowers:
+                raise MjcalcError("notation", Msg("flower {number}f is given twice; there is one of each",
+                                                  number=f.tile + 1), f.column)
+            seen_flowers.add(f.tile)
+    return tuple(sorted(kinds))
 
 
-_KIND, _RED = itemgetter(0), itemgetter(2)  # of a TileAt: its kind, whether it is a red five
+def _repeats(kinds: list[int]) -> bool:
+    """Whether a kind (0-33) comes twice: a mask, not a set, for the few tiles of a line."""
+    seen = 0
+    for k in kinds:
+        bit = 1 << k
+        if seen & bit:
+            return True
+        seen |= bit
+    return False
+
+
+_COLUMN, _RED = itemgetter(1), itemgetter(2)  # of a TileAt: its column, whether it is a red five
 CHOWS: Final = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
 
-def _check_copies(line: ParsedLine, kinds: tuple[int, ...]) -> None:
+def _check_copies(line: ParsedLine, kinds: list[int]) -> None:
     """At most four of a kind among the line's tiles (``kinds``: the kinds of all of them, sorted)."""
-    for i in range(len(kinds) - 4):  # sorted, five of a kind put its first and fifth copies 4 apart
-        if kinds[i] == kinds[i + 4]:
-            break
-    else:
-        return
-    counts = [0] * T.NUM_KINDS  # find the fifth copy in the order written, for the caret
-    for t in sorted(_every_tile(line), key=lambda t: t.column):
+    sorted_kinds = bytes(kinds)  # read a byte at a time faster than a list's items
+    for i in range(len(sorted_kinds) - 4):  # sorted, five of a kind put its first and fifth copies 4 apart
+        if sorted_kinds[i] == sorted_kinds[i + 4]:
+            _refuse_fifth(line)
+
+
+def _refuse_fifth(line: ParsedLine) -> None:
+    """The fifth copy of a kind, in the order written, for the caret."""
+    counts = [0] * T.NUM_KINDS
+    for t in sorted(_every_tile(line), key=_COLUMN):
         counts[t.tile] += 1
         if counts[t.tile] == 5:
             raise MjcalcError("notation", Msg("a fifth {tile}: there are only four of each tile", tile=T.name(t.tile)),
                               t.column)
 
 
-# Melds as written (their text, kind and whether added: a meld's tiles follow from these), read once: the same
-# few come back line after line. Bounded: a batch's memory must not grow with the file.
-_WRITTEN: Final[dict[tuple[str, str, bool], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+# Melds as written (their text, kind and whether added: a meld's tiles follow from these) under tile rules, made
+# once: the same few come back line after line. Bounded: a batch's memory must not grow with the file.
 _MELDS: Final[dict[tuple[str, str, bool, int], tuple[TileRules, Meld]]] = {}
 
 
-def _written(m: MeldText) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The kinds of a meld's tiles, and of its red fives."""
-    key = (m[3], m[0], m[4])  # text, kind, added: by index, as a named tuple's attributes cost a compiled module more
-    found = _WRITTEN.get(key)
-    if found is None:
-        found = remember(_WRITTEN, key, (tuple(map(_KIND, m.tiles)), tuple(t.tile for t in m.tiles if t.red)))
-    return found
-
-
 def _meld_of(m: MeldText, rules: TileRules) -> Meld:
-    """``_meld``, kept per meld as written and tile rules (a meld that is refused is not kept)."""
-    key = (m[3], m[0], m[4], id(rules))  # text, kind, added (by index, as in _written) and the tile rules
+    """``_meld``, kept with the meld's shape (shared by the usual lines that write it) and per meld as written and
+    tile rules (a meld that is refused is not kept)."""
+    shape = m.shape
+    if shape.rules is rules:
+        return shape.meld  # type: ignore[no-any-return]
+    key = (m.text, m.kind, m.added, id(rules))
     found = _MELDS.get(key)
     if found is None or found[0] is not rules:
         found = remember(_MELDS, key, (rules, _meld(m, rules)))
+    shape.rules = rules
+    shape.meld = found[1]
     return found[1]
 
 
 def _meld(m: MeldText, rules: TileRules) -> Meld:
-    kinds = tuple(map(_KIND, m.tiles))
-    reds = tuple(t.tile for t in m.tiles if t.red)
+    kinds = m.shape.kinds
+    reds = m.shape.reds
     if m.kind == "special":
         for sk in rules.special_kongs:
             effective = sk.match(kinds)

@@ -28,17 +28,12 @@ is read (tiles, GB strings, flag values): a digit of another script is an error 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import getitem
-from typing import Final, NamedTuple
-
-from mypy_extensions import mypyc_attr
+from typing import Any, Final, NamedTuple
 
 from . import tiles as T
 from .errors import MjcalcError
 from .i18n import Msg
-from .lazy import lazy
 from .memo import remember
 from .normalise import normalise
 
@@ -78,50 +73,148 @@ _TILES_AT: Final = {suit: {str(d): tuple(_new(TileAt, (base + 4 if d == 0 else b
              for suit, base in SUIT_BASE.items()}
 
 
-class MeldText(NamedTuple):  # a tuple, as TileAt: made for every meld of every line
-    kind: str  # exposed | concealed_kong | special
-    tiles: tuple[TileAt, ...]
-    column: int
-    text: str
-    added: bool = False  # GB strings mark an added kong (加杠)
+class MeldShape:
+    """What a meld's tiles are, whatever its column: their kinds and those of its red fives, and the Meld that
+    building a hand made of it under the last tile rules (hand.py: a shape of the usual line is shared by every
+    line that writes the meld, so the meld is checked once for them all)."""
+
+    def __init__(self, kinds: tuple[int, ...], reds: tuple[int, ...]) -> None:
+        self.kinds: Final = kinds
+        self.reds: Final = reds
+        self.rules: object = None  # the tile rules ``meld`` was made under
+        self.meld: Any = None  # a hand.Meld
 
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-@dataclass
+class MeldText:
+    """A meld as written: its kind (exposed | concealed_kong | special), its tiles with their columns, where it
+    starts, its text, whether a GB string marks it as an added kong (加杠), and its shape (kinds and reds). The fast
+    reader makes the tiles with their columns only when asked for, as an error message needs."""
+
+    def __init__(self, kind: str, tiles: tuple[TileAt, ...] | None, column: int, text: str, added: bool = False,
+                 shape: MeldShape | None = None) -> None:
+        self.kind: Final = kind
+        self._tiles = tiles
+        self.column: Final = column
+        self.text: Final = text
+        self.added: Final = added
+        if shape is None:
+            tiles = self.tiles
+            shape = MeldShape(tuple([t.tile for t in tiles]), tuple([t.tile for t in tiles if t.red]))
+        self.shape: Final = shape
+
+    @property
+    def tiles(self) -> tuple[TileAt, ...]:
+        found = self._tiles
+        if found is None:  # a meld of the fast reader: tiles it has read, so without error
+            found = self._tiles = tuple(_read_tiles(self.text[1:-1], self.column + 1, allow_flowers=False)[0])
+        return found
+
+    def __repr__(self) -> str:
+        return (f"MeldText(kind={self.kind!r}, tiles={self.tiles!r}, column={self.column!r}, text={self.text!r}, "
+                f"added={self.added!r})")
+
+
+class FlagsRead:
+    """The flags at the end of a line as written (``+zimo +seat=E``), read once for each text: the words and values
+    (``bodies``), where each ``+`` is from the first, the FlagWords at each column met, and what the engine made of
+    them under each ruleset's flags (``contexts``, engine.read_line). A batch writes the same few flag texts line
+    after line."""
+
+    def __init__(self, bodies: tuple[tuple[str, str | None], ...], offsets: tuple[int, ...]) -> None:
+        self.bodies: Final = bodies
+        self.offsets: Final = offsets
+        self._at: dict[int, tuple[FlagWord, ...]] = {}
+        # What engine.read_line made of them: a context.Context by the flags a ruleset reads (plain flags), or the
+        # flags' values, those not read and the Context, by those flags and the column of the first.
+        self.contexts: dict[frozenset[str], Any] = {}
+        self.read_at: dict[tuple[frozenset[str], int], Any] = {}
+
+    @staticmethod
+    def of(words: list[FlagWord], column: int) -> FlagsRead:
+        """The flags read as ``words``, written from ``column`` on."""
+        made = FlagsRead(tuple([(w[0], w[1]) for w in words]), tuple([w[2] - column for w in words]))  # type: ignore[operator]
+        made._at[column] = tuple(words)
+        return made
+
+    def words_at(self, column: int) -> tuple[FlagWord, ...]:
+        """The FlagWords of these flags written from ``column`` on."""
+        words = self._at.get(column)
+        if words is None:
+            made = []
+            for k in range(len(self.bodies)):
+                word, value = self.bodies[k]
+                made.append(_new(FlagWord, (word, value, column + self.offsets[k])))
+            words = remember(self._at, column, tuple(made), 64)
+        return words
+
+
 class ParsedLine:
-    text: str
-    concealed: list[TileAt] = field(default_factory=list)
-    melds: list[MeldText] = field(default_factory=list)
-    flowers: list[TileAt] = field(default_factory=list)
-    flags: list[FlagWord] = field(default_factory=list)
+    """A line as written: its concealed tiles (TileAt, with their columns), melds, flowers and flags.
 
-    # What building a hand reads of the concealed tiles; the columns are only for errors (``_PlainLine``).
-    @lazy
-    def kinds(self) -> Sequence[int]:
+    The fast reader (``_parse_common``) keeps what building a hand reads, the kinds of the concealed tiles, of their
+    red fives and of the flowers (``kinds``, ``red_kinds``, ``flower_kinds``); the TileAt of each, with its
+    column, is made only when asked for, as an error message needs (most lines have none, and a batch reads
+    millions of lines). Its flags, read once for each text, are ``flag_memo``. The general reader and the GB
+    reader fill the lists of TileAt (``concealed``, ``flowers``) as they read."""
+
+    def __init__(self, text: str, concealed: list[TileAt] | None = None, melds: list[MeldText] | None = None,
+                 flowers: list[TileAt] | None = None, flags: list[FlagWord] | None = None,
+                 kinds: list[int] | None = None, red_kinds: list[int] | None = None,
+                 flower_kinds: list[int] | None = None, flag_memo: FlagsRead | None = None) -> None:
+        self.text: Final = text
+        self._concealed = concealed if concealed is not None or kinds is not None else []
+        self.melds: Final[list[MeldText]] = [] if melds is None else melds
+        self._flowers = flowers if flowers is not None or flower_kinds is not None else []
+        self.flags: Final[list[FlagWord]] = [] if flags is None else flags
+        self._kinds = kinds
+        self._red_kinds = red_kinds
+        self._flower_kinds = flower_kinds
+        self.flag_memo: Final = flag_memo
+        self.flags_at: Final = (flags[0][2] or 0) if flags and flag_memo is not None else 0  # the first flag's column
+
+    @property
+    def concealed(self) -> list[TileAt]:
+        """The concealed tiles as written, each with its column."""
+        found = self._concealed
+        if found is None:
+            found = self._concealed = _parse_any(self.text).concealed
+        return found
+
+    @property
+    def flowers(self) -> list[TileAt]:
+        """The flowers as written, each with its column."""
+        found = self._flowers
+        if found is None:
+            found = self._flowers = _parse_any(self.text).flowers
+        return found
+
+    @property
+    def kinds(self) -> list[int]:
         """The concealed tiles' kinds, as written."""
-        return [t.tile for t in self.concealed]
+        found = self._kinds
+        if found is None:
+            found = self._kinds = [t.tile for t in self.concealed]
+        return found
 
-    @lazy
+    @property
     def red_kinds(self) -> list[int]:
         """The kind of each red five among the concealed tiles."""
-        return [t.tile for t in self.concealed if t.red]
+        found = self._red_kinds
+        if found is None:
+            found = self._red_kinds = [t.tile for t in self.concealed if t.red]
+        return found
 
+    @property
+    def flower_kinds(self) -> list[int]:
+        """The flowers' kinds (0-7), as written."""
+        found = self._flower_kinds
+        if found is None:
+            found = self._flower_kinds = [t.tile for t in self.flowers]
+        return found
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-class _PlainLine(ParsedLine):
-    """A line read by ``_parse_common``: its concealed tiles kept as kinds (``kinds``, ``red_kinds``), the
-    TileAt of each (with its column) made only when asked for, as an error message needs: most lines have
-    none, and a batch reads millions of lines. Made by ``_parse_common`` alone, with its instance dictionary."""
-
-    _chunks: list[tuple[str, int]]  # each bare group with its column
-
-
-    @lazy
-    def concealed(self) -> list[TileAt]:  # type: ignore[override]
-        out: list[TileAt] = []
-        for chunk, column in self._chunks:
-            out += _read_tiles(chunk, column, allow_flowers=True)[0]  # plain chunks the fast way
-        return out
+    def __repr__(self) -> str:
+        return (f"ParsedLine(text={self.text!r}, concealed={self.concealed!r}, melds={self.melds!r}, "
+                f"flowers={self.flowers!r}, flags={self.flags!r})")
 
 
 def parse_line(text: str) -> ParsedLine:
@@ -134,155 +227,193 @@ def parse_line(text: str) -> ParsedLine:
         text = normalise(text)
     if "|" in text:
         return parse_gb(text)
-    return _parse_common(text) or _parse_any(text)
+    found = _parse_common(text)
+    return found if found is not None else _parse_any(text)
+
+
+# What each character of a line's tiles is to the fast reader (``_parse_common``), by its code below 128: a digit,
+# a suit letter (its suit's base, the kind of its 1, is in _KIND_OF_CODE), a flower's f, an honor letter (its kind
+# in _KIND_OF_CODE), an opening bracket, a space; anything else (errors included) is left to the general reader.
+# The Chinese honors are read as their letters are.
+_OTHER: Final = 0
+_DIGIT: Final = 1
+_SUIT: Final = 2  # m p s
+_HONOR_SUIT: Final = 3  # z
+_FLOWER: Final = 4  # f
+_HONOR: Final = 5  # E S W N P F C
+_OPEN: Final = 6  # [ ( {
+_SPACE: Final = 7
+
+
+def _code_table(pairs: dict[str, int]) -> bytes:
+    table = bytearray(128)
+    for chars, value in pairs.items():
+        for ch in chars:
+            table[ord(ch)] = value
+    return bytes(table)
+
+
+_ROLE_OF_CODE: Final = _code_table({"0123456789": _DIGIT, "mps": _SUIT, "z": _HONOR_SUIT, "f": _FLOWER,
+                                    "".join(T.HONOR_LETTERS): _HONOR, "".join(OPENERS): _OPEN, " ": _SPACE})
+_KIND_OF_CODE: Final = _code_table({**SUIT_BASE, **T.HONOR_LETTERS})
+_HONOR_OF_CHAR: Final = {ord(char): kind for char, kind in T.HONOR_CHARS.items()}
+_CLOSER_OF: Final = {ord(opener): close for opener, (close, _kind) in OPENERS.items()}
 
 
 def _parse_common(text: str) -> ParsedLine | None:
-    """The common line, read fast: groups apart by single spaces, each plain tiles (digits and m p s z), a meld
-    of plain tiles, or flags. None for anything else, which ``_parse_any`` reads (and reports errors of)."""
-    chunks: list[tuple[str, int]] = []  # the bare groups with their columns, for the TileAt of each tile
+    """The common line, read fast in one pass: bare tiles (digits with m p s z f, honor letters and characters),
+    melds of them, groups apart by spaces; then the flags, everything from the first ``+``. None for anything
+    else, which ``_parse_any`` reads (and reports errors of)."""
+    at = text.find("+")
+    n = len(text) if at < 0 else at
+    roles, kinds_of = _ROLE_OF_CODE, _KIND_OF_CODE
     kinds: list[int] = []
     reds: list[int] = []
     melds: list[MeldText] = []
-    flags: list[FlagWord] = []
-    flowers: list[TileAt] = []
-    parts = text.split()
-    if " ".join(parts) != text:  # other spacing than single spaces between groups
-        return None
-    column = 1
-    for part in parts:
-        first = part[0]
-        if first == "+":
-            # Flags: the same few come back line after line (+seat=E, +riichi), often at the same columns.
-            words = _FLAGS_AT.get((part, column))
-            if words is None:
-                words = _flags_at(part, column)
-                if words is None:
-                    return None
-            flags += words
-        elif first in OPENERS:
-            # A meld: the same few come back at the same columns line after line ([111z] after 11 tiles).
-            meld = _MELDS_AT.get((part, column))
-            if meld is None:
-                meld = _meld_at(part, column)
-                if meld is None:
-                    return None
-            melds.append(meld)
-        elif _add_plain_kinds(part if part.isascii() else part.translate(_HONOR_CHAR_LETTERS), kinds, reds,
-                              flowers, column):
-            chunks.append((part, column))
+    flowers: list[int] | None = None
+    digits = -1  # where the digits waiting for their suit letter start; -1: none
+    i = 0
+    while i < n:
+        ch = ord(text[i])
+        if ch < 128:
+            role = roles[ch]
+        elif ch in _HONOR_OF_CHAR:
+            if digits >= 0:
+                return None
+            kinds.append(_HONOR_OF_CHAR[ch])
+            i += 1
+            continue
         else:
             return None
-        column += len(part) + 1
-    # A _PlainLine whose instance dictionary is made here: calling the class costs a line ~4,000 instructions more.
-    line = _NEW_OBJECT(_PlainLine)
-    _SET_ATTRIBUTE(line, "__dict__", {"text": text, "melds": melds, "flowers": flowers, "flags": flags, "kinds": kinds,
-                                      "red_kinds": reds, "_chunks": chunks})
-    return line
-
-
-_NEW_OBJECT: Final = object.__new__
-_SET_ATTRIBUTE: Final = object.__setattr__
-# The kind of a suit's 1 by the byte of its letter.
-_BASE_OF_LETTER: Final = {**{ord(suit): base for suit, base in SUIT_BASE.items()}, ord("f"): 0x100}  # f: flowers
-
-
-def _add_plain_kinds(part: str, kinds: list[int], reds: list[int], flowers: list[TileAt], column: int) -> bool:
-    """Whether ``part`` is bare tiles of the common kinds: runs of digits, each ended by its suit letter (``_PLAIN``),
-    honor letters (E S W N P F C; the Chinese characters arrive as those letters, one for one) and flowers (1f-8f).
-    If so, the kind of each tile is added to ``kinds``, that of each red five to ``reds``, each flower (with its
-    column: the part starts at ``column``) to ``flowers``. Anything else, errors included, is left to ``_parse_any``.
-    One pass over the bytes: the regular expression and a scan of the runs after it cost ten times as much
-    (callgrind)."""
-    raw = part.encode()  # a character beyond ASCII is no digit, no letter
-    start = 0
-    for i in range(len(raw)):
-        ch = raw[i]
-        if 48 <= ch <= 57:  # a digit
-            continue
-        base = _BASE_OF_LETTER.get(ch, -1)
-        if base < 0:
-            honor = _HONOR_OF_LETTER.get(ch, -1)
-            if honor < 0 or i != start:  # not a tile letter, or an honor letter after digits
-                return False
-            kinds.append(honor)
-            start = i + 1
-            continue
-        if i == start:  # a suit letter with no digits before it
-            return False
-        for j in range(start, i):
-            digit = raw[j] - 48
-            if base == 27:
-                if not 1 <= digit <= 7:
-                    return False
-                kinds.append(26 + digit)
-            elif base < 0x100:
+        if role == _DIGIT:
+            if digits < 0:
+                digits = i
+        elif role == _SUIT:
+            if digits < 0:
+                return None
+            base = kinds_of[ch]
+            for j in range(digits, i):
+                digit = ord(text[j]) - 48
                 if digit == 0:  # a red five
                     kinds.append(base + 4)
                     reds.append(base + 4)
                 else:
                     kinds.append(base + digit - 1)
-            else:  # a flower
+            digits = -1
+        elif role == _HONOR:
+            if digits >= 0:
+                return None
+            kinds.append(kinds_of[ch])
+        elif role == _SPACE:
+            if digits >= 0:
+                return None
+        elif role == _HONOR_SUIT:
+            if digits < 0:
+                return None
+            for j in range(digits, i):
+                digit = ord(text[j]) - 48
+                if not 1 <= digit <= 7:
+                    return None
+                kinds.append(26 + digit)
+            digits = -1
+        elif role == _FLOWER:
+            if digits < 0:
+                return None
+            if flowers is None:
+                flowers = []
+            for j in range(digits, i):
+                digit = ord(text[j]) - 48
                 if not 1 <= digit <= 8:
-                    return False
-                flowers.append(_new(TileAt, (digit - 1, column + j, False)))
-        start = i + 1
-    return start == len(raw) > 0
-
-
-# The honor letters by their byte; each Chinese honor as its letter.
-_HONOR_OF_LETTER: Final = {ord(letter): kind for letter, kind in T.HONOR_LETTERS.items()}
-_HONOR_CHAR_LETTERS: Final = str.maketrans({char: next(letter for letter, k in T.HONOR_LETTERS.items() if k == kind)
-                                            for char, kind in T.HONOR_CHARS.items()})
-
-
-# What a flag group (``+a`` or ``+a+b``) or a meld at a column reads as (``_flags_at``, ``_meld_at``): values, so
-# kept and shared. Bounded: a batch's memory must not grow with the file.
-_FLAGS_AT: Final[dict[tuple[str, int], tuple[FlagWord, ...]]] = {}
-_MELDS_AT: Final[dict[tuple[str, int], MeldText]] = {}
-# The same groups at any column (the columns vary with the tiles before them): the flag words with their values,
-# and a plain meld's kind (its text checked).
-_FLAG_BODIES_OF: Final[dict[str, tuple[tuple[str, str | None], ...]]] = {}
-_MELD_KINDS: Final[dict[str, str]] = {}
-
-
-def _flags_at(part: str, column: int) -> tuple[FlagWord, ...] | None:
-    """A group of flags at this column; None for anything else (a word missing or starting with ``=``)."""
-    bodies = _FLAG_BODIES_OF.get(part)
-    if bodies is None:
-        read = []
-        for body in part[1:].split("+"):
-            if not body or body[0] == "=":
+                    return None
+                flowers.append(digit - 1)
+            digits = -1
+        elif role == _OPEN:
+            if digits >= 0:
                 return None
-            read.append(_flag_body(body))
-        bodies = remember(_FLAG_BODIES_OF, part, tuple(read), 8192)
-    words = []
-    at = column
-    for word, value in bodies:
-        words.append(_new(FlagWord, (word, value, at)))
-        at += len(word) + (1 if value is None else 2 + len(value))
-    return remember(_FLAGS_AT, (part, column), tuple(words), 8192)
-
-
-def _meld_at(part: str, column: int) -> MeldText | None:
-    """A meld of plain tiles at this column; None for anything else."""
-    kind = _MELD_KINDS.get(part)
-    if kind is None:
-        close, kind = OPENERS[part[0]]
-        if part[-1] != close or len(part) < 3:
+            end = text.find(_CLOSER_OF[ch], i + 1, n)
+            if end < 0:
+                return None
+            part = text[i : end + 1]
+            # A meld: the same few come back line after line, each read once (its tiles, with their columns, are
+            # made only if asked for).
+            shaped = _MELD_SHAPES.get(part)
+            if shaped is None:
+                shaped = _meld_shape(part)
+                if shaped is None:
+                    return None
+            melds.append(MeldText(shaped[0], None, i + 1, part, False, shaped[1]))
+            i = end
+        else:
             return None
-        if not _PLAIN.fullmatch(part, 1, len(part) - 1):
-            # honor letters or characters: read as the general scan reads them; anything wrong is left to it
-            if close in part[1:-1]:
+        i += 1
+    if digits >= 0:
+        return None
+    if at < 0:
+        return ParsedLine(text, None, melds, None, [], kinds, reds, flowers, _NO_FLAGS_READ)
+    # The flags: the same texts come back line after line, each read once (``FlagsRead``) when met again; one met
+    # for the first time is read group by group, as the same groups come back more often still.
+    tail = text[at:]
+    memo = _FLAGS_READ.get(tail)
+    if memo is not None:
+        return ParsedLine(text, None, melds, None, list(memo.words_at(at + 1)), kinds, reds, flowers, memo)
+    flags: list[FlagWord] = []
+    column = at + 1
+    for group in tail.split(" "):
+        if not group or group[0] != "+":  # other spacing, or tiles after the flags
+            return None
+        read = _FLAG_GROUPS.get(group)
+        if read is None:
+            read = _flag_group(group)
+            if read is None:
                 return None
-            try:
-                tiles = _read_tiles(part[1:-1], column + 1, allow_flowers=False)[0]
-            except MjcalcError:
-                return None
-            return remember(_MELDS_AT, (part, column), _new(MeldText, (kind, tuple(tiles), column, part, False)), 8192)
-        remember(_MELD_KINDS, part, kind, 8192)
-    found = _new(MeldText, (kind, tuple(_plain_tiles(part[1:-1], column + 1)), column, part, False))
-    return remember(_MELDS_AT, (part, column), found, 8192)
+        flags += read.words_at(column)
+        column += len(group) + 1
+    if tail in _FLAG_TEXTS_MET:
+        memo = remember(_FLAGS_READ, tail, FlagsRead.of(flags, at + 1), 4096)
+    else:
+        remember(_FLAG_TEXTS_MET, tail, None, 8192)
+    return ParsedLine(text, None, melds, None, flags, kinds, reds, flowers, memo)
+
+
+# The flags at the end of a line met more than once (``_FLAGS_READ``; those met once in ``_FLAG_TEXTS_MET``), each
+# group of flags (``+a`` or ``+a+b``) and each meld, by its text: values, so kept and shared. Bounded: a batch's
+# memory must not grow with the file.
+_FLAGS_READ: Final[dict[str, FlagsRead]] = {}
+_FLAG_TEXTS_MET: Final[dict[str, None]] = {}
+_NO_FLAGS_READ: Final = FlagsRead((), ())
+_FLAG_GROUPS: Final[dict[str, FlagsRead]] = {}
+_MELD_SHAPES: Final[dict[str, tuple[str, MeldShape]]] = {}
+
+
+def _flag_group(group: str) -> FlagsRead | None:
+    """A group of flags (``+a`` or ``+a+b``); None for anything else (a word missing or starting with ``=``, a
+    space other than the plain one)."""
+    if group.split() != [group]:  # a tab, a line break …: the general reader says what it reads there
+        return None
+    bodies = []
+    offsets = []
+    at = 0
+    for body in group[1:].split("+"):
+        if not body or body[0] == "=":
+            return None
+        bodies.append(_flag_body(body))
+        offsets.append(at)
+        at += len(body) + 1
+    return remember(_FLAG_GROUPS, group, FlagsRead(tuple(bodies), tuple(offsets)), 8192)
+
+
+def _meld_shape(part: str) -> tuple[str, MeldShape] | None:
+    """A meld's kind and shape, if it is tiles the fast reader reads (digits with m p s z, honor letters or
+    characters) in its brackets; None for anything else."""
+    close, kind = OPENERS[part[0]]
+    if part[-1] != close or len(part) < 3 or close in part[1:-1]:
+        return None
+    try:
+        tiles = _read_tiles(part[1:-1], 2, allow_flowers=False)[0]
+    except MjcalcError:  # anything wrong is left to the general reader
+        return None
+    shape = MeldShape(tuple([t.tile for t in tiles]), tuple([t.tile for t in tiles if t.red]))
+    return remember(_MELD_SHAPES, part, (kind, shape), 8192)
 
 
 # The kind of each digit of a plain run, by suit, as a bytes.translate table: a run of digits becomes the bytes

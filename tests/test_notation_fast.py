@@ -1,0 +1,102 @@
+"""The fast reader of the usual line (notation._parse_common) against the general one (notation._parse_any), which
+is the grammar written out character by character: on every line the fast reader takes, both give the same tiles
+with their columns, melds, flowers and flags; a line the general reader refuses the fast one never takes; and the
+hand built from either is the same, or the same error at the same column. Lines: the case files and examples,
+mutations of them (tests/line_mutations.py), generated riichi, MCR (honors as digits, letters and characters,
+flowers) and benchmark lines."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from line_mutations import builtin_rulesets, mutate, seed_lines
+
+from mjcalc.errors import MjcalcError
+from mjcalc.hand import build_hand
+from mjcalc.normalise import normalise
+from mjcalc.notation import ParsedLine, _parse_any, _parse_common, parse_line
+from mjcalc.ruleset import load_ruleset
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+
+def _lines() -> list[str]:
+    import gen_hands
+    import mcr_hands
+    import riichi_situations
+
+    rng = random.Random(20261202)
+    seeds = seed_lines()
+    out = [*seeds, *(mutate(rng.choice(seeds), rng) for _ in range(1500))]
+    out += [s.line() for s in riichi_situations.generate(300, 5)]
+    mcr = mcr_hands.generate(300, 5)
+    for k, s in enumerate(mcr):
+        s.style = k % 3
+    out += [s.notation() for s in mcr]
+    out += gen_hands.lines(300, 5)
+    # spacing and flags around the groups: +flags without spaces, tiles right after a meld, flags then tiles
+    out += ["123m456p789s111z22z+zimo+seat=E", "23m456p789s22z [111z]1m +zimo", "23m[111z]456p789s22z 1m",
+            "123m456p789s111z22z  +zimo", "123m456p789s111z22z +zimo  +seat=E", "123m456p789s111z22z +zimo 1m",
+            "123m456p789s111z22z\t+zimo", "123m456p789s111z22z +zimo\t+seat=E", "", "+zimo", "1m+", "[]",
+            "123m456p789s111z2z 2z +", "123m456p789s111z22z +=E", "123m456p789s111z22z +a=", "东东东南南 +seat=东",
+            "123m456p789s 1f2f3f [东东东] 2z2z", "123m 0f", "123m 9f", "1m2f3z 8z", "1m [1m+] 2m", "1m [1 1m]"]
+    return out
+
+
+LINES = _lines()
+TILE_RULES = [load_ruleset(name).tile_rules for name in builtin_rulesets()]
+
+
+def _tiles(tiles: object) -> list[tuple[int, int, bool]]:
+    return [(t.tile, t.column, t.red) for t in tiles]  # type: ignore[attr-defined]
+
+
+def _read(line: ParsedLine) -> tuple[object, ...]:
+    return (_tiles(line.concealed), [(m.kind, _tiles(m.tiles), m.column, m.text, m.added, m.shape.kinds,
+                                      m.shape.reds) for m in line.melds],
+            _tiles(line.flowers), list(line.flags), line.kinds, line.red_kinds, line.flower_kinds)
+
+
+def _hand(line: ParsedLine, rules: object) -> object:
+    try:
+        return build_hand(line, rules)  # type: ignore[arg-type]
+    except MjcalcError as exc:
+        return exc.kind, exc.message, exc.column
+
+
+def test_the_fast_reader_reads_as_the_general_one() -> None:
+    taken = 0
+    for raw in LINES:
+        try:
+            text = normalise(raw)
+        except MjcalcError:
+            continue
+        if "|" in text or len(text) > 1000:
+            continue
+        fast = _parse_common(text)
+        try:
+            general = _parse_any(text)
+        except MjcalcError as exc:
+            assert fast is None, (raw, exc.message)
+            continue
+        if fast is None:
+            continue
+        taken += 1
+        assert _read(fast) == _read(general), raw
+        for rules in TILE_RULES:  # each from a fresh reading: a reading keeps what it was asked
+            assert _hand(_parse_common(text), rules) == _hand(_parse_any(text), rules), (raw, rules.ruleset)
+    assert taken > 1200  # most lines are the usual kind
+
+
+@pytest.mark.parametrize("flags", ["+zimo +seat=E", "+seat=S +zimo+riichi", "+lian=3"])
+def test_flags_met_again_are_read_once_with_the_columns_of_each_line(flags: str) -> None:
+    line = f"123m456p789s111z22z {flags}"
+    shifted = f"123m456p789s 1f 111z22z {flags}"  # four characters more before the flags
+    first, again, moved = parse_line(line), parse_line(line), parse_line(shifted)
+    assert again.flag_memo is not None and moved.flag_memo is again.flag_memo
+    assert first.flags == again.flags == _parse_any(line).flags
+    assert moved.flags == _parse_any(shifted).flags
+    assert [w.column + 4 for w in again.flags] == [w.column for w in moved.flags]
