@@ -1190,19 +1190,25 @@ class _Worker:
         return self.results
 
 
+_AHEAD = 2  # ranges this process scores ahead of their turn while a worker owes the one before (memory stays flat)
+
+
 def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
-    """The ranges of the file on ``jobs`` forked workers, their results yielded in the file's order. A forked
-    worker starts at once with everything this process loaded (modules, rulesets): nothing imported, nothing
-    pickled but plain values, no thread in this process; at most two ranges in flight a worker, so memory stays
-    flat. A range whose worker dies is scored here instead. Closing the generator before its end (an output
-    error, a signal) ends the workers at once: they hold no output."""
+    """The ranges of the file on ``jobs`` processes, their results yielded in the file's order: this one and
+    ``jobs - 1`` forked workers. A forked worker starts at once with everything this process loaded (modules,
+    rulesets): nothing imported, nothing pickled but plain values, no thread in this process; at most two ranges in
+    flight a worker. This process scores a range of its own whenever the next result is a worker's and not there
+    yet (at most ``_AHEAD`` ranges ahead, so memory stays flat): on two cores, one forked copy of the process
+    (whose first touches of the memory it shares cost page copies) instead of two and a waiting parent. A range
+    whose worker dies is scored here instead. Closing the generator before its end (an output error, a signal)
+    ends the workers at once: they hold no output."""
     import marshal
     import select
 
     parent = os.getpid()
     workers: list[_Worker] = []
     try:
-        for _ in range(jobs):
+        for _ in range(jobs - 1):
             try:
                 tasks_r, tasks_w = os.pipe()
             except OSError:  # out of file descriptors: the workers started so far (or none: all here)
@@ -1224,7 +1230,8 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                 code = 0
                 try:
                     for w in workers:
-                        os.close(w.tasks)
+                        if w.tasks >= 0:
+                            os.close(w.tasks)
                         os.close(w.results)
                     os.close(tasks_w)
                     os.close(results_r)
@@ -1242,14 +1249,27 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
         order: deque[tuple[int, _Worker | None]] = deque()  # every range in the file's order, and its worker
         count = 0
         more = True
+        ahead = 0  # ranges scored here before their turn, held in ``done``
+
+        def take() -> _Range | None:
+            """The next range of the file; at the end, the workers are told there is no more (they end when they
+            have answered what they hold, while this process is still busy)."""
+            nonlocal more
+            task = next(ranges, None) if more else None
+            if task is None and more:
+                more = False
+                for w in workers:
+                    if w.tasks >= 0:
+                        os.close(w.tasks)
+                        w.tasks = -1
+            return task
 
         def give() -> None:
-            nonlocal count, more
+            nonlocal count
             for w in workers:
                 while more and w.alive and len(w.given) < 2:
-                    task = next(ranges, None)
+                    task = take()
                     if task is None:
-                        more = False
                         return
                     try:
                         _send(w.tasks, marshal.dumps((task.start, task.end, task.first, task.last,
@@ -1262,24 +1282,40 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                         order.append((count, w))
                     sent[count] = task
                     count += 1
-            if more and not any(w.alive for w in workers):  # no worker left: the rest here, one at a time
-                task = next(ranges, None)
-                if task is None:
-                    more = False
-                else:
-                    sent[count] = task
-                    order.append((count, None))
-                    count += 1
 
-        def collect(wanted: _Worker) -> None:
-            """Read what the workers have sent until the result ``wanted`` owes first has come, or it died."""
-            while wanted.alive and wanted.given and wanted.given[0] not in done:
-                busy = [w for w in workers if w.alive and w.given]
-                for w in select.select(busy, [], [])[0] if len(busy) > 1 else busy:
+        def own() -> bool:
+            """Take the next range and score it here, now; False when the file has no more."""
+            nonlocal count, ahead
+            task = take()
+            if task is None:
+                return False
+            sent[count] = task
+            order.append((count, None))
+            done[count] = _score_range(task, base, render)
+            count += 1
+            ahead += 1
+            return True
+
+        def arrived(block: bool) -> None:
+            """File what the workers have sent: what is there now, or (``block``) wait until something comes."""
+            busy = [w for w in workers if w.alive and w.given]
+            if busy:
+                for w in select.select(busy, [], [], None if block else 0)[0]:
                     _read_some(w, done)
 
+        def collect(wanted: _Worker) -> None:
+            """Until the result ``wanted`` owes first has come (or it died): this process scores ranges of its own
+            meanwhile, as many as ``_AHEAD``, then waits."""
+            while wanted.alive and wanted.given and wanted.given[0] not in done:
+                arrived(False)
+                if wanted.alive and wanted.given and wanted.given[0] not in done:
+                    if ahead < _AHEAD and own():
+                        give()
+                    else:
+                        arrived(True)
+
         give()
-        while order:
+        while order or own():
             number, worker = order.popleft()
             if worker is not None and worker.alive:
                 collect(worker)
@@ -1290,12 +1326,15 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                 scored = _score_range(sent[number], base, render)
             elif worker is not None:
                 worker.given.popleft()
+            else:
+                ahead -= 1
             del sent[number]
             yield scored
             give()
     finally:
         for w in workers:
-            os.close(w.tasks)  # the worker's end of its work: it exits
+            if w.tasks >= 0:
+                os.close(w.tasks)  # the worker's end of its work: it exits
         unfinished = bool(sys.exc_info()[0]) or any(w.given for w in workers)
         for w in workers:
             if unfinished:
