@@ -26,6 +26,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
@@ -161,6 +162,7 @@ class LineSource:
         carried = 0
         overlong = -1  # >= 0: the line being read is over the limit; its length so far
         head = ""  # the start of that line, kept: it shows the record, and where a YAML entry starts
+        limit = self.limit
         for block in self._blocks():
             if not block:
                 continue
@@ -176,6 +178,9 @@ class LineSource:
                     carry.append(piece)
                     piece = "".join(carry)
                     carry, carried = [], 0
+                elif piece.isascii() and len(piece) <= limit and piece[-1:] != "\r":
+                    yield Line(number, piece)  # the usual line, as ``_line`` makes it
+                    continue
                 yield self._line(number, piece)
             if overlong >= 0:  # skipped to its end, however long: the lines after it are records too
                 overlong += len(last)
@@ -313,7 +318,11 @@ def _read_lines(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         n = line.number
         if n < from_line:
             continue
-        text = line.text.strip().lstrip("\ufeff")  # a byte-order mark pasted mid-file
+        text = line.text.strip()
+        if line.problem is None and text and text[0] not in "#\ufeff{" and "=>" not in text:
+            yield Record(n, text)  # the usual line: a hand (what the general case below makes of it)
+            continue
+        text = text.lstrip("\ufeff")  # a byte-order mark pasted mid-file
         unread = _unread(line, text)
         if unread is not None:
             yield unread
@@ -722,6 +731,33 @@ def _one(record: Record, base: Request, render: Renderer | Encoder) -> tuple[str
             return "internal", text.encode("utf-8", "backslashreplace") if render in ENCODERS.values() else text
 
 
+def _score_all(records: Iterable[Record], base: Request, render: Renderer | Encoder, texts: list[Any],
+               counts: dict[str, int], stop: bool) -> int:
+    """``_one`` for each record in turn, its output appended to ``texts`` and its kind counted in ``counts``; the
+    last record's line (0 when none). A plain line (no rules, options or flags of its own: most of a file) is
+    scored here as ``score_record`` and ``_one`` do it, without their calls; anything wrong with it is left to
+    ``_one``, which says so in the record. ``stop``: end after the record during which a signal came."""
+    last = 0
+    for record in records:
+        if record.problem is None and record.rules is None and not record.skipped and not record.options and \
+                not record.flags:
+            try:
+                res = score_line(record.text, base, with_wait_scores=False)
+                res.line = record.line
+                text = render(record, res)
+                kind = res.result
+            except Exception:
+                kind, text = _one(record, base, render)
+        else:
+            kind, text = _one(record, base, render)
+        texts.append(text)
+        counts[kind] = counts.get(kind, 0) + 1
+        last = record.line
+        if stop and Stop.signum:
+            break
+    return last
+
+
 def _work(chunk: list[Record], base: Request, render: Renderer | Encoder) -> list[tuple[int, str, str | bytes]]:
     return [(record.line, *_one(record, base, render)) for record in chunk]
 
@@ -858,22 +894,28 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, write: Callable[[Any], object],
         jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
-        chunk: int | None = None, flush: Callable[[], object] | None = None, split_only: bool = False) -> Summary:
+        chunk: int | None = None, flush: Callable[[], object] | None = None, split_only: bool = False,
+        joined: bool = False) -> Summary:
     """Score every record in input order and hand the output texts to ``write``, in order; ``flush`` is
     called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads the
     work over processes, a bounded amount in flight, so memory does not grow with the file: the records of
     a ``FileRecords`` (a UTF-8 file of lines, CSV or JSON Lines) are read by the workers themselves, each a
     byte range of the file at a time, and ``write`` is then given the texts of a range's records joined by
     line ends; other records are sent to the workers a chunk at a time, unless ``split_only`` (the CLI without
-    ``--jobs``): then they are scored by this process, where handing them out would gain little. ``summary`` is
-    filled in as records are written, so that a caller still has it when the run is interrupted."""
+    ``--jobs``): then they are scored by this process, where handing them out would gain little. ``joined``: a
+    chunk's texts are given to ``write`` at once, joined by line ends, as a range's are (the CLI's output, which
+    ends each text with a line end). ``summary`` is filled in as records are written, so that a caller still has it
+    when the run is interrupted."""
     summary = Summary() if summary is None else summary
     size = chunk or CHUNK
     start = time.perf_counter()
 
-    def emit(texts: Iterable[str | bytes], counts: dict[str, int], last_line: int) -> None:
-        for text in texts:
-            write(text)
+    def emit(texts: list[Any], counts: dict[str, int], last_line: int) -> None:
+        if joined and len(texts) > 1:
+            write(_joined(texts))
+        else:
+            for text in texts:
+                write(text)
         if flush is not None:
             flush()
         for kind, n in counts.items():  # counted once out: the summary says how far the output got
@@ -914,13 +956,13 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
                     if stopping():
                         break
         elif jobs <= 1:
-            for part in _chunks(records, size):
-                done: list[tuple[int, str, str | bytes]] = []
-                for record in part:
-                    done.append((record.line, *_one(record, base, render)))
-                    if Stop.signum:
-                        break
-                emit_records(done)
+            stream = iter(records)
+            while part := list(islice(stream, size)):
+                texts: list[Any] = []
+                counts: dict[str, int] = {}
+                last = _score_all(part, base, render, texts, counts, True)
+                if texts:
+                    emit(texts, counts, last)
                 if stopping():
                     break
         else:
@@ -1401,11 +1443,7 @@ def _score_range(task: _Range, base: Request, render: Renderer | Encoder) -> _Sc
             lines = _renumbered(source, task.first - 1)
             if task.head is not None:
                 lines = _chain([task.head], lines)
-            for record in READERS[plan.fmt](lines, plan.from_line):
-                kind, text = _one(record, base, render)
-                texts.append(text)
-                counts[kind] = counts.get(kind, 0) + 1
-                last = record.line
+            last = _score_all(READERS[plan.fmt](lines, plan.from_line), base, render, texts, counts, False)
     except OSError as exc:  # the file went away under the run
         return _Scored(_joined(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
     stopped = None
