@@ -346,10 +346,14 @@ CHOWS: Final = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 
 
 def _check_copies(line: ParsedLine, kinds: list[int]) -> None:
     """At most four of a kind among the line's tiles (``kinds``: the kinds of all of them, sorted)."""
-    sorted_kinds = bytes(kinds)  # read a byte at a time faster than a list's items
-    for i in range(len(sorted_kinds) - 4):  # sorted, five of a kind put its first and fifth copies 4 apart
-        if sorted_kinds[i] == sorted_kinds[i + 4]:
-            _refuse_fifth(line)
+    last, copies = -1, 0  # sorted: the copies of a kind follow one another
+    for k in kinds:
+        if k != last:
+            last, copies = k, 1
+        else:
+            copies += 1
+            if copies == 5:
+                _refuse_fifth(line)
 
 
 def _refuse_fifth(line: ParsedLine) -> None:
