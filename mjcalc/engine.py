@@ -4,7 +4,7 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, NamedTuple
 
@@ -227,15 +227,21 @@ def ruleset_path(ref: str, folder: str | None) -> str:
     return found
 
 
-class ReadLine(NamedTuple):
+class ReadLine:
     """A line read under a ruleset: its flags typed (``values``, by name, with their columns), those the ruleset
-    does not read, the options, the hand and the context."""
+    does not read, the options, the hand and the context. A native class, made for every line (a named tuple is
+    made through a Python-level call); it unpacks as the five in that order."""
 
-    values: dict[str, tuple[object, int | None]]
-    ignored: list[str]
-    options: Mapping[str, Any]
-    hand: Hand
-    ctx: Context
+    def __init__(self, values: dict[str, tuple[object, int | None]], ignored: list[str], options: Mapping[str, Any],
+                 hand: Hand, ctx: Context) -> None:
+        self.values: Final = values
+        self.ignored: Final = ignored
+        self.options: Final = options
+        self.hand: Final = hand
+        self.ctx: Final = ctx
+
+    def __iter__(self) -> Iterator[object]:
+        return iter((self.values, self.ignored, self.options, self.hand, self.ctx))
 
 
 def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
@@ -286,14 +292,16 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     # columns too.
     memo = None if more else parsed.flag_memo
     plain: Context | None = None
-    kept: tuple[dict[str, tuple[object, int | None]], list[str], Context] | None = None
+    kept: tuple[dict[str, tuple[object, int | None]], list[str], Context, int] | None = None
     if memo is not None:
         found: Any = memo.contexts.get(reads)
         if found is None:
             read = read_plain_flags(words, reads)
             found = remember(memo.contexts, reads, False if read is None else read, 64)
         if found is False:  # not the usual flags
-            kept = memo.read_at.get((reads, parsed.flags_at))
+            kept = memo.read_at.get(reads)
+            if kept is not None and kept[3] != parsed.flags_at:  # the same flags further along the line
+                kept = (_shifted(kept[0], parsed.flags_at - kept[3]), kept[1], kept[2], parsed.flags_at)
         else:
             plain = found
     elif not more:
@@ -328,9 +336,17 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     else:
         ctx = build_context(values, reads)
         if memo is not None:  # shared by the lines that write these flags at this column: never written to
-            remember(memo.read_at, (reads, parsed.flags_at), (values, list(ignored), ctx), 256)
+            remember(memo.read_at, reads, (values, list(ignored), ctx, parsed.flags_at), 64)
     check_hand(words, more, hand, ctx, tile_rules)
-    return _new(ReadLine, (values, ignored, options, hand, ctx))
+    return ReadLine(values, ignored, options, hand, ctx)
+
+
+def _shifted(values: dict[str, tuple[object, int | None]], by: int) -> dict[str, tuple[object, int | None]]:
+    """Flag values with their columns ``by`` further along (the same flags written further along the line)."""
+    out: dict[str, tuple[object, int | None]] = {}
+    for name, (value, column) in values.items():
+        out[name] = (value, None if column is None else column + by)
+    return out
 
 
 def options_for(rules: Ruleset, options: Mapping[str, Any], lenient: bool) -> Mapping[str, Any]:
@@ -384,7 +400,8 @@ def check_run_options(request: Request) -> None:
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
-    values, ignored, options, hand, ctx = read_line(parsed, rules, request)
+    read = read_line(parsed, rules, request)
+    values, ignored, options, hand, ctx = read.values, read.ignored, read.options, read.hand, read.ctx
     wild = wildcards(rules, hand, ctx, values)
     waits_of = _WaitsBeforeWin(rules, hand, wild)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)

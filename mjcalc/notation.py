@@ -124,10 +124,10 @@ class FlagsRead:
         self.bodies: Final = bodies
         self.offsets: Final = offsets
         self._at: dict[int, tuple[FlagWord, ...]] = {}
-        # What engine.read_line made of them: a context.Context by the flags a ruleset reads (plain flags), or the
-        # flags' values, those not read and the Context, by those flags and the column of the first.
+        # What engine.read_line made of them, by the flags a ruleset reads: a context.Context (plain flags; False
+        # for others), or the flags' values, those not read, the Context and the column of the first flag.
         self.contexts: dict[frozenset[str], Any] = {}
-        self.read_at: dict[tuple[frozenset[str], int], Any] = {}
+        self.read_at: dict[frozenset[str], Any] = {}
 
     @staticmethod
     def of(words: list[FlagWord], column: int) -> FlagsRead:

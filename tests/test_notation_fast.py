@@ -100,3 +100,16 @@ def test_flags_met_again_are_read_once_with_the_columns_of_each_line(flags: str)
     assert first.flags == again.flags == _parse_any(line).flags
     assert moved.flags == _parse_any(shifted).flags
     assert [w.column + 4 for w in again.flags] == [w.column for w in moved.flags]
+
+
+def test_what_the_flags_made_is_kept_with_the_columns_of_each_line() -> None:
+    """read_line keeps what a flag text made (engine.read_line, FlagsRead); the same flags further along a line
+    point at their own columns (+win is read by the general flag path, with its column)."""
+    from mjcalc.engine import score_line
+
+    won = "123m456p789s111z22z +win=1m +zimo"
+    for _ in range(3):  # met again: kept
+        assert score_line(won).result == "win"
+    moved = "456m 456p789s111z22z +win=1m +zimo"  # no 1m: +win is refused where it is written
+    r = score_line(moved)
+    assert r.result == "error" and r.error.column == moved.index("+win") + 1, r.error
