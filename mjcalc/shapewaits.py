@@ -27,7 +27,7 @@ from typing import Final
 from . import tiles as T
 from .hand import Meld
 from .memo import remember
-from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates
+from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates, _packed_bits, suit_bits  # noqa: F401
 
 # A suit's pattern: its counts packed three bits a rank (a suit holds at most four of a kind, and a tile added to
 # four makes five, which three bits still hold), plus the suit above the 27 bits of nine ranks, so that one number
@@ -68,47 +68,6 @@ def _suit_entry(key: int, size: int, suit: int) -> _SuitEntry:
         if bits & 1:
             sets_only |= 1 << (offset + i)
     return remember(_SUITS, key, (_packed_bits(pattern, size, ranks, honors), with_pair, sets_only), _SUITS_LIMIT)
-
-
-def suit_bits(counts: list[int], honors: bool) -> int:
-    """Bit 1: one suit's counts split into sets alone; bit 2: into sets and one pair (``readings._suit_can``)."""
-    packed = total = 0
-    for i, c in enumerate(counts):
-        packed += c << 3 * i
-        total += c
-    return _packed_bits(packed, total, len(counts), honors)
-
-
-def _packed_bits(packed: int, total: int, ranks: int, honors: bool) -> int:
-    """``suit_bits`` of a suit's counts packed three bits a rank (``total`` tiles, ``ranks`` ranks)."""
-    left = total % 3
-    if left == 0:
-        return 1 if _sets_only(packed, ranks, honors) else 0
-    if left == 2:
-        for r in range(ranks):
-            shift = 3 * r
-            if packed >> shift & 7 >= 2 and _sets_only(packed - (2 << shift), ranks, honors):
-                return 2
-    return 0
-
-
-def _sets_only(packed: int, ranks: int, honors: bool) -> bool:
-    """Whether the packed counts split into pons and chows (honors: pons), greedily from the lowest rank."""
-    begun1 = begun2 = 0  # chows begun one rank below (they need this rank and the next), and two below
-    last = ranks - 1
-    for i in range(ranks):
-        if not packed:  # no tile left: every chow begun must have been ended
-            return begun1 == begun2 == 0
-        left = (packed & 7) - begun1 - begun2
-        if left < 0:
-            return False
-        new = left % 3  # chows begun here; the rest are pons
-        if new and (honors or i >= last - 1):
-            return False
-        begun2 = begun1
-        begun1 = new
-        packed >>= 3
-    return True
 
 
 def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
