@@ -35,13 +35,12 @@ from .readings import (
     reading_class,
     readings,
     set_call_hands,
-    shape_completions,
     shape_waits,
     substituted_hands,
 )
 from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
-from .shapewaits import hand_waits
+from .shapewaits import hand_completions, hand_waits
 
 DEFAULT_RULESET: Final = "changchun"
 
@@ -460,9 +459,9 @@ class _WaitsBeforeWin:
         if self.shapes is None:
             if self.wild.count:
                 self.shapes = self()
-            else:
+            else:  # per suit from memoised tables (shapewaits), as readings.shape_completions defines them
                 hand = self.hand
-                self.shapes = shape_completions(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
+                self.shapes = hand_completions(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
         return self.shapes
 
 

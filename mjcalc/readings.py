@@ -736,6 +736,11 @@ def _completions(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]
     return frozenset(out)
 
 
+# The fewest kinds the tiles of a hand one tile short of these special forms hold (``_form_candidates`` finds no
+# tile below it): a test before any count is made.
+FEWEST_KINDS: Final[dict[str, int]] = {"honors_and_knitted": 13, "knitted_straight": 8}
+
+
 def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set[int]:
     """The kinds one of which might complete a special form of these concealed counts (a superset of those that
     do), by what the form needs: seven pairs the one kind held an odd number of times; thirteen orphans an
@@ -749,7 +754,7 @@ def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set
     if name == "thirteen_orphans":
         return set(ORPHANS) if _ORPHAN_SET.issuperset(held) else set()
     if name == "honors_and_knitted":
-        if len(held) != 13 or sum(counts) != 13:
+        if len(held) != FEWEST_KINDS[name] or sum(counts) != 13:
             return set()
         suited = frozenset(t for t in held if t < T.HONOR_START)
         out: set[int] = set()
@@ -761,7 +766,7 @@ def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set
     if name == "knitted_straight":
         # The tile completes a knitted straight the hand holds eight of (the missing one), or, with all nine held,
         # the rest of the hand: it goes with a tile held beyond the knitted ones.
-        if len(held) < 8:  # fewer kinds held than eight of one knitted straight
+        if len(held) < FEWEST_KINDS[name]:  # fewer kinds held than eight of one knitted straight
             return set()
         kinds = frozenset(held)
         out = set()
