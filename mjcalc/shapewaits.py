@@ -82,29 +82,35 @@ def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
                forms: tuple[FormSpec, ...]) -> frozenset[int]:
     """``readings.shape_waits`` without jokers: the kinds that complete the concealed tiles (sorted) in one of
     ``forms``, beside ``melds``, leaving out a kind the hand holds four of (melds included)."""
-    out, fours = _completing(concealed, sets - len(melds), forms)
-    if not out:
-        return frozenset()
-    out &= ~fours  # a kind held four times is no wait
-    for m in melds:  # nor one the melds hold the rest of (a special kong's wild 1s count as the 1s they are)
-        for t in m.held:
-            if out >> t & 1:
-                held = concealed.count(t)
-                for other in melds:
-                    held += other.held.count(t)
-                if held >= 4:
-                    out &= ~(1 << t)
-    return _kinds(out)
+    return kinds_of(hand_shapes(concealed, melds, sets, forms)[1])
 
 
 def hand_completions(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
                      forms: tuple[FormSpec, ...]) -> frozenset[int]:
     """``readings.shape_completions``: the kinds that complete the concealed tiles (sorted) in one of ``forms``,
     beside ``melds``, kinds the hand holds four of included (``hand_waits`` before it leaves them out)."""
-    return _kinds(_completing(concealed, sets - len(melds), forms)[0])
+    return kinds_of(_completing(concealed, sets - len(melds), forms)[0])
 
 
-def _kinds(out: int) -> frozenset[int]:
+def hand_shapes(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
+                forms: tuple[FormSpec, ...]) -> tuple[int, int]:
+    """Both at once, as masks (bit t: kind t): ``hand_completions``, then ``hand_waits``, from one pass."""
+    out, fours = _completing(concealed, sets - len(melds), forms)
+    if not out:
+        return 0, 0
+    waits = out & ~fours  # a kind held four times is no wait
+    for m in melds:  # nor one the melds hold the rest of (a special kong's wild 1s count as the 1s they are)
+        for t in m.held:
+            if waits >> t & 1:
+                held = concealed.count(t)
+                for other in melds:
+                    held += other.held.count(t)
+                if held >= 4:
+                    waits &= ~(1 << t)
+    return out, waits
+
+
+def kinds_of(out: int) -> frozenset[int]:
     """The kinds of a mask (bit t: kind t)."""
     found = []
     while out:
