@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import getitem
 from typing import Final, NamedTuple
 
@@ -86,14 +85,23 @@ class MeldText(NamedTuple):  # a tuple, as TileAt: made for every meld of every 
     added: bool = False  # GB strings mark an added kong (加杠)
 
 
+# A plain class, not a dataclass: a dataclass's methods are Python source compiled when the module is imported,
+# every command's start-up (benchmarks/bench_startup.py).
 @mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-@dataclass
 class ParsedLine:
     text: str
-    concealed: list[TileAt] = field(default_factory=list)
-    melds: list[MeldText] = field(default_factory=list)
-    flowers: list[TileAt] = field(default_factory=list)
-    flags: list[FlagWord] = field(default_factory=list)
+    concealed: list[TileAt]
+    melds: list[MeldText]
+    flowers: list[TileAt]
+    flags: list[FlagWord]
+
+    def __init__(self, text: str, concealed: list[TileAt] | None = None, melds: list[MeldText] | None = None,
+                 flowers: list[TileAt] | None = None, flags: list[FlagWord] | None = None) -> None:
+        self.text = text
+        self.concealed = [] if concealed is None else concealed
+        self.melds = [] if melds is None else melds
+        self.flowers = [] if flowers is None else flowers
+        self.flags = [] if flags is None else flags
 
     # What building a hand reads of the concealed tiles; the columns are only for errors (``_PlainLine``).
     @lazy
