@@ -5,7 +5,6 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -22,6 +21,7 @@ from .context import (
     read_plain_flags,
 )
 from .errors import MjcalcError, did_you_mean
+from .frozen import replace
 from .facts import KIND_BITS, WIDTH, Gate, unmet
 from .i18n import Msg
 from .hand import Hand, build_hand
