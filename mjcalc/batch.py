@@ -41,6 +41,7 @@ INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
 RECORD_KEYS = ("hand", "rules", "set", "answer", "line")
 CHUNK = 256  # records per task sent to a worker process, and per flush of the output
+_JOINED = 32  # records per text given to ``run``'s ``write`` when it takes them joined
 
 # Bounds, each with its own message. A hand line is under 200 characters; these leave room for comments and
 # homework answers and keep a hostile file from taking the memory or the time of the run.
@@ -937,8 +938,9 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
     start = time.perf_counter()
 
     def emit(texts: list[Any], counts: dict[str, int], last_line: int) -> None:
-        if joined and len(texts) > 1:
-            write(_joined(texts))
+        if joined and len(texts) > 1:  # a few records at a time: a text of more than 128 KiB is fresh pages each time
+            for at in range(0, len(texts), _JOINED):
+                write(_joined(texts[at:at + _JOINED]))
         else:
             for text in texts:
                 write(text)
@@ -1258,7 +1260,7 @@ class _Worker:
         return self.results
 
 
-_AHEAD = 2  # ranges this process scores ahead of their turn while a worker owes the one before (memory stays flat)
+_AHEAD = 4  # ranges this process scores ahead of their turn while a worker owes the one before (memory stays flat)
 
 
 def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
