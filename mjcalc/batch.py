@@ -26,6 +26,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
@@ -161,6 +162,7 @@ class LineSource:
         carried = 0
         overlong = -1  # >= 0: the line being read is over the limit; its length so far
         head = ""  # the start of that line, kept: it shows the record, and where a YAML entry starts
+        limit = self.limit
         for block in self._blocks():
             if not block:
                 continue
@@ -176,6 +178,9 @@ class LineSource:
                     carry.append(piece)
                     piece = "".join(carry)
                     carry, carried = [], 0
+                elif piece.isascii() and len(piece) <= limit and piece[-1:] != "\r":
+                    yield Line(number, piece)  # the usual line, as ``_line`` makes it
+                    continue
                 yield self._line(number, piece)
             if overlong >= 0:  # skipped to its end, however long: the lines after it are records too
                 overlong += len(last)
@@ -313,7 +318,11 @@ def _read_lines(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         n = line.number
         if n < from_line:
             continue
-        text = line.text.strip().lstrip("\ufeff")  # a byte-order mark pasted mid-file
+        text = line.text.strip()
+        if line.problem is None and text and text[0] not in "#\ufeff{" and "=>" not in text:
+            yield Record(n, text)  # the usual line: a hand (what the general case below makes of it)
+            continue
+        text = text.lstrip("\ufeff")  # a byte-order mark pasted mid-file
         unread = _unread(line, text)
         if unread is not None:
             yield unread
@@ -722,6 +731,33 @@ def _one(record: Record, base: Request, render: Renderer | Encoder) -> tuple[str
             return "internal", text.encode("utf-8", "backslashreplace") if render in ENCODERS.values() else text
 
 
+def _score_all(records: Iterable[Record], base: Request, render: Renderer | Encoder, texts: list[Any],
+               counts: dict[str, int], stop: bool) -> int:
+    """``_one`` for each record in turn, its output appended to ``texts`` and its kind counted in ``counts``; the
+    last record's line (0 when none). A plain line (no rules, options or flags of its own: most of a file) is
+    scored here as ``score_record`` and ``_one`` do it, without their calls; anything wrong with it is left to
+    ``_one``, which says so in the record. ``stop``: end after the record during which a signal came."""
+    last = 0
+    for record in records:
+        if record.problem is None and record.rules is None and not record.skipped and not record.options and \
+                not record.flags:
+            try:
+                res = score_line(record.text, base, with_wait_scores=False)
+                res.line = record.line
+                text = render(record, res)
+                kind = res.result
+            except Exception:
+                kind, text = _one(record, base, render)
+        else:
+            kind, text = _one(record, base, render)
+        texts.append(text)
+        counts[kind] = counts.get(kind, 0) + 1
+        last = record.line
+        if stop and Stop.signum:
+            break
+    return last
+
+
 def _work(chunk: list[Record], base: Request, render: Renderer | Encoder) -> list[tuple[int, str, str | bytes]]:
     return [(record.line, *_one(record, base, render)) for record in chunk]
 
@@ -858,22 +894,28 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 
 def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, write: Callable[[Any], object],
         jobs: int = 1, progress: Callable[[Summary], None] | None = None, summary: Summary | None = None,
-        chunk: int | None = None, flush: Callable[[], object] | None = None, split_only: bool = False) -> Summary:
+        chunk: int | None = None, flush: Callable[[], object] | None = None, split_only: bool = False,
+        joined: bool = False) -> Summary:
     """Score every record in input order and hand the output texts to ``write``, in order; ``flush`` is
     called after each chunk of records (so an output file grows by whole records). ``jobs`` > 1 spreads the
     work over processes, a bounded amount in flight, so memory does not grow with the file: the records of
     a ``FileRecords`` (a UTF-8 file of lines, CSV or JSON Lines) are read by the workers themselves, each a
     byte range of the file at a time, and ``write`` is then given the texts of a range's records joined by
     line ends; other records are sent to the workers a chunk at a time, unless ``split_only`` (the CLI without
-    ``--jobs``): then they are scored by this process, where handing them out would gain little. ``summary`` is
-    filled in as records are written, so that a caller still has it when the run is interrupted."""
+    ``--jobs``): then they are scored by this process, where handing them out would gain little. ``joined``: a
+    chunk's texts are given to ``write`` at once, joined by line ends, as a range's are (the CLI's output, which
+    ends each text with a line end). ``summary`` is filled in as records are written, so that a caller still has it
+    when the run is interrupted."""
     summary = Summary() if summary is None else summary
     size = chunk or CHUNK
     start = time.perf_counter()
 
-    def emit(texts: Iterable[str | bytes], counts: dict[str, int], last_line: int) -> None:
-        for text in texts:
-            write(text)
+    def emit(texts: list[Any], counts: dict[str, int], last_line: int) -> None:
+        if joined and len(texts) > 1:
+            write(_joined(texts))
+        else:
+            for text in texts:
+                write(text)
         if flush is not None:
             flush()
         for kind, n in counts.items():  # counted once out: the summary says how far the output got
@@ -914,13 +956,13 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
                     if stopping():
                         break
         elif jobs <= 1:
-            for part in _chunks(records, size):
-                done: list[tuple[int, str, str | bytes]] = []
-                for record in part:
-                    done.append((record.line, *_one(record, base, render)))
-                    if Stop.signum:
-                        break
-                emit_records(done)
+            stream = iter(records)
+            while part := list(islice(stream, size)):
+                texts: list[Any] = []
+                counts: dict[str, int] = {}
+                last = _score_all(part, base, render, texts, counts, True)
+                if texts:
+                    emit(texts, counts, last)
                 if stopping():
                     break
         else:
@@ -1190,19 +1232,25 @@ class _Worker:
         return self.results
 
 
+_AHEAD = 2  # ranges this process scores ahead of their turn while a worker owes the one before (memory stays flat)
+
+
 def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
-    """The ranges of the file on ``jobs`` forked workers, their results yielded in the file's order. A forked
-    worker starts at once with everything this process loaded (modules, rulesets): nothing imported, nothing
-    pickled but plain values, no thread in this process; at most two ranges in flight a worker, so memory stays
-    flat. A range whose worker dies is scored here instead. Closing the generator before its end (an output
-    error, a signal) ends the workers at once: they hold no output."""
+    """The ranges of the file on ``jobs`` processes, their results yielded in the file's order: this one and
+    ``jobs - 1`` forked workers. A forked worker starts at once with everything this process loaded (modules,
+    rulesets): nothing imported, nothing pickled but plain values, no thread in this process; at most two ranges in
+    flight a worker. This process scores a range of its own whenever the next result is a worker's and not there
+    yet (at most ``_AHEAD`` ranges ahead, so memory stays flat): on two cores, one forked copy of the process
+    (whose first touches of the memory it shares cost page copies) instead of two and a waiting parent. A range
+    whose worker dies is scored here instead. Closing the generator before its end (an output error, a signal)
+    ends the workers at once: they hold no output."""
     import marshal
     import select
 
     parent = os.getpid()
     workers: list[_Worker] = []
     try:
-        for _ in range(jobs):
+        for _ in range(jobs - 1):
             try:
                 tasks_r, tasks_w = os.pipe()
             except OSError:  # out of file descriptors: the workers started so far (or none: all here)
@@ -1224,7 +1272,8 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                 code = 0
                 try:
                     for w in workers:
-                        os.close(w.tasks)
+                        if w.tasks >= 0:
+                            os.close(w.tasks)
                         os.close(w.results)
                     os.close(tasks_w)
                     os.close(results_r)
@@ -1242,14 +1291,27 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
         order: deque[tuple[int, _Worker | None]] = deque()  # every range in the file's order, and its worker
         count = 0
         more = True
+        ahead = 0  # ranges scored here before their turn, held in ``done``
+
+        def take() -> _Range | None:
+            """The next range of the file; at the end, the workers are told there is no more (they end when they
+            have answered what they hold, while this process is still busy)."""
+            nonlocal more
+            task = next(ranges, None) if more else None
+            if task is None and more:
+                more = False
+                for w in workers:
+                    if w.tasks >= 0:
+                        os.close(w.tasks)
+                        w.tasks = -1
+            return task
 
         def give() -> None:
-            nonlocal count, more
+            nonlocal count
             for w in workers:
                 while more and w.alive and len(w.given) < 2:
-                    task = next(ranges, None)
+                    task = take()
                     if task is None:
-                        more = False
                         return
                     try:
                         _send(w.tasks, marshal.dumps((task.start, task.end, task.first, task.last,
@@ -1262,24 +1324,40 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                         order.append((count, w))
                     sent[count] = task
                     count += 1
-            if more and not any(w.alive for w in workers):  # no worker left: the rest here, one at a time
-                task = next(ranges, None)
-                if task is None:
-                    more = False
-                else:
-                    sent[count] = task
-                    order.append((count, None))
-                    count += 1
 
-        def collect(wanted: _Worker) -> None:
-            """Read what the workers have sent until the result ``wanted`` owes first has come, or it died."""
-            while wanted.alive and wanted.given and wanted.given[0] not in done:
-                busy = [w for w in workers if w.alive and w.given]
-                for w in select.select(busy, [], [])[0] if len(busy) > 1 else busy:
+        def own() -> bool:
+            """Take the next range and score it here, now; False when the file has no more."""
+            nonlocal count, ahead
+            task = take()
+            if task is None:
+                return False
+            sent[count] = task
+            order.append((count, None))
+            done[count] = _score_range(task, base, render)
+            count += 1
+            ahead += 1
+            return True
+
+        def arrived(block: bool) -> None:
+            """File what the workers have sent: what is there now, or (``block``) wait until something comes."""
+            busy = [w for w in workers if w.alive and w.given]
+            if busy:
+                for w in select.select(busy, [], [], None if block else 0)[0]:
                     _read_some(w, done)
 
+        def collect(wanted: _Worker) -> None:
+            """Until the result ``wanted`` owes first has come (or it died): this process scores ranges of its own
+            meanwhile, as many as ``_AHEAD``, then waits."""
+            while wanted.alive and wanted.given and wanted.given[0] not in done:
+                arrived(False)
+                if wanted.alive and wanted.given and wanted.given[0] not in done:
+                    if ahead < _AHEAD and own():
+                        give()
+                    else:
+                        arrived(True)
+
         give()
-        while order:
+        while order or own():
             number, worker = order.popleft()
             if worker is not None and worker.alive:
                 collect(worker)
@@ -1290,12 +1368,15 @@ def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -
                 scored = _score_range(sent[number], base, render)
             elif worker is not None:
                 worker.given.popleft()
+            else:
+                ahead -= 1
             del sent[number]
             yield scored
             give()
     finally:
         for w in workers:
-            os.close(w.tasks)  # the worker's end of its work: it exits
+            if w.tasks >= 0:
+                os.close(w.tasks)  # the worker's end of its work: it exits
         unfinished = bool(sys.exc_info()[0]) or any(w.given for w in workers)
         for w in workers:
             if unfinished:
@@ -1362,11 +1443,7 @@ def _score_range(task: _Range, base: Request, render: Renderer | Encoder) -> _Sc
             lines = _renumbered(source, task.first - 1)
             if task.head is not None:
                 lines = _chain([task.head], lines)
-            for record in READERS[plan.fmt](lines, plan.from_line):
-                kind, text = _one(record, base, render)
-                texts.append(text)
-                counts[kind] = counts.get(kind, 0) + 1
-                last = record.line
+            last = _score_all(READERS[plan.fmt](lines, plan.from_line), base, render, texts, counts, False)
     except OSError as exc:  # the file went away under the run
         return _Scored(_joined(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
     stopped = None

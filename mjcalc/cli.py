@@ -382,7 +382,7 @@ def batch(
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
                 run(records, request, ENCODERS[output_format], out.write,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
-                    flush=out.flush, split_only=auto)  # without --jobs: a file the workers cannot split stays here
+                    flush=out.flush, split_only=auto, joined=True)  # without --jobs: a file the workers cannot split stays here
         finally:
             progress.close()
             out.close()

@@ -256,8 +256,11 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
     scratch = tempfile.TemporaryDirectory(prefix="mjcalc-dask-")  # the local workers' own files, removed after
     try:
         if scheduler == "local":
+            # Only distributed's critical logs reach the terminal: a partition that fails is reported below in
+            # mjcalc's own words, and a busy machine makes a worker log a missed heartbeat as an error, traceback
+            # and all, though the work goes on and every record is still written.
             cluster = LocalCluster(n_workers=usable_cpus(), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR,
+                                   dashboard_address=None, silence_logs=logging.CRITICAL,
                                    local_directory=scratch.name)
             client = Client(cluster)
         else:

@@ -400,7 +400,7 @@ def test_a_signal_stops_every_worker_and_the_run_can_resume(big_file: Path, tmp_
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size == 0):
         time.sleep(0.05)
     workers = _children(p.pid)
-    assert len(workers) >= 2, workers
+    assert len(workers) >= 1, workers  # --jobs 2: the batch's own process and one forked worker
     p.send_signal(signum)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 128 + signum, err

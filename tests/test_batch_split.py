@@ -249,3 +249,49 @@ def test_without_jobs_a_large_file_is_split_between_the_cores(
     assert auto.exit_code == one.exit_code and auto.stderr.split("(")[0] == one.stderr.split("(")[0]
     assert (tmp_path / "auto.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
     assert (tmp_path / "one.jsonl").read_text(encoding="utf-8").count("\n") == lines
+
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux; reads /proc")
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_the_parent_scores_ranges_beside_its_workers(
+        tmp_path: Path, small_ranges: None, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """``jobs`` processes score: this one and ``jobs - 1`` forked workers, each taking ranges as it is free; the
+    output is one process's, and every worker is waited for."""
+    import os
+
+    parent = os.getpid()
+    forks: list[int] = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        pid = real_fork()
+        if pid:
+            forks.append(pid)
+        return pid
+
+    scored_here: list[int] = []
+    real_score = batch_module._score_range
+
+    def spy(task, base, render):  # noqa: ANN001, ANN202
+        if os.getpid() == parent:
+            scored_here.append(task.first)
+        return real_score(task, base, render)
+
+    path = tmp_path / "h.txt"
+    path.write_bytes(_lines_file(random.Random(5), 600))
+    with open(path, "rb") as f:
+        plan = FileRecords(str(path), LineSource(f)).plan()
+    assert plan is not None
+    ranges = len(list(batch_module._ranges(plan, batch_module._range_bytes(plan, jobs))))
+    one, _, _ = _outputs(path, "lines", "jsonl")
+    monkeypatch.setattr(os, "fork", counted_fork)
+    monkeypatch.setattr(batch_module, "_score_range", spy)
+    out: list[str] = []
+    with open(path, "rb") as f:
+        summary = run(FileRecords(str(path), LineSource(f), "lines"), Request(lenient=True), RENDERERS["jsonl"],
+                      out.append, jobs=jobs)
+    assert "".join(text + "\n" for text in out) == one and summary.total == len(one.splitlines())
+    assert len(forks) == jobs - 1
+    assert 0 < len(scored_here) < ranges  # some ranges here, the others by the workers
+    assert _live_children() == []
