@@ -12,7 +12,6 @@ reading goes on with the next record. A bug met while scoring one record is that
 from __future__ import annotations
 
 import codecs
-import csv
 import io
 import json
 import os
@@ -43,6 +42,7 @@ INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
 RECORD_KEYS = ("hand", "rules", "set", "answer", "line")
 CHUNK = 256  # records per task sent to a worker process, and per flush of the output
+_JOINED = 32  # records per text given to ``run``'s ``write`` when it takes them joined
 
 # Bounds, each with its own message. A hand line is under 200 characters; these leave room for comments and
 # homework answers and keep a hostile file from taking the memory or the time of the run.
@@ -74,9 +74,24 @@ _BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
     (codecs.BOM_UTF8, "utf-8", "UTF-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
 )
+
+
+class _Lazy:
+    """A regular expression compiled when it is first used: most runs need none of those below (a batch of hand
+    lines in ASCII, JSON Lines out), and compiling them all cost a batch's start-up a fifth of its reading."""
+
+    def __init__(self, pattern: str | bytes) -> None:
+        self.pattern = pattern
+
+    def __getattr__(self, name: str) -> Any:  # only what the instance lacks: the compiled pattern's methods, kept
+        value = getattr(re.compile(self.pattern), name)
+        setattr(self, name, value)
+        return value
+
+
 _BLOCK = 1 << 16
 _HEAD = 80  # characters of an over-long line kept to show it
-_MARKED = re.compile("[\udc00-\udcff]")  # only the handler below puts lone surrogates in decoded text
+_MARKED = _Lazy("[\udc00-\udcff]")  # only the handler below puts lone surrogates in decoded text
 
 
 def _mark_bad_bytes(exc: UnicodeError) -> tuple[str, int]:
@@ -228,10 +243,10 @@ def detect_format(name: str, requested: str) -> str:
     return "auto"
 
 
-_JSON_START = re.compile(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
+_JSON_START = _Lazy(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
 
 
-_YAML_START = re.compile(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
+_YAML_START = _Lazy(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
 
 
 def sniff_format(first: str) -> str:
@@ -239,15 +254,17 @@ def sniff_format(first: str) -> str:
     object, a YAML entry with a ``hand`` key, a CSV header naming a ``hand`` column, else the one-line
     notation. Strict on purpose: a hand line, however mangled, is read as a hand line."""
     text = first.strip()
-    if _JSON_START.match(text):
+    if text[:1] == "{" and _JSON_START.match(text):  # (the patterns compiled only for a line they may match)
         try:
             if isinstance(json.loads(text), dict):
                 return "jsonl"
         except (ValueError, RecursionError):
             pass
-    if _YAML_START.match(text):
+    if (text[:1] == "-" or text[:5] == "hands") and _YAML_START.match(text):
         return "yaml"
     if "hand" in text.lower():
+        import csv
+
         try:
             cells = next(csv.reader([text], strict=True))
         except (csv.Error, StopIteration):
@@ -359,7 +376,7 @@ def _type_name(value: Any) -> str:
     return {dict: "a mapping", list: "a list", type(None): "empty"}.get(type(value), type(value).__name__)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = _Lazy("[\ud800-\udfff]")
 
 
 def _text_field(key: str, value: Any, limit: int = MAX_RECORD) -> str:
@@ -448,6 +465,8 @@ def _json_record(n: int, text: str) -> Record:
 
 def _csv_cells(text: str) -> list[str]:
     """One physical line as CSV cells: a field never runs onto the next line, so a stray quote costs one row."""
+    import csv
+
     return next(csv.reader((text,), strict=True))
 
 
@@ -455,6 +474,8 @@ def _read_csv(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
     """A header with a ``hand`` column; optional ``rules`` and ``answer`` columns; the other non-empty cells are
     options. One physical line is one row (hands never hold a line break), so a quote left open is an error
     in its own row only. Without a ``hand`` column every row is an error record that says so."""
+    import csv
+
     header: list[str] | None = None
     header_line = 0
     header_problem: str | None = None
@@ -490,6 +511,8 @@ def _read_csv(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
 
 
 def _csv_record(n: int, text: str, header: list[str], header_line: int) -> Record:
+    import csv
+
     try:
         cells = _csv_cells(text)
     except csv.Error as exc:
@@ -516,8 +539,8 @@ def _csv_record(n: int, text: str, header: list[str], header_line: int) -> Recor
                   answer=row.get("answer", "").strip() or answer)
 
 
-_ENTRY = re.compile(r"( *)-(?: |$)")
-_YAML_HEAD = re.compile(r"hands\s*:\s*(?:#.*)?$")
+_ENTRY = _Lazy(r"( *)-(?: |$)")
+_YAML_HEAD = _Lazy(r"hands\s*:\s*(?:#.*)?$")
 
 
 def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
@@ -911,8 +934,9 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
     start = time.perf_counter()
 
     def emit(texts: list[Any], counts: dict[str, int], last_line: int) -> None:
-        if joined and len(texts) > 1:
-            write(_joined(texts))
+        if joined and len(texts) > 1:  # a few records at a time: a text of more than 128 KiB is fresh pages each time
+            for at in range(0, len(texts), _JOINED):
+                write(_joined(texts[at:at + _JOINED]))
         else:
             for text in texts:
                 write(text)
@@ -1232,7 +1256,7 @@ class _Worker:
         return self.results
 
 
-_AHEAD = 2  # ranges this process scores ahead of their turn while a worker owes the one before (memory stays flat)
+_AHEAD = 4  # ranges this process scores ahead of their turn while a worker owes the one before (memory stays flat)
 
 
 def _forked(plan: _Plan, base: Request, render: Renderer | Encoder, jobs: int) -> Generator[_Scored, None, None]:
@@ -1476,7 +1500,7 @@ def render_jsonl(record: Record, res: Result | None) -> str:
     return text
 
 
-_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
+_LINE_BREAKS = _Lazy("[\x85\u2028\u2029]")
 
 
 def encode_jsonl(record: Record, res: Result | None) -> bytes:
@@ -1502,7 +1526,7 @@ def _has_line_breaks(data: bytes) -> bool:
     return data.find(b"\xc2") >= 0 and b"\xc2\x85" in data
 
 
-_LINE_BREAKS_UTF8 = re.compile(b"\xc2\x85|\xe2\x80\xa8|\xe2\x80\xa9")
+_LINE_BREAKS_UTF8 = _Lazy(b"\xc2\x85|\xe2\x80\xa8|\xe2\x80\xa9")
 
 
 def csv_header() -> str:
@@ -1510,13 +1534,18 @@ def csv_header() -> str:
 
 
 class _CsvRow:
-    """One CSV writer on one buffer, reused for every row (a writer and a buffer a row cost more than the row)."""
+    """One CSV writer on one buffer, reused for every row (a writer and a buffer a row cost more than the row);
+    made with the first row (the csv module imported then)."""
 
     def __init__(self) -> None:
         self.buf = io.StringIO()
-        self.writer = csv.writer(self.buf, lineterminator="")
+        self.writer: Any = None
 
     def __call__(self, values: Iterable[Any]) -> str:
+        if self.writer is None:
+            import csv
+
+            self.writer = csv.writer(self.buf, lineterminator="")
         buf = self.buf
         buf.seek(0)
         buf.truncate()

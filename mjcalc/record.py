@@ -87,6 +87,10 @@ class _Kept:
         # (engine._option_values), never changed once made, so most records find theirs without a key built.
         self.last_options: Any = None
         self.last_kept: Any = None
+        # An award's item by the item itself (its identity, with the item kept beside its form to tell a reused
+        # identity apart), its value, count and unit: an item is rule data, read from Python attributes, and the
+        # key of its content (id, names, applies_to) cost more to build and compare than the item's JSON.
+        self.items: dict[tuple[int, int, int, str], tuple[Any, Any]] = {}
 
     def keep(self, key: Any, value: Any) -> Any:
         """``value`` kept for ``key``, in the form records hold it."""
@@ -171,10 +175,13 @@ def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
             items = []
             for a in best.awards:
                 item = a.item
-                key = ("item", item.id, item.names.get("zh"), item.names.get("en"), item.applies_to, a.value, a.count,
-                       unit)
-                found = kept.memo.get(key)
-                items.append(kept.keep(key, _item_json(a, unit)) if found is None else found)
+                item_key = (id(item), a.value, a.count, unit)
+                held = kept.items.get(item_key)
+                if held is None or held[0] is not item:
+                    value = _item_json(a, unit)
+                    held = remember(kept.items, item_key, (item, _orjson_fragment(_orjson.dumps(value))
+                                                           if kept.fragments else value), 8192)
+                items.append(held[1])
             out["items"] = items
         out["fan"] = s.fan
         if s.fu is not None:

@@ -41,32 +41,39 @@ _ORPHAN_BITS: Final = sum(1 << t for t in ORPHANS)
 _KIND_OF_BIT: Final[dict[int, int]] = {1 << t: t for t in range(T.NUM_KINDS)}
 
 # (bits, with the pair, sets only) of a suit's pattern: bit 1 the suit splits into sets alone, bit 2 into sets and
-# the pair; the kinds whose addition lets it split with the pair, and those that let it split into sets alone (as
-# masks: bit t for kind t).
+# the pair; the ranks whose addition lets it split with the pair, and those that let it split into sets alone (as
+# masks: bit i for rank i, shifted to the suit's kinds where used). The three numbered suits split alike: they share
+# their entries (the key is the pattern alone); the honors' keys are above every pattern (``_SUIT_PLACE``).
 _SuitEntry = tuple[int, int, int]
 _SUITS: Final[dict[int, _SuitEntry]] = {}
 _SUITS_LIMIT: Final = 16384  # suit patterns are many over a million lines: bounded
 
 
-def _suit_entry(key: int, size: int, suit: int) -> _SuitEntry:
-    """What one more tile does to one suit's tiles (the pattern ``key``, ``size`` tiles; ``suit`` 0-2: m p s,
-    3: honors); made once per pattern.
+def _suit_entry(key: int, size: int, honors: bool) -> _SuitEntry:
+    """What one more tile does to one suit's tiles (the pattern ``key``, ``size`` tiles; the honors or a numbered
+    suit); made once per pattern.
 
     Whether a suit's counts split is found greedily, rank by rank: the tiles of the lowest rank not taken by the
     chows begun below it make pons, and the rest (their number modulo 3) chows begun there (three chows from one
     rank hold the tiles of three pons, so either way is the same split). The definition is ``readings._suit_can``
-    (every decomposition); tests/test_shapewaits.py compares them pattern by pattern."""
-    honors = suit == 3
+    (every decomposition); tests/test_shapewaits.py compares them pattern by pattern. A tile added where it has no
+    tile of its own kind nor (numbered) within two ranks is in no set and no pair: it splits nothing, and is not
+    tried."""
     ranks = 7 if honors else 9
-    offset = suit * 9
     pattern = key & _PATTERN
-    with_pair = sets_only = 0
+    near = 0  # the ranks an added tile could join: held ones, and (numbered) those within two of a held one
     for i in range(ranks):
-        bits = _packed_bits(pattern + (1 << 3 * i), size + 1, ranks, honors)
-        if bits & 2:
-            with_pair |= 1 << (offset + i)
-        if bits & 1:
-            sets_only |= 1 << (offset + i)
+        if pattern >> 3 * i & 7:
+            near |= 1 << i if honors else 0b11111 << i >> 2
+    with_pair = sets_only = 0
+    split = (size + 1) % 3 != 1  # 3n + 1 tiles split no way
+    for i in range(ranks):
+        if split and near >> i & 1:
+            bits = _packed_bits(pattern + (1 << 3 * i), size + 1, ranks, honors)
+            if bits & 2:
+                with_pair |= 1 << i
+            if bits & 1:
+                sets_only |= 1 << i
     return remember(_SUITS, key, (_packed_bits(pattern, size, ranks, honors), with_pair, sets_only), _SUITS_LIMIT)
 
 
@@ -196,14 +203,19 @@ def _regular_waits(p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int
     if (n0 % 3 == 1) + (n1 % 3 == 1) + (n2 % 3 == 1) + (n3 % 3 == 1) > 1:
         return 0  # two suits one tile short of splitting: one tile mends only one
     entries: list[_SuitEntry] = []
+    offsets: list[int] = []  # each entry's suit: where its ranks' kinds begin
     if n0:
-        entries.append(_entry(p0, n0, 0))
+        entries.append(_entry(p0, n0, False))
+        offsets.append(0)
     if n1:
-        entries.append(_entry(p1 + _SUIT_PLACE, n1, 1))
+        entries.append(_entry(p1, n1, False))
+        offsets.append(9)
     if n2:
-        entries.append(_entry(p2 + 2 * _SUIT_PLACE, n2, 2))
+        entries.append(_entry(p2, n2, False))
+        offsets.append(18)
     if n3:
-        entries.append(_entry(p3 + 3 * _SUIT_PLACE, n3, 3))
+        entries.append(_entry(p3 + _SUIT_PLACE, n3, True))
+        offsets.append(27)
     out = 0
     for s, entry in enumerate(entries):
         pairs = 0
@@ -216,13 +228,13 @@ def _regular_waits(p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int
                     break
                 pairs += bits >> 1
         if splits and pairs <= 1:
-            out |= entry[1] if pairs == 0 else entry[2]
+            out |= (entry[1] if pairs == 0 else entry[2]) << offsets[s]
     return out
 
 
-def _entry(key: int, size: int, suit: int) -> _SuitEntry:
+def _entry(key: int, size: int, honors: bool) -> _SuitEntry:
     entry = _SUITS.get(key)
-    return _suit_entry(key, size, suit) if entry is None else entry
+    return _suit_entry(key, size, honors) if entry is None else entry
 
 
 def _special_waits(concealed: tuple[int, ...], free: int, spec: FormSpec, found: int) -> int:
