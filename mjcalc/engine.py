@@ -36,13 +36,12 @@ from .readings import (
     reading_class,
     readings,
     set_call_hands,
-    shape_completions,
     shape_waits,
     substituted_hands,
 )
 from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
 from .settlement import Award, Settlement, settler
-from .shapewaits import hand_waits
+from .shapewaits import hand_shapes, hand_waits, kinds_of
 
 DEFAULT_RULESET: Final = "changchun"
 
@@ -442,29 +441,40 @@ NO_WILDCARDS: Final = Wildcards()
 
 class _WaitsBeforeWin:
     """``_waits_before_win`` of one hand, computed on the first call only: the result and every reading share
-    it, and most lines never ask (an object with slots costs less to make than a closure, made once a line)."""
+    it, and most lines never ask (an object with slots costs less to make than a closure, made once a line).
+    Without wildcards the waits and the completions (``completions``) come from one pass (``hand_shapes``)."""
 
-    __slots__ = ("found", "hand", "rules", "shapes", "wild")
+    __slots__ = ("found", "hand", "masks", "rules", "shapes", "wild")
 
     def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards) -> None:
         self.rules, self.hand, self.wild = rules, hand, wild
         self.found: frozenset[int] | None = None
         self.shapes: frozenset[int] | None = None
+        self.masks: tuple[int, int] | None = None
 
     def __call__(self) -> frozenset[int]:
         if self.found is None:
-            self.found = _waits_before_win(self.rules, self.hand, self.wild)
+            wild = self.wild
+            if wild.count - (1 if wild.win_is_wild else 0):
+                self.found = _waits_before_win(self.rules, self.hand, wild)
+            else:  # the usual hand: per suit from memoised tables (shapewaits), as shape_waits defines them
+                self.found = kinds_of(self._masks()[1])
         return self.found
 
     def completions(self) -> frozenset[int]:
-        """The kinds that complete the shape, kinds the hand holds four of included (no wildcards: the waits)."""
+        """The kinds that complete the shape, kinds the hand holds four of included (with wildcards: the waits)."""
         if self.shapes is None:
             if self.wild.count:
                 self.shapes = self()
-            else:
-                hand = self.hand
-                self.shapes = shape_completions(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
+            else:  # as readings.shape_completions defines them
+                self.shapes = kinds_of(self._masks()[0])
         return self.shapes
+
+    def _masks(self) -> tuple[int, int]:
+        if self.masks is None:
+            hand = self.hand
+            self.masks = hand_shapes(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
+        return self.masks
 
 
 def _waits_before_win(rules: Ruleset, hand: Hand, wild: Wildcards) -> frozenset[int]:

@@ -14,7 +14,7 @@ and again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import product
@@ -277,6 +277,49 @@ def _suit_can(counts: tuple[int, ...], honors: bool) -> int:
     for d in _suit_decompositions(counts, honors):
         bits |= 2 if any(k == "pair" for k, _ in d) else 1
     return bits
+
+
+def suit_bits(counts: Sequence[int], honors: bool) -> int:
+    """Bit 1: one suit's counts split into sets alone; bit 2: into sets and one pair (``_suit_can``), greedily
+    (``_packed_bits``)."""
+    packed = total = 0
+    for i, c in enumerate(counts):
+        packed += c << 3 * i
+        total += c
+    return _packed_bits(packed, total, len(counts), honors)
+
+
+def _packed_bits(packed: int, total: int, ranks: int, honors: bool) -> int:
+    """``_suit_can`` of a suit's counts packed three bits a rank (``total`` tiles, ``ranks`` ranks), found greedily
+    (``_sets_only``; tests/test_shapewaits.py holds ``suit_bits`` to the definition)."""
+    left = total % 3
+    if left == 0:
+        return 1 if _sets_only(packed, ranks, honors) else 0
+    if left == 2:
+        for r in range(ranks):
+            shift = 3 * r
+            if packed >> shift & 7 >= 2 and _sets_only(packed - (2 << shift), ranks, honors):
+                return 2
+    return 0
+
+
+def _sets_only(packed: int, ranks: int, honors: bool) -> bool:
+    """Whether the packed counts split into pons and chows (honors: pons), greedily from the lowest rank."""
+    begun1 = begun2 = 0  # chows begun one rank below (they need this rank and the next), and two below
+    last = ranks - 1
+    for i in range(ranks):
+        if not packed:  # no tile left: every chow begun must have been ended
+            return begun1 == begun2 == 0
+        left = (packed & 7) - begun1 - begun2
+        if left < 0:
+            return False
+        new = left % 3  # chows begun here; the rest are pons
+        if new and (honors or i >= last - 1):
+            return False
+        begun2 = begun1
+        begun1 = new
+        packed >>= 3
+    return True
 
 
 def _regular_complete(counts: tuple[int, ...]) -> bool:
@@ -633,8 +676,8 @@ def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec,
     return found[1]
 
 
-# Each suit's ``_suit_can`` and ``_suit_completions`` by its counts (the honors' are 7 long, a suit's 9: the counts
-# alone tell them apart), looked up before the lru_caches: the call through a cache's wrapper costs more.
+# Each suit's ``_suit_can`` bits (found greedily: ``suit_bits``) and ``_suit_completions`` by its counts (the honors'
+# are 7 long, a suit's 9: the counts alone tell them apart). Bounded: suit patterns are many over a million lines.
 _CAN: Final[dict[tuple[int, ...], int]] = {}
 _COMPLETES: Final[dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
@@ -655,7 +698,7 @@ def _completions(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]
             if any(sub):
                 b = _CAN.get(sub, -1)
                 if b < 0:
-                    b = remember(_CAN, sub, _suit_can(sub, s == 3), 16384)
+                    b = remember(_CAN, sub, suit_bits(sub, s == 3), 16384)
                 bits[s] = b
         for s in range(4):
             pairs = 0  # _pairs_if_split over the other suits
@@ -693,6 +736,11 @@ def _completions(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]
     return frozenset(out)
 
 
+# The fewest kinds the tiles of a hand one tile short of these special forms hold (``_form_candidates`` finds no
+# tile below it): a test before any count is made.
+FEWEST_KINDS: Final[dict[str, int]] = {"honors_and_knitted": 13, "knitted_straight": 8}
+
+
 def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set[int]:
     """The kinds one of which might complete a special form of these concealed counts (a superset of those that
     do), by what the form needs: seven pairs the one kind held an odd number of times; thirteen orphans an
@@ -706,7 +754,7 @@ def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set
     if name == "thirteen_orphans":
         return set(ORPHANS) if _ORPHAN_SET.issuperset(held) else set()
     if name == "honors_and_knitted":
-        if len(held) != 13 or sum(counts) != 13:
+        if len(held) != FEWEST_KINDS[name] or sum(counts) != 13:
             return set()
         suited = frozenset(t for t in held if t < T.HONOR_START)
         out: set[int] = set()
@@ -718,7 +766,7 @@ def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set
     if name == "knitted_straight":
         # The tile completes a knitted straight the hand holds eight of (the missing one), or, with all nine held,
         # the rest of the hand: it goes with a tile held beyond the knitted ones.
-        if len(held) < 8:  # fewer kinds held than eight of one knitted straight
+        if len(held) < FEWEST_KINDS[name]:  # fewer kinds held than eight of one knitted straight
             return set()
         kinds = frozenset(held)
         out = set()
@@ -737,13 +785,18 @@ def _form_candidates(name: str, counts: tuple[int, ...], held: list[int]) -> set
     return near
 
 
-@lru_cache(maxsize=16384)  # suit patterns are many over a million lines: bounded
 def _suit_completions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The tiles (offsets in the suit) whose addition lets one suit split with the pair, and into sets alone:
-    indexed by how many pairs the other suits hold (0: this suit needs it, 1: it must not have one)."""
+    indexed by how many pairs the other suits hold (0: this suit needs it, 1: it must not have one). Each found
+    greedily on the counts packed (``_packed_bits``), remembered by the caller (``_COMPLETES``)."""
+    packed = total = 0
+    for i, c in enumerate(counts):
+        packed += c << 3 * i
+        total += c
+    ranks = len(counts)
     with_pair, sets_only = [], []
-    for i in range(len(counts)):
-        bits = _suit_can((*counts[:i], counts[i] + 1, *counts[i + 1:]), honors)
+    for i in range(ranks):
+        bits = _packed_bits(packed + (1 << 3 * i), total + 1, ranks, honors)
         if bits & 2:
             with_pair.append(i)
         if bits & 1:

@@ -27,7 +27,15 @@ from typing import Final
 from . import tiles as T
 from .hand import Meld
 from .memo import remember
-from .readings import ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates
+from .readings import (  # noqa: F401  (suit_bits: tests)
+    FEWEST_KINDS,
+    ORPHANS,
+    SPECIAL_FORMS,
+    FormSpec,
+    _form_candidates,
+    _packed_bits,
+    suit_bits,
+)
 
 # A suit's pattern: its counts packed three bits a rank (a suit holds at most four of a kind, and a tile added to
 # four makes five, which three bits still hold), plus the suit above the 27 bits of nine ranks, so that one number
@@ -77,52 +85,50 @@ def _suit_entry(key: int, size: int, honors: bool) -> _SuitEntry:
     return remember(_SUITS, key, (_packed_bits(pattern, size, ranks, honors), with_pair, sets_only), _SUITS_LIMIT)
 
 
-def suit_bits(counts: list[int], honors: bool) -> int:
-    """Bit 1: one suit's counts split into sets alone; bit 2: into sets and one pair (``readings._suit_can``)."""
-    packed = total = 0
-    for i, c in enumerate(counts):
-        packed += c << 3 * i
-        total += c
-    return _packed_bits(packed, total, len(counts), honors)
-
-
-def _packed_bits(packed: int, total: int, ranks: int, honors: bool) -> int:
-    """``suit_bits`` of a suit's counts packed three bits a rank (``total`` tiles, ``ranks`` ranks)."""
-    left = total % 3
-    if left == 0:
-        return 1 if _sets_only(packed, ranks, honors) else 0
-    if left == 2:
-        for r in range(ranks):
-            shift = 3 * r
-            if packed >> shift & 7 >= 2 and _sets_only(packed - (2 << shift), ranks, honors):
-                return 2
-    return 0
-
-
-def _sets_only(packed: int, ranks: int, honors: bool) -> bool:
-    """Whether the packed counts split into pons and chows (honors: pons), greedily from the lowest rank."""
-    begun1 = begun2 = 0  # chows begun one rank below (they need this rank and the next), and two below
-    last = ranks - 1
-    for i in range(ranks):
-        if not packed:  # no tile left: every chow begun must have been ended
-            return begun1 == begun2 == 0
-        left = (packed & 7) - begun1 - begun2
-        if left < 0:
-            return False
-        new = left % 3  # chows begun here; the rest are pons
-        if new and (honors or i >= last - 1):
-            return False
-        begun2 = begun1
-        begun1 = new
-        packed >>= 3
-    return True
-
-
 def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
                forms: tuple[FormSpec, ...]) -> frozenset[int]:
     """``readings.shape_waits`` without jokers: the kinds that complete the concealed tiles (sorted) in one of
     ``forms``, beside ``melds``, leaving out a kind the hand holds four of (melds included)."""
-    free = sets - len(melds)
+    return kinds_of(hand_shapes(concealed, melds, sets, forms)[1])
+
+
+def hand_completions(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
+                     forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """``readings.shape_completions``: the kinds that complete the concealed tiles (sorted) in one of ``forms``,
+    beside ``melds``, kinds the hand holds four of included (``hand_waits`` before it leaves them out)."""
+    return kinds_of(_completing(concealed, sets - len(melds), forms)[0])
+
+
+def hand_shapes(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
+                forms: tuple[FormSpec, ...]) -> tuple[int, int]:
+    """Both at once, as masks (bit t: kind t): ``hand_completions``, then ``hand_waits``, from one pass."""
+    out, fours = _completing(concealed, sets - len(melds), forms)
+    if not out:
+        return 0, 0
+    waits = out & ~fours  # a kind held four times is no wait
+    for m in melds:  # nor one the melds hold the rest of (a special kong's wild 1s count as the 1s they are)
+        for t in m.held:
+            if waits >> t & 1:
+                held = concealed.count(t)
+                for other in melds:
+                    held += other.held.count(t)
+                if held >= 4:
+                    waits &= ~(1 << t)
+    return out, waits
+
+
+def kinds_of(out: int) -> frozenset[int]:
+    """The kinds of a mask (bit t: kind t)."""
+    found = []
+    while out:
+        low = out & -out
+        found.append(_KIND_OF_BIT[low])
+        out ^= low
+    return frozenset(found)
+
+
+def _completing(concealed: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> tuple[int, int]:
+    """The kinds that complete the concealed tiles (sorted), as a mask, and the kinds held four times in them."""
     n = len(concealed)
     # One pass: each suit's pattern and size; the runs of one kind (how many are odd, the odd one, the longest).
     p0 = p1 = p2 = p3 = 0
@@ -176,25 +182,9 @@ def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
             if free == 4 and n == 13 and distinct >= 12 and not kinds & ~_ORPHAN_BITS:
                 # thirteen different: any of them makes the pair; twelve and a pair: the one missing
                 out |= _ORPHAN_BITS if distinct == 13 else _ORPHAN_BITS & ~kinds
-        else:
+        elif distinct >= FEWEST_KINDS.get(name, 0):
             out |= _special_waits(concealed, free, spec, out)
-    if not out:
-        return frozenset()
-    out &= ~fours  # a kind held four times is no wait
-    for m in melds:  # nor one the melds hold the rest of (a special kong's wild 1s count as the 1s they are)
-        for t in m.held:
-            if out >> t & 1:
-                held = concealed.count(t)
-                for other in melds:
-                    held += other.held.count(t)
-                if held >= 4:
-                    out &= ~(1 << t)
-    found = []
-    while out:
-        low = out & -out
-        found.append(_KIND_OF_BIT[low])
-        out ^= low
-    return frozenset(found)
+    return out, fours
 
 
 def _regular_waits(p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int, n3: int) -> int:

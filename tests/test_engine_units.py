@@ -106,3 +106,35 @@ def test_completing_kinds_agree_with_completeness_kind_by_kind() -> None:
         assert found == expected, (counts, forms)
         with_waits += bool(found)
     assert with_waits > 500  # the hands drawn are often ready, so the test has teeth
+
+
+def test_hand_completions_are_the_completing_kinds() -> None:
+    """shapewaits.hand_completions (what MCR's wait fans ask, per suit from its tables) gives the kinds of
+    readings._completing_kinds, on random hands of MCR's forms (the knitted ones among them), kinds held four
+    times included."""
+    import random
+
+    from mjcalc.readings import _completing_kinds
+    from mjcalc.ruleset import load_ruleset
+    from mjcalc.shapewaits import hand_completions
+
+    rng = random.Random(12)
+    forms = load_ruleset("mcr").forms
+    knitted = [0, 3, 6, 10, 13, 16, 20, 23, 26]  # 147m 258p 369s
+    pools = (list(range(34)), list(range(9)), [*knitted, *range(27, 34)], [*knitted, *range(9)], [0, 1, 2, 3])
+    with_waits = with_fours = knitted_waits = 0
+    for _ in range(3000):
+        n = rng.choice((13, 13, 10, 7, 4, 1))
+        pool = rng.choice(pools)
+        counts = [0] * T.NUM_KINDS
+        while sum(counts) < n:
+            k = rng.choice(pool)
+            counts[k] += counts[k] < 4
+        free = (n - 1) // 3
+        tiles = tuple(t for t, c in enumerate(counts) for _ in range(c))
+        expected = _completing_kinds(tuple(counts), free, forms)
+        assert hand_completions(tiles, (), free, forms) == expected, (counts, free)
+        with_waits += bool(expected)
+        with_fours += any(counts[k] == 4 for k in expected)
+        knitted_waits += bool(expected) and pool[0] == 0 and pool[1] == 3
+    assert with_waits > 500 and with_fours > 20 and knitted_waits > 20  # the cases drawn give the test teeth

@@ -602,8 +602,18 @@ def big_three_winds(c: Candidate) -> bool:
 @mcr
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
-    if not c.hand.melds and not c.has_wildcard_kong:  # all concealed, sorted: four of a kind side by side
-        tiles = c.hand.concealed
+    if not c.has_wildcard_kong:
+        # The tiles but the kongs', sorted (the concealed ones are): four of a kind side by side. A kong holds
+        # every copy of its kind, so a kind four times among the others is never a kong's.
+        hand = c.hand
+        tiles = hand.concealed
+        if hand.melds:
+            rest = list(tiles)
+            for m in hand.melds:
+                if not m.is_kong:
+                    rest.extend(m.tiles)
+            rest.sort()
+            tiles = tuple(rest)
         found = 0
         for i in range(len(tiles) - 3):
             if tiles[i] == tiles[i + 3]:
