@@ -5,8 +5,9 @@
 
 For each command it prints the median wall time, the median CPU time (user + sys of the process and its
 workers) and the peak memory of the largest process. On a machine others are using, wall times say little:
-the CPU times do. Two workers on two idle cores take about  wall(2) = CPU(2) / 2  (the parent, which only
-cuts the file into ranges and writes their output, runs beside them), so the script also prints the
+the CPU times do. Two processes on two idle cores take about  wall(2) = CPU(2) / 2  (``--jobs 2``: the main
+process, which also cuts the file into ranges and writes the output in order, and one forked worker, each scoring
+ranges), so the script also prints the
 speed-up an idle two-core machine would show, 2 x CPU(1) / CPU(2), next to the measured wall-time ratio,
 and the load average before and after, so that the reader knows which figure to trust. ``--cpus`` runs
 both commands under ``taskset`` on those cores.

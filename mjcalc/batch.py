@@ -23,7 +23,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import islice
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
@@ -53,18 +52,22 @@ MAX_VALUE = 1_000  # characters in one option or flag value of a CSV / JSON / YA
 MAX_LIST = 64  # items in a flag's list value (``dora: [3m, 7z]``)
 
 
-@dataclass
+# Plain classes here, not dataclasses: a dataclass's methods are Python source compiled when the module is imported
+# (some 0.7M instructions each), which a batch of one hand feels (benchmarks/bench_startup.py).
 class Record:
     """One input record: a hand line with what the record adds, or a reason it cannot be scored."""
 
-    line: int
-    text: str = ""
-    rules: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    flags: list[FlagWord] = field(default_factory=list)
-    answer: str | dict[str, Any] | None = None  # homework: the student's answer
-    skipped: bool = False  # a comment or blank line, kept in place
-    problem: str | None = None  # the record itself could not be read (bad JSON, no hand, not UTF-8 …)
+    def __init__(self, line: int, text: str = "", rules: str | None = None, options: dict[str, Any] | None = None,
+                 flags: list[FlagWord] | None = None, answer: str | dict[str, Any] | None = None,
+                 skipped: bool = False, problem: str | None = None) -> None:
+        self.line = line
+        self.text = text
+        self.rules = rules
+        self.options: dict[str, Any] = {} if options is None else options
+        self.flags: list[FlagWord] = [] if flags is None else flags
+        self.answer = answer  # homework: the student's answer
+        self.skipped = skipped  # a comment or blank line, kept in place
+        self.problem = problem  # the record itself could not be read (bad JSON, no hand, not UTF-8 …)
 
 
 # --- decoding: physical lines, each on its own ---------------------------------------------------------
@@ -118,14 +121,14 @@ def sniff_encoding(head: bytes) -> tuple[str, str, int]:
     return "utf-8", "UTF-8", 0
 
 
-@dataclass
 class Line:
     """One physical line: its number, its text (without the line end), and why it is not usable text."""
 
-    number: int
-    text: str
-    problem: str | None = None
-    bare: str | None = None  # a line that is not text: what is left without its bad bytes (its layout)
+    def __init__(self, number: int, text: str, problem: str | None = None, bare: str | None = None) -> None:
+        self.number = number
+        self.text = text
+        self.problem = problem
+        self.bare = bare  # a line that is not text: what is left without its bad bytes (its layout)
 
 
 def _escape_marks(text: str) -> str:
@@ -800,14 +803,15 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else many or one + 's'}"
 
 
-@dataclass
 class Summary:
     """What a run did so far: counts by kind, the last line written, and why it stopped early if it did."""
 
-    counts: dict[str, int] = field(default_factory=dict)
-    seconds: float = 0.0
-    last_line: int = 0
-    stopped: str | None = None  # "interrupted (SIGINT)" …
+    def __init__(self, counts: dict[str, int] | None = None, seconds: float = 0.0, last_line: int = 0,
+                 stopped: str | None = None) -> None:
+        self.counts: dict[str, int] = {} if counts is None else counts
+        self.seconds = seconds
+        self.last_line = last_line
+        self.stopped = stopped  # "interrupted (SIGINT)" …
 
     @property
     def total(self) -> int:
@@ -1074,15 +1078,15 @@ AUTO_JOBS_BYTES = 4 * RANGE_BYTES
 SPLIT_FORMATS = ("lines", "csv", "jsonl")  # one record a physical line (a YAML entry spans lines)
 
 
-@dataclass
 class FileRecords:
     """The records of a file on disk, as ``read_records`` reads them from ``source`` (the file opened); and
     what a run on several processes needs to split the file between its workers (``run``)."""
 
-    path: str
-    source: LineSource
-    fmt: str = "auto"
-    from_line: int = 1
+    def __init__(self, path: str, source: LineSource, fmt: str = "auto", from_line: int = 1) -> None:
+        self.path = path
+        self.source = source
+        self.fmt = fmt
+        self.from_line = from_line
 
     def __iter__(self) -> Iterator[Record]:
         return read_records(self.source, self.fmt, self.from_line)
@@ -1111,14 +1115,14 @@ class FileRecords:
             return None  # one process reads it and says what is wrong
 
 
-@dataclass
 class _Plan:
-    path: str
-    fmt: str
-    skip: int  # the byte-order mark's length: where the first line starts
-    header: Line | None  # a CSV file's header line
-    from_line: int
-    size: int = 0  # the file's bytes, when the plan was made
+    def __init__(self, path: str, fmt: str, skip: int, header: Line | None, from_line: int, size: int = 0) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.skip = skip  # the byte-order mark's length: where the first line starts
+        self.header = header  # a CSV file's header line
+        self.from_line = from_line
+        self.size = size  # the file's bytes, when the plan was made
 
 
 def _range_bytes(plan: _Plan, jobs: int) -> int:
@@ -1128,26 +1132,26 @@ def _range_bytes(plan: _Plan, jobs: int) -> int:
     return max(min(RANGE_BYTES, 4096), min(RANGE_BYTES, plan.size // (8 * jobs)))
 
 
-@dataclass
 class _Range:
     """A worker's task: the bytes [start, end) of the file, whole lines, the first numbered ``first``."""
 
-    plan: _Plan
-    start: int
-    end: int
-    first: int
-    last: int
-    head: Line | None  # the CSV header, read before the range's own lines when the range comes after it
+    def __init__(self, plan: _Plan, start: int, end: int, first: int, last: int, head: Line | None) -> None:
+        self.plan = plan
+        self.start = start
+        self.end = end
+        self.first = first
+        self.last = last
+        self.head = head  # the CSV header, read before the range's own lines when the range comes after it
 
 
-@dataclass
 class _Scored:
     """A range's output: its records' texts joined by line ends, their kinds counted, the last record's line."""
 
-    text: str | bytes
-    counts: dict[str, int]
-    last_line: int
-    stopped: str | None = None  # the range could not be read to its end, and why
+    def __init__(self, text: str | bytes, counts: dict[str, int], last_line: int, stopped: str | None = None) -> None:
+        self.text = text
+        self.counts = counts
+        self.last_line = last_line
+        self.stopped = stopped  # the range could not be read to its end, and why
 
 
 def _ranges(plan: _Plan, size: int | None = None) -> Iterator[_Range]:

@@ -290,10 +290,9 @@ def _in_folder(request: "Request", file: str) -> "Request":
     """A file's records name ruleset files relative to the file (``+rules=house.yaml`` beside it)."""
     if file == "-":
         return request
-    import dataclasses
     import os
 
-    return dataclasses.replace(request, rules_dir=os.path.dirname(os.path.abspath(file)))
+    return request.in_folder(os.path.dirname(os.path.abspath(file)))
 
 
 def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:

@@ -21,7 +21,6 @@ UTF-8 text with a byte-order mark, no YAML aliases, shallow nesting; a mistake n
 from __future__ import annotations
 
 import os
-from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +28,10 @@ from .errors import MjcalcError
 from .i18n import Msg
 from .yamlfile import load
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without compiling their methods at import
-    from dataclasses import dataclass
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.frozen)
+    from dataclasses import dataclass, field
 else:
-    from .frozen import dataclass
+    from .frozen import dataclass, field
 
 MAX_CONFIG_BYTES = 64_000
 KEYS = ("rules", "lang", "set")

@@ -8,9 +8,8 @@ all is an error listing the flags the ruleset reads.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -24,14 +23,24 @@ from .normalise import normalise
 from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
 
 
-@dataclass(frozen=True)
+# Plain classes, not dataclasses or named tuples: their generated methods are Python source compiled when the module
+# is imported, every command's start-up (benchmarks/bench_startup.py); mypyc compiles these.
 class FlagDef:
-    name: str
-    kind: str  # bool | seat | seats | tile | tiles | int | name
-    doc: str
-    aliases: tuple[str, ...] = ()
-    default_doc: str = "off"
-    most: int = 0  # an int flag's largest value (the smallest is 0): a line's numbers have a documented range
+    __slots__ = ("name", "kind", "doc", "aliases", "default_doc", "most")
+
+    def __init__(self, name: str, kind: str, doc: str, aliases: tuple[str, ...] = (), default_doc: str = "off",
+                 most: int = 0) -> None:
+        self.name: Final = name
+        self.kind: Final = kind  # bool | seat | seats | tile | tiles | int | name
+        self.doc: Final = doc
+        self.aliases: Final = aliases
+        self.default_doc: Final = default_doc
+        self.most: Final = most  # an int flag's largest value (the smallest is 0): a line's numbers have a documented range
+
+    def to_json(self) -> dict[str, object]:
+        """Its fields by name, in order (``GET /api/rules``)."""
+        return {"name": self.name, "kind": self.kind, "doc": self.doc, "aliases": list(self.aliases),
+                "default_doc": self.default_doc, "most": self.most}
 
 
 FLAGS: Final[tuple[FlagDef, ...]] = (
@@ -85,9 +94,11 @@ _NOT_FIELDS: Final = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read t
 
 
 @mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-@dataclass(frozen=True)
 class Context:
-    """Everything about the win besides the tiles. Seats are named by wind; East is the dealer."""
+    """Everything about the win besides the tiles. Seats are named by wind; East is the dealer.
+
+    The fields (``FIELDS``) and their defaults are class attributes; an instance's dictionary holds those given
+    (``_context``), and ``facts``. Made once and not changed (``replace`` makes another)."""
 
     seat: str = "S"
     round: str = "E"
@@ -117,13 +128,40 @@ class Context:
     lian: int = 0
     baozhuang: bool = False
     win: int | None = None
-    given: frozenset[str] = field(default=frozenset(), compare=False)
+    given: frozenset[str] = frozenset()  # the flags the line gave
     # The flags that are on, and whether the dealer wins, as facts (facts.py): a plain attribute, read for every
     # reading of every line.
-    facts: int = field(init=False, compare=False, repr=False)
+    facts: int
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "facts", _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS}))
+    def __init__(self, **fields: Any) -> None:
+        """A Context of these fields (the others at their defaults), its facts made from them."""
+        unknown = fields.keys() - _FIELD_SET
+        if unknown:
+            raise TypeError(f"Context has no field {sorted(unknown)[0]!r}")
+        values = self.__dict__
+        values.update(fields)
+        values["facts"] = _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS})
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in _CONTEXT_FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field but ``given`` is (``facts`` follows from them)."""
+        if not isinstance(other, Context):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def replace(self, **changes: Any) -> Context:
+        """This context with some fields changed (as ``dataclasses.replace``): its facts made again."""
+        made: Context = _NEW_OBJECT(Context)
+        values = dict(self.__dict__)
+        values.update(changes)
+        _SET_ATTRIBUTE(made, "__dict__", values)
+        values["facts"] = _facts_of(made.seat, {name: getattr(made, name) for name in FLAG_FACTS})
+        return made
 
     @property
     def dealer(self) -> str:
@@ -160,10 +198,15 @@ def _json_value(name: str, value: object) -> object:
     return value
 
 
-_CONTEXT_FIELDS: Final = tuple(f.name for f in fields(Context) if f.name not in ("given", "facts"))
+# The Context's fields in order (the class attributes above, ``given`` last).
+FIELDS: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "last", "tian", "di", "ren", "closed", "bao",
+                 "mobao", "duibao", "hui", "flip", "gangpao", "riichi", "wriichi", "ippatsu", "dora", "ura", "honba",
+                 "sticks", "fourth", "lian", "baozhuang", "win", "given")
+_FIELD_SET: Final = frozenset(FIELDS)
+_CONTEXT_FIELDS: Final = FIELDS[:-1]
 _CONTEXT_FIELDS_SET: Final = frozenset(_CONTEXT_FIELDS)
-_DEFAULT_JSON: Final = {"from" if f.name == "discarder" else f.name: _json_value(f.name, f.default)
-                 for f in fields(Context) if f.name in _CONTEXT_FIELDS_SET}
+_DEFAULT_JSON: Final = {"from" if name == "discarder" else name: _json_value(name, getattr(Context, name))
+                        for name in _CONTEXT_FIELDS}
 _LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
 # (``+dora=…``); the flag predicate and those reading one flag need it.
@@ -377,9 +420,8 @@ def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: 
     of the flags that are on (shifted down by ``_FACTS_AT``), to which zimo (also when a self-drawn flag implies
     it) and the dealer are added.
 
-    The Context's instance dictionary is ``fields`` itself: the frozen dataclass __init__ would set each of its 29
-    fields through object.__setattr__. Fields not given keep their defaults, which the dataclass holds as class
-    attributes."""
+    The Context's instance dictionary is ``fields`` itself, not a copy made by its __init__. Fields not given keep
+    their defaults, which the class holds as class attributes."""
     # Item by item, not fields.update(seat=…): a call with keywords costs a compiled module a dictionary more.
     fields["seat"] = seat
     fields["zimo"] = zimo
@@ -453,9 +495,12 @@ def _refused(values: dict[str, tuple[object, int | None]], message: str, flag: s
 # add one (MCR's +fourth, say), append to HAND_CHECKS: the caret goes under the flag where it was written.
 
 
-class HandCheck(NamedTuple):
-    flag: str
-    refuses: Callable[[Hand, Context, TileRules], str | None]
+class HandCheck:
+    __slots__ = ("flag", "refuses")
+
+    def __init__(self, flag: str, refuses: Callable[[Hand, Context, TileRules], str | None]) -> None:
+        self.flag: Final = flag
+        self.refuses: Final = refuses
 
 
 def _kongs(hand: Hand) -> int:
@@ -537,10 +582,10 @@ def check_hand(words: Sequence[FlagWord], more: Sequence[FlagWord], hand: Hand, 
     if checks is None:
         checks = remember(_CHECKS_ON, on, tuple(c for c in HAND_CHECKS if on & FLAG_FACTS[c.flag]))
     for check in checks:
-        refuses = check[1]  # by index: a named tuple's callable field is called as a method (looked up)
+        refuses = check.refuses  # the callable itself, called as a function (not looked up as a method)
         message = refuses(hand, ctx, tiles)
         if message is not None:
-            raise MjcalcError("context", message, _column_of([*words, *more], check[0]))
+            raise MjcalcError("context", message, _column_of([*words, *more], check.flag))
 
 
 def _column_of(words: Sequence[FlagWord], flag: str) -> int | None:

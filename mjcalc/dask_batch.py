@@ -13,7 +13,6 @@ never loads it.
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import json
 import logging
@@ -150,7 +149,7 @@ def _scored(partition: Partition, base: Request, output_format: str) -> tuple[st
     """A partition's records scored: their texts joined by line ends, their kinds counted, the last one's line,
     and why the input could not be read to the end."""
     render = _Tagged(partition.file, output_format)
-    request = dataclasses.replace(base, rules_dir=os.path.dirname(partition.path))  # +rules=house.yaml beside it
+    request = base.in_folder(os.path.dirname(partition.path))  # +rules=house.yaml beside it
     if partition.part is not None:
         done = _score_range(partition.part, request, render)
         return cast(str, done.text), done.counts, done.last_line, done.stopped  # text: _Tagged gives text

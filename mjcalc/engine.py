@@ -5,7 +5,6 @@ best reading. ``score_line`` never raises for bad input: a line it cannot read i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -22,6 +21,7 @@ from .context import (
     read_plain_flags,
 )
 from .errors import MjcalcError, did_you_mean
+from .frozen import replace
 from .facts import KIND_BITS, WIDTH, Gate, unmet
 from .i18n import Msg
 from .hand import Hand, SpecialKongDef, build_hand
@@ -48,15 +48,14 @@ DEFAULT_RULESET: Final = "changchun"
 _new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
-# Scored and Result are made for every line: slotted, and an __init__ of their own, which mypyc compiles (the one
-# a dataclass generates is Python code, even in a compiled module).
-@dataclass(slots=True, init=False)
+# Plain classes with an __init__ of their own, here and below, not dataclasses: the methods a dataclass or a named
+# tuple generates are Python source compiled when the module is imported (some 0.7M instructions each, every
+# command's start-up: benchmarks/bench_startup.py), and mypyc compiles these (native classes). Nothing compares,
+# hashes or prints them by value; a frozen one's fields are Final (read-only when compiled).
 class Scored:
     """One reading that passes every win condition, with its items and settlement."""
 
-    candidate: Candidate
-    awards: list[Award]
-    settlement: Settlement
+    __slots__ = ("candidate", "awards", "settlement")
 
     def __init__(self, candidate: Candidate, awards: list[Award], settlement: Settlement) -> None:
         self.candidate = candidate
@@ -64,31 +63,18 @@ class Scored:
         self.settlement = settlement
 
 
-@dataclass
 class WaitScore:
-    tile: int
-    unseen: int
-    result: Result | None = None
+    __slots__ = ("tile", "unseen", "result")
+
+    def __init__(self, tile: int, unseen: int, result: Result | None = None) -> None:
+        self.tile = tile
+        self.unseen = unseen
+        self.result = result
 
 
-@dataclass(slots=True, init=False)
 class Result:
-    input: str
-    result: str  # win | not_a_win | waiting | error
-    ruleset: Ruleset | None
-    options: Mapping[str, Any]
-    hand: Hand | None
-    ctx: Context | None
-    error: MjcalcError | None
-    failed: list[Condition]
-    waits_of: Callable[[], frozenset[int]] | None = field(repr=False)  # computes `waits` when asked
-    wait_scores: list[WaitScore]
-    best: Scored | None
-    readings_tried: int
-    ignored_flags: list[str]
-    warnings: list[str]
-    line: int | None
-    _waits: list[int] | None = field(repr=False)
+    __slots__ = ("input", "result", "ruleset", "options", "hand", "ctx", "error", "failed", "waits_of",
+                 "wait_scores", "best", "readings_tried", "ignored_flags", "warnings", "line", "_waits")
 
     def __init__(self, input: str, result: str, ruleset: Ruleset | None = None,
                  options: Mapping[str, Any] | None = None, hand: Hand | None = None, ctx: Context | None = None,
@@ -97,21 +83,21 @@ class Result:
                  best: Scored | None = None, readings_tried: int = 0, ignored_flags: list[str] | None = None,
                  warnings: list[str] | None = None, line: int | None = None) -> None:
         self.input = input
-        self.result = result
+        self.result = result  # win | not_a_win | waiting | error
         self.ruleset = ruleset
-        self.options = {} if options is None else options
+        self.options: Mapping[str, Any] = {} if options is None else options
         self.hand = hand
         self.ctx = ctx
         self.error = error
-        self.failed = [] if failed is None else failed
-        self.waits_of = waits_of
-        self.wait_scores = [] if wait_scores is None else wait_scores
+        self.failed: list[Condition] = [] if failed is None else failed
+        self.waits_of = waits_of  # computes `waits` when asked
+        self.wait_scores: list[WaitScore] = [] if wait_scores is None else wait_scores
         self.best = best
         self.readings_tried = readings_tried
-        self.ignored_flags = [] if ignored_flags is None else ignored_flags
-        self.warnings = [] if warnings is None else warnings
+        self.ignored_flags: list[str] = [] if ignored_flags is None else ignored_flags
+        self.warnings: list[str] = [] if warnings is None else warnings
         self.line = line
-        self._waits = None
+        self._waits: list[int] | None = None
 
     @property
     def waits(self) -> list[int]:
@@ -129,21 +115,30 @@ class Result:
 
 
 @mypyc_attr(native_class=False)  # pickled to the processes of a batch (--jobs), which a compiled class is not
-@dataclass(frozen=True)
 class Request:
     """What the caller adds to a line: a ruleset, options (``--set``) and flags given as CLI options."""
 
-    rules: str | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
-    flags: Sequence[FlagWord] = ()
-    config_options: Mapping[str, Any] = field(default_factory=dict)  # from the user config: only where known
-    # A run of many lines (batch, check): an option NAME applies to the lines whose ruleset has it (the run checked
-    # up front that one has: ``check_run_options``). One line (score, waits): an option its ruleset lacks is an error.
-    lenient: bool = False
-    rules_dir: str | None = None  # a batch file's folder: a ruleset path a line names is looked up there first
-    # Built-in rulesets only (``mjcalc serve``): a ruleset file named by ``rules`` or by a line's ``+rules=`` is
-    # refused without being read.
-    builtin_only: bool = False
+    def __init__(self, rules: str | None = None, options: Mapping[str, Any] | None = None,
+                 flags: Sequence[FlagWord] = (), config_options: Mapping[str, Any] | None = None,
+                 lenient: bool = False, rules_dir: str | None = None, builtin_only: bool = False) -> None:
+        self.rules: Final = rules
+        self.options: Final[Mapping[str, Any]] = {} if options is None else options
+        self.flags: Final = flags
+        self.config_options: Final[Mapping[str, Any]] = {} if config_options is None else config_options  # from
+        # the user config: only where known
+        # A run of many lines (batch, check): an option NAME applies to the lines whose ruleset has it (the run
+        # checked up front that one has: ``check_run_options``). One line (score, waits): an option its ruleset
+        # lacks is an error.
+        self.lenient: Final = lenient
+        self.rules_dir: Final = rules_dir  # a batch file's folder: a ruleset path a line names is looked up there first
+        # Built-in rulesets only (``mjcalc serve``): a ruleset file named by ``rules`` or by a line's ``+rules=`` is
+        # refused without being read.
+        self.builtin_only: Final = builtin_only
+
+    def in_folder(self, rules_dir: str | None) -> Request:
+        """The same request, its ruleset paths looked up first in ``rules_dir``."""
+        return Request(self.rules, self.options, self.flags, self.config_options, self.lenient, rules_dir,
+                       self.builtin_only)
 
 
 def score_line(text: str, request: Request = Request(), *, with_wait_scores: bool = True) -> Result:
@@ -588,23 +583,29 @@ def _substitutions(play: Play, hand: Hand, wild: Wildcards) -> list[tuple[Hand, 
 
 
 # The engine's bound structures are made once per ruleset and options and read for every reading: slotted
-# dataclasses, whose fields Python reads fastest (a named tuple's fields and properties take a slower path).
-@dataclass(frozen=True, slots=True)
+# classes, whose fields Python reads fastest (a named tuple's fields and properties take a slower path).
 class Play:
     """What scores a reading under one ruleset's options, bound once per options: a batch repeats them."""
 
-    rules: Ruleset
-    items: BoundItems
-    checks: Checks  # enabled conditions with a `when`
-    minimums: tuple[Condition, ...]  # enabled conditions with a `minimum`
-    settle: Callable[[Candidate, list[Award]], Settlement]
-    tie: Callable[[Candidate, list[Award]], tuple[int, ...]]  # orders readings that pay the same (``ties``)
-    # What best_reading reads of the ruleset on every line, read here once: the Ruleset is a Python object, and each
-    # of its attributes costs a compiled module a Python-level look-up (callgrind: ~250 instructions each).
-    forms: tuple[FormSpec, ...]
-    by_class: bool  # joker_sets: by_class
-    specials: tuple[SpecialKongDef, ...]  # the tile rules' special kongs
-    minimum_values: tuple[int, ...]  # each of ``minimums``' minimum, in order
+    __slots__ = ("rules", "items", "checks", "minimums", "settle", "tie", "forms", "by_class", "specials",
+                 "minimum_values")
+
+    def __init__(self, rules: Ruleset, items: BoundItems, checks: Checks, minimums: tuple[Condition, ...],
+                 settle: Callable[[Candidate, list[Award]], Settlement],
+                 tie: Callable[[Candidate, list[Award]], tuple[int, ...]], forms: tuple[FormSpec, ...],
+                 by_class: bool, specials: tuple[SpecialKongDef, ...], minimum_values: tuple[int, ...]) -> None:
+        self.rules: Final = rules
+        self.items: Final = items
+        self.checks: Final = checks  # enabled conditions with a `when`
+        self.minimums: Final = minimums  # enabled conditions with a `minimum`
+        self.settle: Final = settle
+        self.tie: Final = tie  # orders readings that pay the same (``ties``)
+        # What best_reading reads of the ruleset on every line, read here once: the Ruleset is a Python object, and
+        # each of its attributes costs a compiled module a Python-level look-up (callgrind: ~250 instructions each).
+        self.forms: Final = forms
+        self.by_class: Final = by_class  # joker_sets: by_class
+        self.specials: Final = specials  # the tile rules' special kongs
+        self.minimum_values: Final = minimum_values  # each of ``minimums``' minimum, in order
 
 
 _IN_PLAY: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Play]] = {}
@@ -750,31 +751,38 @@ WORD: Final = 60  # bits in each word of a bound item's bit and drops: a small i
 _LOW_WORD: Final = (1 << WORD) - 1
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class BoundItem:
-    # The item's gate (facts.py), which it must meet to be asked: the mask of its named facts, and apart the tile
-    # kinds it needs and forbids (bits 0-33, small ints: a reading tests them without a big-int operation).
-    gate: int
-    need_kinds: int
-    forbid_kinds: int
-    exact: bool  # the item holds whenever its gate is met: not asked when the facts are known
-    when: Callable[[Candidate], bool | int]
-    position: int  # in the ruleset's list: awards are listed in that order
-    item: ItemDef
-    value: int
-    award: Award  # the item counted once
-    excluding: bool  # the item excludes or reduces others
-    toward: int  # what the item counted once adds toward a minimum (``counted_toward_minimum``): its value, or 0
-    # 1 << position (of the first item of its id), and the items it excludes (``excludes``) by their bits, each cut in
-    # two words of WORD bits (low, high): small ints, whatever the number of items below 2 * WORD.
-    bit_low: int
-    bit_high: int
-    drops_low: int
-    drops_high: int
-    # A tallied predicate's item (predicates.tallied): the tally that counts it with others, once a reading, and
-    # its key there; None for the others.
-    tally: Callable[[Candidate], dict[Any, int]] | None
-    key: Any
+    __slots__ = ("gate", "need_kinds", "forbid_kinds", "exact", "when", "position", "item", "value", "award",
+                 "excluding", "toward", "bit_low", "bit_high", "drops_low", "drops_high", "tally", "key")
+
+    def __init__(self, gate: int, need_kinds: int, forbid_kinds: int, exact: bool,
+                 when: Callable[[Candidate], bool | int], position: int, item: ItemDef, value: int, award: Award,
+                 excluding: bool, toward: int, bit_low: int, bit_high: int, drops_low: int, drops_high: int,
+                 tally: Callable[[Candidate], dict[Any, int]] | None, key: Any) -> None:
+        # The item's gate (facts.py), which it must meet to be asked: the mask of its named facts, and apart the
+        # tile kinds it needs and forbids (bits 0-33, small ints: a reading tests them without a big-int operation).
+        self.gate: Final = gate
+        self.need_kinds: Final = need_kinds
+        self.forbid_kinds: Final = forbid_kinds
+        self.exact: Final = exact  # the item holds whenever its gate is met: not asked when the facts are known
+        self.when: Final = when
+        self.position: Final = position  # in the ruleset's list: awards are listed in that order
+        self.item: Final = item
+        self.value: Final = value
+        self.award: Final = award  # the item counted once
+        self.excluding: Final = excluding  # the item excludes or reduces others
+        # what the item counted once adds toward a minimum (``counted_toward_minimum``): its value, or 0
+        self.toward: Final = toward
+        # 1 << position (of the first item of its id), and the items it excludes (``excludes``) by their bits, each
+        # cut in two words of WORD bits (low, high): small ints, whatever the number of items below 2 * WORD.
+        self.bit_low: Final = bit_low
+        self.bit_high: Final = bit_high
+        self.drops_low: Final = drops_low
+        self.drops_high: Final = drops_high
+        # A tallied predicate's item (predicates.tallied): the tally that counts it with others, once a reading,
+        # and its key there; None for the others.
+        self.tally: Final = tally
+        self.key: Final = key
 
 
 # How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer, and the memo
@@ -782,7 +790,6 @@ class BoundItem:
 MET_LIMIT: Final = 8192
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Tier:
     """The items of one tier, in the ruleset's order. Whether an item's gate is met by a reading's named facts
     (beside the tiles: the form, the sets, the flags …) depends only on those that some gate of the tier reads,
@@ -793,18 +800,26 @@ class Tier:
     kinds an item needs or forbids are tested item by item (``BoundItem.need_kinds``): with them in the key,
     nearly every hand would be a new one."""
 
-    items: tuple[BoundItem, ...]
-    in_context: int  # the named facts of the context that some gate of the tier needs or forbids
-    in_shape: int  # the other named facts some gate reads (the tiles', the melds', the reading's)
-    met_in_context: dict[int, int]  # the context facts read → the items whose gates they meet there (bit i: item i)
-    met_in_shape: dict[int, int]  # as met_in_context, for the other facts read
-    met_by: dict[int, tuple[int, ...]]  # the items met on both parts (bits) → their indices, in order
-    context_gates: tuple[int, ...]  # of each item, its gate's mask on the context facts
-    shape_gates: tuple[int, ...]  # and on the others
-    reads: int  # in_context | in_shape
-    # The facts read (both parts at once) → the items met: most readings' facts came before (~3 in 4 of fresh
-    # riichi hands after a few thousand), one look-up instead of three (callgrind: ~1,500 instructions a hit less).
-    met_by_facts: dict[int, tuple[int, ...]]
+    __slots__ = ("items", "in_context", "in_shape", "met_in_context", "met_in_shape", "met_by", "context_gates",
+                 "shape_gates", "reads", "met_by_facts")
+
+    def __init__(self, items: tuple[BoundItem, ...], in_context: int, in_shape: int, met_in_context: dict[int, int],
+                 met_in_shape: dict[int, int], met_by: dict[int, tuple[int, ...]], context_gates: tuple[int, ...],
+                 shape_gates: tuple[int, ...], reads: int, met_by_facts: dict[int, tuple[int, ...]]) -> None:
+        self.items: Final = items
+        self.in_context: Final = in_context  # the named facts of the context that some gate of the tier needs or forbids
+        self.in_shape: Final = in_shape  # the other named facts some gate reads (the tiles', the melds', the reading's)
+        # the context facts read → the items whose gates they meet there (bit i: item i)
+        self.met_in_context: Final = met_in_context
+        self.met_in_shape: Final = met_in_shape  # as met_in_context, for the other facts read
+        self.met_by: Final = met_by  # the items met on both parts (bits) → their indices, in order
+        self.context_gates: Final = context_gates  # of each item, its gate's mask on the context facts
+        self.shape_gates: Final = shape_gates  # and on the others
+        self.reads: Final = reads  # in_context | in_shape
+        # The facts read (both parts at once) → the items met: most readings' facts came before (~3 in 4 of fresh
+        # riichi hands after a few thousand), one look-up instead of three (callgrind: ~1,500 instructions a hit
+        # less).
+        self.met_by_facts: Final = met_by_facts
 
     def met(self, facts: int) -> tuple[int, ...]:
         """The items (their indices) whose gates these facts meet on the named facts, in the ruleset's order."""
@@ -865,18 +880,22 @@ _MET_BY: Final[dict[tuple[int, tuple[int, ...]], tuple[dict[int, int], dict[int,
                                                         dict[int, tuple[int, ...]]]]] = {}
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Checks:
     """A ruleset's enabled conditions with a ``when``, each with its fail gate (facts.py): a condition whose fail
     gate is not met holds, unasked. As for a Tier, which are asked is looked up by the facts their gates read."""
 
-    # The mask of each one's fail gate, the condition and its ``when`` (apart: a compiled module calls a callable
-    # it holds directly, and ``cond.when(c)`` as a method of a Python object, looked up first).
-    conditions: tuple[tuple[int, Condition, Callable[[Candidate], bool | int]], ...]
-    reads: int
-    asked_by: dict[int, tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]]
-    # Of each condition, the answer from the facts when they decide it (predicates.DECIDED), else None.
-    decided: tuple[Callable[[int], bool] | None, ...]
+    __slots__ = ("conditions", "reads", "asked_by", "decided")
+
+    def __init__(self, conditions: tuple[tuple[int, Condition, Callable[[Candidate], bool | int]], ...], reads: int,
+                 asked_by: dict[int, tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]],
+                 decided: tuple[Callable[[int], bool] | None, ...]) -> None:
+        # The mask of each one's fail gate, the condition and its ``when`` (apart: a compiled module calls a
+        # callable it holds directly, and ``cond.when(c)`` as a method of a Python object, looked up first).
+        self.conditions: Final = conditions
+        self.reads: Final = reads
+        self.asked_by: Final = asked_by
+        # Of each condition, the answer from the facts when they decide it (predicates.DECIDED), else None.
+        self.decided: Final = decided
 
     def asked(self, facts: int | None) -> tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]:
         """The conditions to ask for a reading of these facts (every one when the facts are unknown), each with
@@ -918,11 +937,13 @@ def _checks(conditions: tuple[Condition, ...]) -> Checks:
     return Checks(pairs, reads, {}, tuple(decided))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class BoundItems:
-    closed: tuple[Tier, ...]  # for a closed hand, highest tier first
-    open: tuple[Tier, ...]  # for an open one
-    fallback: bool = False  # some item counts only when no other does (``ItemDef.fallback``)
+    __slots__ = ("closed", "open", "fallback")
+
+    def __init__(self, closed: tuple[Tier, ...], open: tuple[Tier, ...], fallback: bool = False) -> None:
+        self.closed: Final = closed  # for a closed hand, highest tier first
+        self.open: Final = open  # for an open one
+        self.fallback: Final = fallback  # some item counts only when no other does (``ItemDef.fallback``)
 
 
 def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:

@@ -6,7 +6,6 @@ special kongs) and checks what the notation promises: meld shapes, at most four 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Final
 
@@ -20,20 +19,34 @@ from .memo import remember
 from .notation import MeldText, ParsedLine, TileAt
 
 
-@dataclass(frozen=True)
+# Plain classes, not dataclasses: a dataclass's methods are Python source compiled when the module is imported,
+# every command's start-up (benchmarks/bench_startup.py). Values: equal when their fields are.
 class SpecialKongDef:
     """A special kong kind (旋风杠, 喜杠 …): at least ``min_distinct`` different kinds from ``core``; each tile
     beyond that is an extra (补 / 毛) and must come from ``extra_from``. ``wild`` kinds may stand in for a
     missing core kind (the 2024 competition rules' 一条). ``last_set``: the winning tile may complete the core
     in the concealed hand as the last set (Meihe's 中发白 叫胡), scoring as this kong."""
 
-    id: str
-    names: dict[str, str]
-    core: tuple[int, ...]
-    min_distinct: int
-    extra_from: tuple[int, ...]
-    wild: tuple[int, ...] = ()
-    last_set: bool = False
+    __slots__ = ("id", "names", "core", "min_distinct", "extra_from", "wild", "last_set")
+
+    def __init__(self, id: str, names: dict[str, str], core: tuple[int, ...], min_distinct: int,
+                 extra_from: tuple[int, ...], wild: tuple[int, ...] = (), last_set: bool = False) -> None:
+        self.id: Final = id
+        self.names: Final = names
+        self.core: Final = core
+        self.min_distinct: Final = min_distinct
+        self.extra_from: Final = extra_from
+        self.wild: Final = wild
+        self.last_set: Final = last_set
+
+    def _key(self) -> tuple[object, ...]:
+        return self.id, self.names, self.core, self.min_distinct, self.extra_from, self.wild, self.last_set
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SpecialKongDef) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.core, self.min_distinct, self.extra_from, self.wild, self.last_set))
 
     def match(self, kinds: tuple[int, ...]) -> tuple[int, ...] | None:
         """The effective tiles (wilds replaced by the core kinds they stand for), or None if no match."""
@@ -51,18 +64,30 @@ class SpecialKongDef:
         return tuple(sorted(real + stands))
 
 
-@dataclass(frozen=True)
 class TileRules:
     """The facts about tiles and size that a ruleset fixes; notation checks against these."""
 
-    ruleset: str
-    sets: int = 4
-    red_fives: bool = False
-    flowers: bool = False
-    # Flowers are set aside as drawn and replaced from the kong end: a win on that tile is a replacement win
-    # (+gang) even with no kong (Taiwan's 杠上开花 "on a kong or flower replacement tile").
-    flower_replacement: bool = False
-    special_kongs: tuple[SpecialKongDef, ...] = ()
+    __slots__ = ("ruleset", "sets", "red_fives", "flowers", "flower_replacement", "special_kongs")
+
+    def __init__(self, ruleset: str, sets: int = 4, red_fives: bool = False, flowers: bool = False,
+                 flower_replacement: bool = False, special_kongs: tuple[SpecialKongDef, ...] = ()) -> None:
+        self.ruleset: Final = ruleset
+        self.sets: Final = sets
+        self.red_fives: Final = red_fives
+        self.flowers: Final = flowers
+        # Flowers are set aside as drawn and replaced from the kong end: a win on that tile is a replacement win
+        # (+gang) even with no kong (Taiwan's 杠上开花 "on a kong or flower replacement tile").
+        self.flower_replacement: Final = flower_replacement
+        self.special_kongs: Final = special_kongs
+
+    def _key(self) -> tuple[object, ...]:
+        return self.ruleset, self.sets, self.red_fives, self.flowers, self.flower_replacement, self.special_kongs
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TileRules) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def winning_size(self) -> int:
@@ -73,25 +98,39 @@ EXPOSED_KINDS: Final = frozenset(("chi", "pon", "kong"))  # melds that open a ha
 KONG_KINDS: Final = frozenset(("kong", "concealed_kong", "special"))
 
 
-# A meld is frozen, but its __init__ writes the fields at once: the generated one sets each field through
-# object.__setattr__, and melds are made for every line.
+# A meld is never changed once made, and its __init__ writes the fields at once (melds are made for every line).
+# Equal (and hashed) by its fields but ``added`` and ``reds``.
 @mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-@dataclass(frozen=True, init=False)
 class Meld:
     kind: str  # chi | pon | kong | concealed_kong | special
     tiles: tuple[int, ...]  # effective tiles (a special kong's wilds as what they stand for)
     special: str | None = None  # the special kong kind id
     extra: int = 0  # tiles beyond a special kong's core (each a 补 / 毛)
-    added: bool = field(default=False, compare=False)  # an added kong (加杠), when the notation says so
+    added: bool = False  # an added kong (加杠), when the notation says so
     called: bool = False  # a special set the winning tile completed in hand (叫胡), not declared before
     held: tuple[int, ...] = ()  # the tiles as written and held: a special kong's wild 1s is a 1s here
-    reds: tuple[int, ...] = field(default=(), compare=False)  # the kinds of its red fives, to write it back
+    reds: tuple[int, ...] = ()  # the kinds of its red fives, to write it back
 
     def __init__(self, kind: str, tiles: tuple[int, ...], special: str | None = None, extra: int = 0,
                  added: bool = False, called: bool = False, held: tuple[int, ...] | None = None,
                  reds: tuple[int, ...] = ()) -> None:
         self.__dict__.update(kind=kind, tiles=tiles, special=special, extra=extra, added=added, called=called,
                              held=tiles if held is None else held, reds=reds)
+
+    def _key(self) -> tuple[object, ...]:
+        return self.kind, self.tiles, self.special, self.extra, self.called, self.held
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Meld(kind={self.kind!r}, tiles={self.tiles!r}, special={self.special!r}, extra={self.extra!r}, "
+                f"added={self.added!r}, called={self.called!r}, held={self.held!r}, reds={self.reds!r})")
 
     @property
     def exposed(self) -> bool:

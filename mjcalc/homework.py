@@ -22,12 +22,13 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from . import tiles as T
 from .engine import Result
 from .errors import MjcalcError
+from .frozen import replace
 from .i18n import N_, localized, tr
 from .render import UNITS
 from .ruleset import ItemDef, Ruleset

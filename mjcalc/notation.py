@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import getitem
 from typing import Final, NamedTuple
 
@@ -70,12 +69,26 @@ class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per til
 
 
 # Every plain tile (a digit of a suit; 0m 0p 0s the red fives) at every column of a line up to _COLUMNS, made
-# once: a TileAt is a value, so a line's tiles are looked up here rather than built one by one.
+# once: a TileAt is a value, so a line's tiles are looked up here rather than built one by one. Each digit's row
+# is made when a line first has that digit (``_Row.__missing__``): all 37 rows at import cost every command
+# ~10M instructions (6,000 tuples), where one hand needs a few rows.
 _COLUMNS: Final = 160
-_TILES_AT: Final = {suit: {str(d): tuple(_new(TileAt, (base + 4 if d == 0 else base + d - 1, column, d == 0))
-                                  for column in range(_COLUMNS))
-                    for d in (range(1, 8) if suit == "z" else range(10))}
-             for suit, base in SUIT_BASE.items()}
+
+
+@mypyc_attr(native_class=False)  # a dict subclass whose look-ups stay the dict's own (C)
+class _Row(dict[str, tuple[TileAt, ...]]):
+    def __init__(self, base: int) -> None:
+        super().__init__()
+        self.base = base
+
+    def __missing__(self, digit: str) -> tuple[TileAt, ...]:
+        d = int(digit)
+        kind = self.base + 4 if d == 0 else self.base + d - 1
+        row = self[digit] = tuple([_new(TileAt, (kind, column, d == 0)) for column in range(_COLUMNS)])
+        return row
+
+
+_TILES_AT: Final = {suit: _Row(base) for suit, base in SUIT_BASE.items()}
 
 
 class MeldText(NamedTuple):  # a tuple, as TileAt: made for every meld of every line
@@ -86,14 +99,23 @@ class MeldText(NamedTuple):  # a tuple, as TileAt: made for every meld of every 
     added: bool = False  # GB strings mark an added kong (加杠)
 
 
+# A plain class, not a dataclass: a dataclass's methods are Python source compiled when the module is imported,
+# every command's start-up (benchmarks/bench_startup.py).
 @mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
-@dataclass
 class ParsedLine:
     text: str
-    concealed: list[TileAt] = field(default_factory=list)
-    melds: list[MeldText] = field(default_factory=list)
-    flowers: list[TileAt] = field(default_factory=list)
-    flags: list[FlagWord] = field(default_factory=list)
+    concealed: list[TileAt]
+    melds: list[MeldText]
+    flowers: list[TileAt]
+    flags: list[FlagWord]
+
+    def __init__(self, text: str, concealed: list[TileAt] | None = None, melds: list[MeldText] | None = None,
+                 flowers: list[TileAt] | None = None, flags: list[FlagWord] | None = None) -> None:
+        self.text = text
+        self.concealed = [] if concealed is None else concealed
+        self.melds = [] if melds is None else melds
+        self.flowers = [] if flowers is None else flowers
+        self.flags = [] if flags is None else flags
 
     # What building a hand reads of the concealed tiles; the columns are only for errors (``_PlainLine``).
     @lazy

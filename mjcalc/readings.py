@@ -15,7 +15,6 @@ and again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import product
 from operator import itemgetter
@@ -965,16 +964,19 @@ def _multisets(pool: list[int], size: int, start: int = 0) -> Iterator[tuple[int
             yield (pool[i], *rest)
 
 
-@dataclass(frozen=True)
-class Wildcards:
+class Wildcards:  # a plain class: a dataclass's methods are Python source compiled at import (every command's start-up)
     """Which tiles of a hand are wildcards: ``count`` copies of ``kind`` in the concealed tiles, one of them
     the winning tile when ``win_is_wild``."""
 
-    kind: int | None = None
-    count: int = 0
-    win_is_wild: bool = False
-    labels: tuple[str, ...] = field(default=())
-    note: str | None = None  # something the reader should know about how the wildcards were read
+    __slots__ = ("kind", "count", "win_is_wild", "labels", "note")
+
+    def __init__(self, kind: int | None = None, count: int = 0, win_is_wild: bool = False,
+                 labels: tuple[str, ...] = (), note: str | None = None) -> None:
+        self.kind: Final = kind
+        self.count: Final = count
+        self.win_is_wild: Final = win_is_wild
+        self.labels: Final = labels
+        self.note: Final = note  # something the reader should know about how the wildcards were read
 
 
 def substituted_hands(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...],

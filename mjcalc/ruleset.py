@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -44,10 +43,10 @@ from .schema import _quote as _shown
 from .yamlfile import check_path, load_trusted
 from .yamlfile import load as load_yaml
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without compiling their methods at import
-    from dataclasses import dataclass
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.frozen)
+    from dataclasses import dataclass, field
 else:
-    from .frozen import dataclass
+    from .frozen import dataclass, field
 
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}

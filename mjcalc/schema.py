@@ -41,11 +41,9 @@ DISCARD_PAYERS = ("all_losers", "discarder")
 
 def _flag_names() -> tuple[str, ...]:
     """a flag the context holds: zimo, gang, mobao … (not from, base, cap, rules)"""
-    from dataclasses import fields
+    from .context import FIELDS, FLAG_BY_NAME
 
-    from .context import FLAG_BY_NAME, Context
-
-    held = {f.name for f in fields(Context)}
+    held = set(FIELDS)
     return tuple(name for name in FLAG_BY_NAME if name in held)
 
 

@@ -8,7 +8,6 @@ parameters and returns one amount per payer with the arithmetic written out, so 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, NamedTuple
 
@@ -32,29 +31,22 @@ class Award(NamedTuple):  # a tuple: made for every item that fires on every rea
         return self.value * self.count
 
 
-# Made for every payer of every reading scored: slotted, and an __init__ of their own, which mypyc compiles (the
-# one a dataclass generates is Python code, even in a compiled module).
-@dataclass(slots=True, init=False)
+# Made for every payer of every reading scored: plain slotted classes with an __init__ of their own, which mypyc
+# compiles (native classes); not dataclasses, whose methods are Python source compiled at import (every command's
+# start-up, benchmarks/bench_startup.py).
 class Payment:
-    payer: str
-    payee: str
-    fan: int  # the payer's total in the ruleset's unit
-    amount: int
-    formula: str
-    capped_from: int | None
-    on_behalf_of: str | None  # a share the payer covers for another seat (点炮全包, 包庄)
-    extras: tuple[Award, ...]  # items on this payment, not on every payment (放炮, 闭门 …): beside the hand's fan
+    __slots__ = ("payer", "payee", "fan", "amount", "formula", "capped_from", "on_behalf_of", "extras")
 
     def __init__(self, payer: str, payee: str, fan: int, amount: int, formula: str, capped_from: int | None = None,
                  on_behalf_of: str | None = None, extras: tuple[Award, ...] = ()) -> None:
         self.payer = payer
         self.payee = payee
-        self.fan = fan
+        self.fan = fan  # the payer's total in the ruleset's unit
         self.amount = amount
         self.formula = formula
         self.capped_from = capped_from
-        self.on_behalf_of = on_behalf_of
-        self.extras = extras
+        self.on_behalf_of = on_behalf_of  # a share the payer covers for another seat (点炮全包, 包庄)
+        self.extras = extras  # items on this payment, not on every payment (放炮, 闭门 …): beside the hand's fan
 
     def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
@@ -62,44 +54,38 @@ class Payment:
                 "payer_items": [a.item.id for a in self.extras]}
 
 
-@dataclass(frozen=True)
 class KongPayment:
-    payer: str
-    payee: str
-    kong: str
-    names: dict[str, str]
-    tiles: str
-    amount: int
+    __slots__ = ("payer", "payee", "kong", "names", "tiles", "amount")
+
+    def __init__(self, payer: str, payee: str, kong: str, names: dict[str, str], tiles: str, amount: int) -> None:
+        self.payer: Final = payer
+        self.payee: Final = payee
+        self.kong: Final = kong
+        self.names: Final = names
+        self.tiles: Final = tiles
+        self.amount: Final = amount
 
     def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "kong": self.kong, "name": self.names,
                 "tiles": self.tiles, "amount": self.amount}
 
 
-@dataclass(slots=True, init=False)  # as Payment: made for every reading scored
-class Settlement:
-    fan: int  # the winner-side total in the ruleset's unit (fan, tai, han)
-    payments: list[Payment]
-    kong_payments: list[KongPayment]
-    uncapped_total: int  # hand payments before any cap plus kong points: what the reading choice maximises
-    notes: list[str]
-    rank: tuple[int, ...]  # tie-breaks after uncapped_total, before "fewer items" (riichi: han, fu)
-    fu: int | None  # formulas with fu (riichi)
-    fu_lines: list[tuple[str, int]]  # the reason for each part of the fu
-    limit: str | None  # a named limit that applied (mangan …)
+class Settlement:  # as Payment: made for every reading scored
+    __slots__ = ("fan", "payments", "kong_payments", "uncapped_total", "notes", "rank", "fu", "fu_lines", "limit")
 
     def __init__(self, fan: int, payments: list[Payment], kong_payments: list[KongPayment], uncapped_total: int,
                  notes: list[str] | None = None, rank: tuple[int, ...] = (), fu: int | None = None,
                  fu_lines: list[tuple[str, int]] | None = None, limit: str | None = None) -> None:
-        self.fan = fan
+        self.fan = fan  # the winner-side total in the ruleset's unit (fan, tai, han)
         self.payments = payments
         self.kong_payments = kong_payments
-        self.uncapped_total = uncapped_total
-        self.notes = [] if notes is None else notes
-        self.rank = rank
-        self.fu = fu
-        self.fu_lines = [] if fu_lines is None else fu_lines
-        self.limit = limit
+        self.uncapped_total = uncapped_total  # hand payments before any cap plus kong points: what the reading
+        # choice maximises
+        self.notes: list[str] = [] if notes is None else notes
+        self.rank = rank  # tie-breaks after uncapped_total, before "fewer items" (riichi: han, fu)
+        self.fu = fu  # formulas with fu (riichi)
+        self.fu_lines: list[tuple[str, int]] = [] if fu_lines is None else fu_lines  # the reason for each part of the fu
+        self.limit = limit  # a named limit that applied (mangan …)
 
     @property
     def points(self) -> int:

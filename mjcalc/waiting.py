@@ -9,8 +9,6 @@ self-drawn and on a discard; for a hand that is not ready, how far it is (shante
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -19,12 +17,15 @@ from .engine import Request, Result, WaitScore, score_line, score_with_tile
 from .readings import ORPHANS, FormSpec, tiles_of  # noqa: F401  (tiles_of: doctests)
 
 
-@dataclass
-class WaitReport:
-    result: Result  # the line read as a waiting hand (or the error / the complete hand)
-    shanten: int | None = None
-    waits: list[tuple[WaitScore, WaitScore]] = field(default_factory=list)  # (self-drawn, on a discard)
-    wild_draw: WaitScore | None = None  # drawing the treasure / a wildcard, self-drawn (it is never discarded)
+class WaitReport:  # a plain class: a dataclass's methods are compiled from source when the module is imported
+    __slots__ = ("result", "shanten", "waits", "wild_draw")
+
+    def __init__(self, result: Result, shanten: int | None = None,
+                 waits: list[tuple[WaitScore, WaitScore]] | None = None, wild_draw: WaitScore | None = None) -> None:
+        self.result = result  # the line read as a waiting hand (or the error / the complete hand)
+        self.shanten = shanten
+        self.waits: list[tuple[WaitScore, WaitScore]] = [] if waits is None else waits  # (self-drawn, on a discard)
+        self.wild_draw = wild_draw  # drawing the treasure / a wildcard, self-drawn (it is never discarded)
 
 
 def analyse(text: str, request: Request | None = None) -> WaitReport:
@@ -35,8 +36,8 @@ def analyse(text: str, request: Request | None = None) -> WaitReport:
         return report
     rules, hand, ctx = result.ruleset, result.hand, result.ctx
     report.shanten = shanten_of(result)
-    self_ctx = dataclasses.replace(ctx, zimo=True, discarder=None)
-    discard_ctx = ctx if not ctx.zimo else dataclasses.replace(ctx, zimo=False, discarder=T.next_seat(ctx.seat, 2))
+    self_ctx = ctx.replace(zimo=True, discarder=None)
+    discard_ctx = ctx if not ctx.zimo else ctx.replace(zimo=False, discarder=T.next_seat(ctx.seat, 2))
     for tile in result.waits:
         report.waits.append((score_with_tile(rules, result.options, hand, self_ctx, tile),
                              score_with_tile(rules, result.options, hand, discard_ctx, tile)))
@@ -64,7 +65,7 @@ def shanten_of(result: Result) -> int | None:
     if result.result != "waiting" or result.hand is None or result.ruleset is None or result.ctx is None:
         return None
     hand = result.hand
-    if result.waits or called_set_waits(result, dataclasses.replace(result.ctx, zimo=True, discarder=None)):
+    if result.waits or called_set_waits(result, result.ctx.replace(zimo=True, discarder=None)):
         return 0
     return shanten(list(hand.concealed), len(hand.melds), hand.sets, result.ruleset.forms)
 
@@ -75,7 +76,7 @@ def wild_draw(result: Result, self_ctx: Any) -> WaitScore | None:
     rules, hand = result.ruleset, result.hand
     assert rules is not None and hand is not None
     if rules.wildcard == "treasure" and self_ctx.bao is not None and "mobao" in rules.flags:
-        return score_with_tile(rules, result.options, hand, dataclasses.replace(self_ctx, mobao=True), self_ctx.bao)
+        return score_with_tile(rules, result.options, hand, self_ctx.replace(mobao=True), self_ctx.bao)
     if rules.wildcard == "hui":
         kind = T.next_kind(self_ctx.flip) if self_ctx.flip is not None else self_ctx.hui
         if kind is not None:

@@ -29,7 +29,6 @@ def error_text(kind: str, message: str, column: int | None = None) -> str:
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file``
     by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
-    import dataclasses
     import os
 
     from ..api import rulesets
@@ -39,7 +38,7 @@ def catalogue() -> dict[str, Any]:
     for shown in found.values():
         if isinstance(shown.get("file"), str):
             shown["file"] = os.path.basename(shown["file"])
-    flags = [{**dataclasses.asdict(f), "aliases": list(f.aliases)} for f in FLAGS]
+    flags = [f.to_json() for f in FLAGS]
     return {"rulesets": found, "flag_defs": flags, "labels": labels()}
 
 
