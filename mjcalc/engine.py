@@ -24,12 +24,13 @@ from .errors import MjcalcError, did_you_mean
 from .frozen import replace
 from .facts import KIND_BITS, WIDTH, Gate, unmet
 from .i18n import Msg
-from .hand import Hand, build_hand
+from .hand import Hand, SpecialKongDef, build_hand
 from .memo import remember
 from .notation import FlagWord, ParsedLine, parse_line
-from .predicates import Candidate, Tallied
+from .predicates import DECIDED, Candidate, Tallied
 from .readings import (
     IMMEDIATE,
+    FormSpec,
     Reading,
     Wildcards,
     reading_class,
@@ -539,9 +540,9 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
     awards: list[Award] | None
     tried = 0
     # A class-blind ruleset (joker_sets: by_class) cannot tell apart readings of one class: score the first.
-    seen: set[tuple[object, ...]] | None = set() if rules.joker_sets == "by_class" else None
-    for sub_hand, subs in _substitutions(rules, hand, wild):
-        for reading in readings(sub_hand, rules.forms):
+    seen: set[tuple[object, ...]] | None = set() if play.by_class else None
+    for sub_hand, subs in _substitutions(play, hand, wild):
+        for reading in readings(sub_hand, play.forms):
             tried += 1
             if seen is not None:
                 key = reading_class(reading)
@@ -556,10 +557,9 @@ def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Co
                 if not when(c):
                     failed = [cond] if failed is None else [*failed, cond]
             if failed is None:
-                awards = evaluate_items(play.items, c)
+                awards, counted = _evaluate(play.items, c)
                 if play.minimums:
-                    counted = counted_toward_minimum(awards)
-                    failed = _short_of(play.minimums, counted)
+                    failed = _short_of(play.minimums, play.minimum_values, counted)
             if failed:
                 near = (len(failed), -counted)
                 if nearest is None or near < nearest_key:
@@ -612,16 +612,15 @@ def immediate_win(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: C
     return Scored(c, awards, play.settle(c, awards)), []
 
 
-def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Hand, dict[str, str]]]:
+def _substitutions(play: Play, hand: Hand, wild: Wildcards) -> list[tuple[Hand, dict[str, str]]]:
     """The hand with its wildcards substituted every way, also read with its winning tile completing a
     special set in hand (叫胡) where the ruleset allows it; what each wildcard stood for alongside."""
-    specials = rules.tile_rules.special_kongs
+    specials = play.specials
     called = set_call_hands(hand, wild, specials) if specials else []
     if not wild.count and not called:  # the usual hand: itself
         return [(hand, {})]
-    by_class = rules.joker_sets == "by_class"
     return [(sub_hand, {**called_subs, **subs}) for variant, rest, called_subs in [(hand, wild, {}), *called]
-            for sub_hand, subs in substituted_hands(variant, rest, rules.forms, by_class)]
+            for sub_hand, subs in substituted_hands(variant, rest, play.forms, play.by_class)]
 
 
 
@@ -630,17 +629,25 @@ def _substitutions(rules: Ruleset, hand: Hand, wild: Wildcards) -> list[tuple[Ha
 class Play:
     """What scores a reading under one ruleset's options, bound once per options: a batch repeats them."""
 
-    __slots__ = ("rules", "items", "checks", "minimums", "settle", "tie")
+    __slots__ = ("rules", "items", "checks", "minimums", "settle", "tie", "forms", "by_class", "specials",
+                 "minimum_values")
 
     def __init__(self, rules: Ruleset, items: BoundItems, checks: Checks, minimums: tuple[Condition, ...],
                  settle: Callable[[Candidate, list[Award]], Settlement],
-                 tie: Callable[[Candidate, list[Award]], tuple[int, ...]]) -> None:
+                 tie: Callable[[Candidate, list[Award]], tuple[int, ...]], forms: tuple[FormSpec, ...],
+                 by_class: bool, specials: tuple[SpecialKongDef, ...], minimum_values: tuple[int, ...]) -> None:
         self.rules: Final = rules
         self.items: Final = items
         self.checks: Final = checks  # enabled conditions with a `when`
         self.minimums: Final = minimums  # enabled conditions with a `minimum`
         self.settle: Final = settle
         self.tie: Final = tie  # orders readings that pay the same (``ties``)
+        # What best_reading reads of the ruleset on every line, read here once: the Ruleset is a Python object, and
+        # each of its attributes costs a compiled module a Python-level look-up (callgrind: ~250 instructions each).
+        self.forms: Final = forms
+        self.by_class: Final = by_class  # joker_sets: by_class
+        self.specials: Final = specials  # the tile rules' special kongs
+        self.minimum_values: Final = minimum_values  # each of ``minimums``' minimum, in order
 
 
 _IN_PLAY: Final[dict[tuple[int, tuple[tuple[str, Any], ...]], Play]] = {}
@@ -669,7 +676,10 @@ def _in_play(rules: Ruleset, options: Mapping[str, Any]) -> Play:
             minimums = tuple(replace(c, minimum=int(options[c.minimum_option])) if c.minimum_option else c
                              for c in conditions if c.minimum is not None)
             bound = remember(_BOUND, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
-        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options), tie_key(rules)), 1024)
+        minimums = bound[3]
+        found = remember(_IN_PLAY, key, Play(rules, *bound[1:], settler(rules, options), tie_key(rules), rules.forms,
+                                             rules.joker_sets == "by_class", rules.tile_rules.special_kongs,
+                                             tuple(int(cond.minimum) for cond in minimums)), 1024)  # type: ignore[arg-type]
     remember(_PLAY_OF, id(options), (options, found), 1024)
     return found
 
@@ -775,7 +785,7 @@ def _bound_item(item: ItemDef, position: int, value: int, bit: int, drops: int) 
     tally, key = (when.tally, when.key) if isinstance(when, Tallied) else (None, None)
     return BoundItem(Gate(need & ~KIND_BITS, forbid & ~KIND_BITS).mask, need & KIND_BITS, forbid & KIND_BITS,
                      item.exact, when, position, item, value, Award(item, value, 1),
-                     bool(item.excludes or item.reduces), bit & _LOW_WORD, bit >> WORD, drops & _LOW_WORD, drops >> WORD,
+                     bool(item.excludes or item.reduces), counted_toward_minimum([Award(item, value, 1)]), bit & _LOW_WORD, bit >> WORD, drops & _LOW_WORD, drops >> WORD,
                      tally, key)
 
 
@@ -785,11 +795,11 @@ _LOW_WORD: Final = (1 << WORD) - 1
 
 class BoundItem:
     __slots__ = ("gate", "need_kinds", "forbid_kinds", "exact", "when", "position", "item", "value", "award",
-                 "excluding", "bit_low", "bit_high", "drops_low", "drops_high", "tally", "key")
+                 "excluding", "toward", "bit_low", "bit_high", "drops_low", "drops_high", "tally", "key")
 
     def __init__(self, gate: int, need_kinds: int, forbid_kinds: int, exact: bool,
                  when: Callable[[Candidate], bool | int], position: int, item: ItemDef, value: int, award: Award,
-                 excluding: bool, bit_low: int, bit_high: int, drops_low: int, drops_high: int,
+                 excluding: bool, toward: int, bit_low: int, bit_high: int, drops_low: int, drops_high: int,
                  tally: Callable[[Candidate], dict[Any, int]] | None, key: Any) -> None:
         # The item's gate (facts.py), which it must meet to be asked: the mask of its named facts, and apart the
         # tile kinds it needs and forbids (bits 0-33, small ints: a reading tests them without a big-int operation).
@@ -803,6 +813,8 @@ class BoundItem:
         self.value: Final = value
         self.award: Final = award  # the item counted once
         self.excluding: Final = excluding  # the item excludes or reduces others
+        # what the item counted once adds toward a minimum (``counted_toward_minimum``): its value, or 0
+        self.toward: Final = toward
         # 1 << position (of the first item of its id), and the items it excludes (``excludes``) by their bits, each
         # cut in two words of WORD bits (low, high): small ints, whatever the number of items below 2 * WORD.
         self.bit_low: Final = bit_low
@@ -914,37 +926,57 @@ class Checks:
     """A ruleset's enabled conditions with a ``when``, each with its fail gate (facts.py): a condition whose fail
     gate is not met holds, unasked. As for a Tier, which are asked is looked up by the facts their gates read."""
 
-    __slots__ = ("conditions", "reads", "asked_by")
+    __slots__ = ("conditions", "reads", "asked_by", "decided")
 
     def __init__(self, conditions: tuple[tuple[int, Condition, Callable[[Candidate], bool | int]], ...], reads: int,
-                 asked_by: dict[int, tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]]) -> None:
+                 asked_by: dict[int, tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]],
+                 decided: tuple[Callable[[int], bool] | None, ...]) -> None:
         # The mask of each one's fail gate, the condition and its ``when`` (apart: a compiled module calls a
         # callable it holds directly, and ``cond.when(c)`` as a method of a Python object, looked up first).
         self.conditions: Final = conditions
         self.reads: Final = reads
         self.asked_by: Final = asked_by
+        # Of each condition, the answer from the facts when they decide it (predicates.DECIDED), else None.
+        self.decided: Final = decided
 
     def asked(self, facts: int | None) -> tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]:
         """The conditions to ask for a reading of these facts (every one when the facts are unknown), each with
-        its ``when``."""
+        its ``when``. One that the facts decide is not asked: it holds, or it is asked by a ``when`` that fails."""
         if facts is None:
             return tuple((cond, when) for _, cond, when in self.conditions)
         key = facts & self.reads
         found = self.asked_by.get(key)
         if found is None:
             not_met = unmet(key)
-            found = remember(self.asked_by, key, tuple((cond, when) for fails, cond, when in self.conditions
-                                                       if not fails & not_met), MET_LIMIT)
+            asked = []
+            for (fails, cond, when), decide in zip(self.conditions, self.decided):
+                if fails & not_met:
+                    continue
+                if decide is None:
+                    asked.append((cond, when))
+                elif not decide(key):
+                    asked.append((cond, _fails))
+            found = remember(self.asked_by, key, tuple(asked), MET_LIMIT)
         return found
+
+
+def _fails(c: Candidate) -> bool:
+    """The ``when`` of a condition that the facts decided fails."""
+    return False
 
 
 def _checks(conditions: tuple[Condition, ...]) -> Checks:
     pairs = tuple((c.fail_gate.mask, c, c.when) for c in conditions if c.when is not None)
     reads = 0
+    decided: list[Callable[[int], bool] | None] = []
     for c in conditions:
         if c.when is not None:
             reads |= c.fail_gate.need | c.fail_gate.forbid
-    return Checks(pairs, reads, {})
+            found = DECIDED.get(c.when)
+            decided.append(None if found is None else found[1])
+            if found is not None:
+                reads |= found[0]
+    return Checks(pairs, reads, {}, tuple(decided))
 
 
 class BoundItems:
@@ -961,6 +993,12 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     once one fires, lower tiers are not even asked), then those excluded by another that fired go
     (``excludes``; ``*`` = all). An item whose gate the candidate's facts do not meet is not asked
     (``Tier.met``); with the facts unknown (None), every item is."""
+    return _evaluate(items, c)[0]
+
+
+def _evaluate(items: BoundItems, c: Candidate) -> tuple[list[Award], int]:
+    """``evaluate_items``, and what its awards count toward a minimum (``counted_toward_minimum``): summed from the
+    bound items as they fire, where the awards' items are Python objects, each field a Python-level look-up."""
     facts = c.facts
     kinds = c.kinds  # the kind bits of the facts
     awards: list[Award] = []
@@ -968,6 +1006,7 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
     excluding = False
     counted_by: Callable[[Candidate], dict[Any, int]] | None = None  # the last tally asked, and its counts
     counts: dict[Any, int] = _NOTHING_COUNTED
+    counted = 0
     for tier in items.closed if c.hand.closed else items.open:
         in_tier = tier.items
         # Counted once (True, or 1), an item's award is the one made when it was bound: an award is a value.
@@ -978,6 +1017,7 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
                     awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
                     fired.append(b)
                     excluding = excluding or b.excluding
+                    counted += b.toward * int(n)
         else:
             for i in tier.met(facts):
                 b = in_tier[i]
@@ -996,13 +1036,16 @@ def evaluate_items(items: BoundItems, c: Candidate) -> list[Award]:
                     awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
                     fired.append(b)
                     excluding = excluding or b.excluding
+                    counted += b.toward * int(n)
         if awards:
             break  # in the ruleset's order already: so are a tier's items
     if excluding:
         awards = _excluded(awards, fired)
+        counted = counted_toward_minimum(awards)
     if items.fallback and len(awards) > 1:
-        return _without_fallback(awards)
-    return awards
+        awards = _without_fallback(awards)
+        counted = counted_toward_minimum(awards)
+    return awards, counted
 
 
 _NOTHING_COUNTED: Final[dict[Any, int]] = {}
@@ -1078,12 +1121,13 @@ def below_minimum(conditions: tuple[Condition, ...], awards: list[Award]) -> lis
     return [_filled(cond, awards, counted) for cond in failed]
 
 
-def _short_of(conditions: tuple[Condition, ...], counted: int) -> list[Condition] | None:
-    """``below_minimum``'s conditions, their messages not filled in yet (None when none fails)."""
+def _short_of(conditions: tuple[Condition, ...], minimums: tuple[int, ...], counted: int) -> list[Condition] | None:
+    """``below_minimum``'s conditions (each with a minimum, ``minimums``), their messages not filled in yet (None when
+    none fails)."""
     failed = None
-    for cond in conditions:
-        if cond.minimum is not None and counted < cond.minimum:
-            failed = [cond] if failed is None else [*failed, cond]
+    for i in range(len(minimums)):
+        if counted < minimums[i]:
+            failed = [conditions[i]] if failed is None else [*failed, conditions[i]]
     return failed
 
 

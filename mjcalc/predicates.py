@@ -36,7 +36,9 @@ from .facts import (
     WIND,
     WIND_KINDS,
     WIND_PUNG,
+    WIDTH,
     Gate,
+    unmet,
 )
 from .hand import Hand, Meld
 from .memo import remember
@@ -156,15 +158,18 @@ class Candidate:
         return None if i is None else self.reading.groups[i]
 
 
-# The facts of a reading's form, wait and set counts, by the form, the wait and the counts packed in one small int
-# (each below 64: MAX_GROUPS): seven big-int unions and two look-ups a reading become one look-up (callgrind: ~1,000
-# instructions a reading less). Few combinations occur.
-_READING_FACTS: Final[dict[tuple[str, str | None, int], int]] = {}
+# The facts of a reading's form, wait and set counts, by the counts packed in one small int (each below 64:
+# MAX_GROUPS), the form and the wait beside them by their place in FORM_FACTS and WAIT_FACTS: seven big-int unions
+# and two look-ups a reading become one look-up (callgrind: ~1,000 instructions a reading less), by an int rather
+# than a tuple (~500 less again). Few combinations occur.
+_READING_FACTS: Final[dict[int, int]] = {}
+_FORM_AT: Final = {form: i for i, form in enumerate(FORM_FACTS)}
+_WAIT_AT: Final = {wait: i for i, wait in enumerate(WAIT_FACTS)}
 
 
 def _reading_facts(form: str, wait: str | None, chis: int, pungs: int, concealed: int, dragons: int,
                    winds: int) -> int:
-    key = (form, wait, chis | pungs << 6 | concealed << 12 | dragons << 18 | winds << 24)
+    key = chis | pungs << 6 | concealed << 12 | dragons << 18 | winds << 24 | _FORM_AT[form] << 30 | _WAIT_AT[wait] << 36
     found = _READING_FACTS.get(key)
     if found is None:
         found = remember(_READING_FACTS, key, FORM_FACTS[form] | WAIT_FACTS[wait] | CHI.of[chis] | PUNG.of[pungs]
@@ -305,7 +310,17 @@ def _signature(fn: Predicate) -> inspect.Signature:
 
 
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
-    """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError."""
+    """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError. An exact one is
+    recorded as decided by the facts (``DECIDED``)."""
+    bound = _bind(name, params)
+    gate, _, exact = gate_of(name, params)
+    if exact:
+        mask = gate.mask
+        DECIDED[bound] = ((mask | mask >> WIDTH) & _ALL_FACTS, lambda facts: not mask & unmet(facts))
+    return bound
+
+
+def _bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     fn = PREDICATES[name]
     bound = _signature(fn).bind(None, **params)
     if name in ATTRIBUTE_PREDICATES:
@@ -320,6 +335,50 @@ def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | i
         return Tallied(tally, next(iter(params.values())))
     bound.apply_defaults()
     return _positional(fn, tuple(bound.arguments.values())[1:])
+
+
+# Bound predicates, and any / all / not of them, whose answer the facts of a reading decide (facts.py): each is an
+# exact predicate (``needs(..., exact=True)``: true exactly when its gate is met) or made of them. By the callable
+# bound: the facts its answer reads, and the answer from the facts (truthy or not). The engine asks a win condition
+# decided so once for each set of those facts, not once a reading (engine.Checks).
+DECIDED: Final[dict[object, tuple[int, Callable[[int], bool]]]] = {}
+_ALL_FACTS: Final = (1 << WIDTH) - 1
+
+
+def _any_decided(parts: list[Callable[[int], bool]]) -> Callable[[int], bool]:
+    def decide(facts: int) -> bool:
+        for part in parts:  # noqa: SIM110
+            if part(facts):
+                return True
+        return False
+    return decide
+
+
+def _all_decided(parts: list[Callable[[int], bool]]) -> Callable[[int], bool]:
+    def decide(facts: int) -> bool:
+        for part in parts:  # noqa: SIM110
+            if not part(facts):
+                return False
+        return True
+    return decide
+
+
+def _decided_as(made: Callable[[Candidate], bool | int], key: str,
+                fns: tuple[Callable[[Candidate], bool | int], ...]) -> None:
+    """Record ``made`` (``key`` any / all / not of ``fns``) as decided by the facts when every one of ``fns`` is."""
+    reads = 0
+    parts: list[Callable[[int], bool]] = []
+    for fn in fns:
+        found = DECIDED.get(fn)
+        if found is None:
+            return
+        reads |= found[0]
+        parts.append(found[1])
+    if key == "not":
+        part = parts[0]
+        DECIDED[made] = (reads, lambda facts: not part(facts))
+    else:
+        DECIDED[made] = (reads, _any_decided(parts) if key == "any" else _all_decided(parts))
 
 
 def _positional(fn: Predicate, args: tuple[object, ...]) -> Callable[[Candidate], bool | int]:
@@ -348,6 +407,7 @@ def combined(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Ca
                 if fn(c):
                     return True
             return False
+        _decided_as(any_of, key, fns)
         return any_of
 
     def all_of(c: Candidate) -> bool | int:
@@ -357,12 +417,14 @@ def combined(key: str, fns: tuple[Callable[[Candidate], bool | int], ...]) -> Ca
             if not value:
                 return False
         return value
+    _decided_as(all_of, key, fns)
     return all_of
 
 
 def negated(fn: Callable[[Candidate], bool | int]) -> Callable[[Candidate], bool]:
     def not_(c: Candidate) -> bool:
         return not fn(c)
+    _decided_as(not_, "not", (fn,))
     return not_
 
 
