@@ -188,21 +188,24 @@ class ParsedLine:
         self.flag_memo: Final = flag_memo
         self.flags_at: Final = (flags[0][2] or 0) if flags and flag_memo is not None else 0  # the first flag's column
 
+    def _general(self) -> ParsedLine:
+        """The line read by the general reader, for the TileAt (with columns) of the concealed tiles and of the
+        flowers, which the fast reader does not make: both kept from that one reading."""
+        general = _parse_any(self.text)
+        self._concealed, self._flowers = general.concealed, general.flowers
+        return general
+
     @property
     def concealed(self) -> list[TileAt]:
         """The concealed tiles as written, each with its column."""
         found = self._concealed
-        if found is None:
-            found = self._concealed = _parse_any(self.text).concealed
-        return found
+        return found if found is not None else self._general().concealed
 
     @property
     def flowers(self) -> list[TileAt]:
         """The flowers as written, each with its column."""
         found = self._flowers
-        if found is None:
-            found = self._flowers = _parse_any(self.text).flowers
-        return found
+        return found if found is not None else self._general().flowers
 
     @property
     def kinds(self) -> list[int]:
