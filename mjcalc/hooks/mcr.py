@@ -47,6 +47,7 @@ from ..facts import (
     Gate,
 )
 from ..facts import DRAGON as DRAGON_FACT
+from ..hand import EXPOSED_KINDS, KONG_KINDS
 from ..memo import remember
 from ..predicates import REGULAR, Candidate, namespaced, needs, tallied
 from ..readings import FORM_FACTS
@@ -177,7 +178,15 @@ _SHIFT: Final = {name: 2 * (len(VALUES) - 1 - i) for i, name in enumerate(VALUES
 
 
 def _as_fans(found: dict[str, int]) -> Fans:
-    return tuple(sorted(found.items(), key=lambda kv: ORDER[kv[0]]))
+    """The fans found in the table's order (a combination makes at most three: a loop over them, not a sort with
+    a key, whose calls are Python-level)."""
+    out: list[tuple[str, int]] = []
+    for name, n in found.items():
+        at = len(out)
+        while at and ORDER[out[at - 1][0]] > ORDER[name]:
+            at -= 1
+        out.insert(at, (name, n))
+    return tuple(out)
 
 
 # The trios of 3 or 4 sets (in combinations' order), each with the sets left over; the pairs of 2 to 4 sets.
@@ -245,8 +254,9 @@ def _combine(sets: tuple[int, ...], chows: bool) -> Fans:
     # make the same fans (the rank holds every fan's count), so the order they are tried in changes nothing.
     chosen_best: dict[str, int] = {}
     chosen_rank = 0
+    fan_bits = [1 << ORDER[fan] for fan in fans]
     for chosen in range(1, 1 << len(fans)):
-        if bin(chosen).count("1") > n - 1 or not _forest(ends, fans, chosen, n):
+        if _ONES[chosen] > n - 1 or not _forest(ends, fan_bits, chosen):
             continue
         counted: dict[str, int] = {}
         for k in range(len(fans)):
@@ -258,19 +268,20 @@ def _combine(sets: tuple[int, ...], chows: bool) -> Fans:
     return _as_fans(chosen_best)
 
 
-def _forest(ends: list[tuple[int, int]], fans: list[str], chosen: int, n: int) -> bool:
-    """The pairs chosen (bit k: pair k) make no cycle, and no set is in two pairs of the same fan (不得相同)."""
-    parent = [0, 1, 2, 3][:n]
-    used = 0  # a bit for each set and fan used: the fan's place in ORDER, 32 of them a set
-    for k in range(len(fans)):
+def _forest(ends: list[tuple[int, int]], fan_bits: list[int], chosen: int) -> bool:
+    """The pairs chosen (bit k: pair k) make no cycle, and no set is in two pairs of the same fan (不得相同);
+    ``fan_bits``: of each pair, its fan's bit (its place in ORDER)."""
+    parent = [0, 1, 2, 3]
+    used = [0, 0, 0, 0]  # of each set, the bits of the fans it is in (small ints: no big-int operation)
+    for k in range(len(fan_bits)):
         if not chosen >> k & 1:
             continue
         i, j = ends[k]
-        fan = ORDER[fans[k]]
-        tags = 1 << (32 * i + fan) | 1 << (32 * j + fan)
-        if used & tags:
+        bit = fan_bits[k]
+        if used[i] & bit or used[j] & bit:
             return False
-        used |= tags
+        used[i] |= bit
+        used[j] |= bit
         ri = i
         while parent[ri] != ri:
             ri = parent[ri]
@@ -281,6 +292,10 @@ def _forest(ends: list[tuple[int, int]], fans: list[str], chosen: int, n: int) -
             return False
         parent[ri] = rj
     return True
+
+
+# How many bits each choice of pairs sets (up to the six pairs of four sets): ``bin().count`` is a Python-level call.
+_ONES: Final = tuple(bin(chosen).count("1") for chosen in range(1 << 6))
 
 
 # The fans of every combination of chows (at most 12,650: up to four of 21 starts) and of suited triplets (at most
@@ -329,13 +344,23 @@ def combination_fans(c: Candidate) -> dict[Any, int]:
         return _LAST_FANS[0]
     found: dict[Any, int] = {}
     starts = c.chi_starts
-    if len(starts) >= 2:
+    if len(starts) == 2:  # two sets make one pair fan or none: no memo to key (fresh combinations miss it)
+        fan = _chow_pair(starts[0], starts[1])
+        if fan is not None:
+            found[fan] = 1
+    elif len(starts) > 2:
         for name, n in chow_fans(tuple(starts)):
             found[name] = n
     kinds = c.pung_kinds
     if len(kinds) >= 2:
-        for name, n in pung_fans(tuple(sorted(kinds))):
-            found[name] = n
+        suited = sorted([k for k in kinds if k < T.HONOR_START])
+        if len(suited) == 2:
+            fan = _pung_pair(suited[0], suited[1])
+            if fan is not None:
+                found[fan] = 1
+        elif len(suited) > 2:
+            for name, n in pung_fans(tuple(suited)):
+                found[name] = n
     _LAST_COUNTED[0] = c
     _LAST_FANS[0] = found
     return found
@@ -602,21 +627,29 @@ def big_three_winds(c: Candidate) -> bool:
 @mcr
 def tile_hog(c: Candidate) -> int:
     """How many kinds the hand holds all four of without a kong of them (四归一)."""
+    hand = c.hand
     if not c.has_wildcard_kong:
-        # The tiles but the kongs', sorted (the concealed ones are): four of a kind side by side. A kong holds
-        # every copy of its kind, so a kind four times among the others is never a kong's.
-        hand = c.hand
-        tiles = hand.concealed
-        if hand.melds:
-            rest = list(tiles)
-            for m in hand.melds:
-                if not m.is_kong:
-                    rest.extend(m.tiles)
-            rest.sort()
-            tiles = tuple(rest)
+        if not hand.melds:
+            # The concealed tiles are sorted: four of a kind side by side.
+            tiles = hand.concealed
+            found = 0
+            for i in range(len(tiles) - 3):
+                if tiles[i] == tiles[i + 3]:
+                    found += 1
+            return found
+        # The kinds four times among the tiles but the kongs' (a kong holds every copy of its kind, so such a kind
+        # is never a kong's), counted in a list: no sort of a list of Python ints. By each meld's kind, not
+        # ``Meld.is_kong``: a property is a Python-level call.
+        held = [0] * T.NUM_KINDS
+        for t in hand.concealed:
+            held[t] += 1
+        for m in hand.melds:
+            if m.kind not in KONG_KINDS:
+                for t in m.tiles:
+                    held[t] += 1
         found = 0
-        for i in range(len(tiles) - 3):
-            if tiles[i] == tiles[i + 3]:
+        for n in held:
+            if n == 4:
                 found += 1
         return found
     counts = c.counts
@@ -627,7 +660,7 @@ def tile_hog(c: Candidate) -> int:
             break
     if not four:
         return 0
-    kongs = {m.tiles[0] for m in c.hand.melds if m.is_kong}
+    kongs = {m.tiles[0] for m in hand.melds if m.is_kong}
     return sum(1 for t, n in enumerate(counts) if n == 4 and t not in kongs)
 
 
@@ -656,13 +689,24 @@ def _kong_fans(melded: int, concealed: int, mingangang: bool) -> tuple[str, ...]
 def kong_fan(c: Candidate, name: str, mingangang: bool) -> bool:
     """The kongs declared make the fan ``name``: 明杠 / 暗杠 for one, 双明杠 / 双暗杠 / 明暗杠 for two (with the
     option ``mingangang`` off, one of each is 明杠 + 暗杠), 三杠, 四杠."""
-    melded = concealed = 0
-    for m in c.hand.melds:
-        if m.kind == "kong":
-            melded += 1
-        elif m.kind == "concealed_kong":
-            concealed += 1
-    return name in _kong_fans(melded, concealed, mingangang)
+    hand = c.hand
+    if hand is not _KONGS_OF[0]:  # counted once for the hand's seven kong items (a meld's kind is a Python-level
+        _KONGS_OF[0] = hand       # look-up)
+        melded = concealed = 0
+        for m in hand.melds:
+            kind = m.kind
+            if kind == "kong":
+                melded += 1
+            elif kind == "concealed_kong":
+                concealed += 1
+        _KONGS[0] = melded
+        _KONGS[1] = concealed
+    return name in _kong_fans(_KONGS[0], _KONGS[1], mingangang)
+
+
+# The hand last asked (held, so that no other object can take its identity) and its melded and concealed kongs.
+_KONGS_OF: Final[list[Any]] = [None]
+_KONGS: Final[list[int]] = [0, 0]
 
 
 # --- the wait ------------------------------------------------------------------------------------------
@@ -742,12 +786,19 @@ def last_tile(c: Candidate) -> bool:
     three copies of the winning tile."""
     if c.ctx.fourth:
         return True
-    win = c.hand.win_tile
-    if win is None:
+    hand = c.hand
+    win = hand.win_tile
+    if win is None or hand.closed:  # no chi or pon to show a copy
+        return False
+    held = 0  # the other three shown: the winning tile the only one of its kind among the concealed (a cheap test)
+    for t in hand.concealed:
+        if t == win:
+            held += 1
+    if held > 1:
         return False
     shown = 0
-    for m in c.hand.melds:
-        if m.exposed:
+    for m in hand.melds:
+        if m.kind in EXPOSED_KINDS:  # Meld.exposed, without a property's Python-level call
             for t in m.tiles:  # a loop: tuple.count is a Python-level method call in a compiled module
                 if t == win:
                     shown += 1
