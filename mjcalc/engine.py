@@ -168,7 +168,10 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
     rules: Ruleset | None = None
     try:
         parsed = parse_line(text)
-        rules = load_ruleset(_ruleset_ref(parsed, request))
+        ref = _ruleset_ref(parsed, request)
+        rules = _LOADED.get(ref)
+        if rules is None:
+            rules = load_ruleset(ref)
         return _score(text, parsed, rules, request, with_wait_scores)
     except MjcalcError as exc:
         exc = _bare_flag_hint(text, exc)
@@ -178,6 +181,10 @@ def score_line(text: str, request: Request = Request(), *, with_wait_scores: boo
             except MjcalcError:
                 rules = None
         return Result(text, "error", rules, error=exc)
+
+
+# The rulesets load_ruleset has loaded, by reference (its own dictionary, emptied by its cache_clear).
+_LOADED: Final[dict[str, Ruleset]] = load_ruleset.found
 
 
 def _bare_flag_hint(text: str, exc: MjcalcError) -> MjcalcError:

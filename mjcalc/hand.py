@@ -317,7 +317,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         if win is not None:
             raise MjcalcError("context", Msg("+win names the winning tile, but this hand has {size} tiles: it is "
                                               "waiting", size=size), win_column)
-        return Hand(concealed, melds, None, flowers, len(reds), rules.sets, tuple(sorted(reds)))
+        return Hand(concealed, melds, None, flowers, len(reds), rules.sets, tuple(sorted(reds)) if reds else ())
     if win is None:
         if not kinds:
             raise MjcalcError("notation", Msg("no concealed tiles: the winning tile is the last bare tile"), 1)
@@ -325,7 +325,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     elif win not in concealed:
         raise MjcalcError("context", Msg("+win={tile}: that tile is not among the concealed tiles", tile=T.name(win)),
                           win_column)
-    return Hand(concealed, melds, win, flowers, len(reds), rules.sets, tuple(sorted(reds)))
+    return Hand(concealed, melds, win, flowers, len(reds), rules.sets, tuple(sorted(reds)) if reds else ())
 
 
 def _every_tile(line: ParsedLine) -> list[TileAt]:
