@@ -443,6 +443,9 @@ _PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIEL
 # grow with the file.
 _PLAIN_TYPED: Final[dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int]]]] = {}
 _NOT_PLAIN: Final[tuple[str, object, int]] = ("", None, 0)
+# _PLAIN_TYPED of the words written without a value, by the word alone: a string is looked up without a tuple
+# made and hashed for it (callgrind: ~250 instructions a word).
+_PLAIN_BARE: Final[dict[frozenset[str], dict[str, tuple[str, object, int]]]] = {}
 
 
 def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | None:
@@ -452,13 +455,22 @@ def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | 
     table = _PLAIN_TYPED.get(reads)
     if table is None:
         table = _PLAIN_TYPED[reads] = {}
+    bare = _PLAIN_BARE.get(reads)
+    if bare is None:
+        bare = _PLAIN_BARE[reads] = {}
     fields: dict[str, object] = {}
     facts = 0
     for w in words:
-        key = (w[0], w[1])  # by index: a named tuple unpacked in a loop is iterated over as any object
-        found = table.get(key)
-        if found is None:
-            found = remember(table, key, _plain_typed(w[0], w[1], reads))
+        word, raw = w[0], w[1]  # by index: a named tuple unpacked in a loop is iterated over as any object
+        if raw is None:  # a flag without a value (+riichi), looked up by its word alone
+            found = bare.get(word)
+            if found is None:
+                found = remember(bare, word, _plain_typed(word, None, reads))
+        else:
+            key = (word, raw)
+            found = table.get(key)
+            if found is None:
+                found = remember(table, key, _plain_typed(word, raw, reads))
         name, value, fact = found
         if not name:
             return None
