@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from . import tiles as T
+from .context import _CONTEXT_FIELDS, Context, _json_value
 from .engine import Result
 from .i18n import localized, tr
 from .memo import remember
-from .settlement import Award
+from .settlement import Award, Payment
 
 _orjson: Any
 try:  # an optional speed-up (pyproject.toml); without it the standard library writes the very same text
@@ -91,10 +92,19 @@ class _Kept:
         # identity apart), its value, count and unit: an item is rule data, read from Python attributes, and the
         # key of its content (id, names, applies_to) cost more to build and compare than the item's JSON.
         self.items: dict[tuple[int, int, int, str], tuple[Any, Any]] = {}
+        # A line of a fu breakdown by itself ((reason, fu): a few dozen in all): the breakdowns are many more (some
+        # 8,000 at 20,000 riichi lines), and kept whole they held megabytes a batch never read again.
+        self.fu_lines: dict[tuple[str, int], Any] = {}
+        # A payment by its fields (a few thousand in all: the amounts, honba and formulas of a ruleset's scores).
+        self.payments: dict[tuple[Any, ...], Any] = {}
 
     def keep(self, key: Any, value: Any) -> Any:
         """``value`` kept for ``key``, in the form records hold it."""
-        return remember(self.memo, key, _orjson_fragment(_orjson.dumps(value)) if self.fragments else value, 8192)
+        return remember(self.memo, key, self.form(value), 8192)
+
+    def form(self, value: Any) -> Any:
+        """``value`` in the form records hold it: an orjson Fragment, or the object itself."""
+        return _orjson_fragment(_orjson.dumps(value)) if self.fragments else value
 
 
 _FRAGMENTS: Final = _Kept(True)
@@ -119,7 +129,9 @@ def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
     ctx = r.ctx
     if ctx is None:
         out["context"] = None
-    else:  # not kept: contexts seldom come back (riichi situations: 15,000 different in 20,000 lines)
+    elif kept is not None and kept.fragments:  # made of the fields' kept texts: a context seldom comes back whole
+        out["context"] = _context_fragment(ctx)
+    else:
         out["context"] = ctx.to_json()
     options = r.options
     if not options:
@@ -189,12 +201,20 @@ def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
             if kept is None:
                 out["fu_breakdown"] = _fu_json(s.fu_lines, lang)
             else:
-                key = ("fu", tuple(s.fu_lines))
-                found = kept.memo.get(key)
-                out["fu_breakdown"] = kept.keep(key, _fu_json(s.fu_lines, "en")) if found is None else found
+                fu_lines = []
+                for fu_line in s.fu_lines:
+                    fu_kept = kept.fu_lines.get(fu_line)
+                    if fu_kept is None:
+                        fu_kept = remember(kept.fu_lines, fu_line, kept.form({"reason": fu_line[0], "fu": fu_line[1]}),
+                                           1024)
+                    fu_lines.append(fu_kept)
+                out["fu_breakdown"] = fu_lines
         if s.limit is not None:
             out["limit"] = s.limit
-        out["payments"] = [p.to_json() for p in s.payments]
+        if kept is None:
+            out["payments"] = [p.to_json() for p in s.payments]
+        else:
+            out["payments"] = [_kept_payment(p, kept) for p in s.payments]
         if lang != "en":  # the texts in the chosen language (docs/OUTPUT.md): formula, notes, warnings
             for shown, p in zip(out["payments"], s.payments, strict=True):
                 shown["formula"] = localized(p.formula, lang)
@@ -203,6 +223,49 @@ def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
         out["points"] = s.points
         out["notes"] = s.notes if lang == "en" else [localized(n, lang) for n in s.notes]
     return out
+
+
+def _kept_payment(p: Payment, kept: _Kept) -> Any:
+    """``p.to_json()`` in its kept form, by the fields it is made of."""
+    extras = p.extras
+    key = (p.payer, p.payee, p.fan, p.amount, p.capped_from, p.formula, p.on_behalf_of,
+           tuple([a.item.id for a in extras]) if extras else ())
+    found = kept.payments.get(key)
+    return remember(kept.payments, key, kept.form(p.to_json()), 8192) if found is None else found
+
+
+# Each field of a context by name: its place in ``Context.to_json``'s object, and its texts as a member of that
+# object (``"seat":"E"``) by value, each beside its value (``True == 1``: a member is used for a value of the same
+# type). Those of the defaults made on first use.
+_CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, str]]]]] = {
+    name: (i, {}) for i, name in enumerate(_CONTEXT_FIELDS)}
+_CONTEXT_DEFAULTS: Final[list[str]] = []
+
+
+def _context_member(name: str, value: Any) -> str:
+    return str(_orjson.dumps({"from" if name == "discarder" else name: _json_value(name, value)}).decode())[1:-1]
+
+
+def _context_fragment(ctx: Context) -> Any:
+    """``ctx.to_json()`` as an orjson Fragment, joined from the kept members of its fields: the text orjson writes
+    for the object, for a fraction of the work (a context has 28 fields, nearly all at their defaults). Text, not
+    bytes: joining str is the quicker (bytes are joined through the buffer protocol), and a context is ASCII."""
+    if not _CONTEXT_DEFAULTS:
+        _CONTEXT_DEFAULTS.extend([_context_member(name, getattr(Context, name)) for name in _CONTEXT_FIELDS])
+    members = _CONTEXT_DEFAULTS.copy()
+    for name, value in ctx.__dict__.items():  # the fields given (and ``facts``, ``given``: no member)
+        field = _CONTEXT_MEMBERS.get(name)
+        if field is not None:
+            at, known = field
+            try:
+                held = known.get(value)
+            except TypeError:  # a value that is no key (a list given through the API): written as it is
+                members[at] = _context_member(name, value)
+                continue
+            if held is None or type(held[0]) is not type(value):
+                held = remember(known, value, (value, _context_member(name, value)), 1024)
+            members[at] = held[1]
+    return _orjson_fragment("{" + ",".join(members) + "}")
 
 
 def _fu_json(lines: list[tuple[str, int]], lang: str) -> list[dict[str, Any]]:
