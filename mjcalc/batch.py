@@ -30,7 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
-from .record import json_bytes, json_line, record_bytes, to_json
+from .record import encode_jsonl, json_line, to_json
 
 # Imported when first needed, so that a batch starts without them (benchmarks/bench_startup.py): the process
 # pool with --jobs 2 or more (_parallel), PyYAML for a YAML batch file (_yaml_record, _yaml_whole).
@@ -1505,32 +1505,6 @@ def render_jsonl(record: Record, res: Result | None) -> str:
 
 
 _LINE_BREAKS = _Lazy("[\x85\u2028\u2029]")
-
-
-def encode_jsonl(record: Record, res: Result | None) -> bytes:
-    """``render_jsonl`` as the UTF-8 bytes written (``record.record_bytes``: orjson's bytes as they are)."""
-    if res is None:
-        data = json_bytes({"line": record.line, "input": record.text, "result": "skipped"})
-    else:
-        data = record_bytes(res)
-    if _has_line_breaks(data):
-        data = _LINE_BREAKS_UTF8.sub(lambda m: f"\\u{ord(m.group().decode()):04x}".encode(), data)
-    return data
-
-
-def _has_line_breaks(data: bytes) -> bool:
-    """Whether UTF-8 ``data`` holds U+0085, U+2028 or U+2029 (valid in JSON, a line break to many readers). Found
-    by their lead bytes, one byte a search (memchr, ten times as fast as a search for the three sequences): a
-    record holds few such bytes (``→`` is one), none at all of the first."""
-    at = data.find(b"\xe2")
-    while at >= 0:
-        if data[at + 1:at + 3] in (b"\x80\xa8", b"\x80\xa9"):
-            return True
-        at = data.find(b"\xe2", at + 1)
-    return data.find(b"\xc2") >= 0 and b"\xc2\x85" in data
-
-
-_LINE_BREAKS_UTF8 = _Lazy(b"\xc2\x85|\xe2\x80\xa8|\xe2\x80\xa9")
 
 
 def csv_header() -> str:
