@@ -270,9 +270,14 @@ class Hand:
 
     def without_win(self) -> tuple[int, ...]:
         """The concealed tiles of the 13-tile hand before the win."""
+        win = self.win_tile
+        if win is None:
+            return self.concealed
+        for m in self.melds:  # a loop, not any() over a generator: a batch asks for every line's waits
+            if m.called:
+                return self.concealed
         rest = list(self.concealed)
-        if self.win_tile is not None and not any(m.called for m in self.melds):
-            rest.remove(self.win_tile)
+        rest.remove(win)
         return tuple(rest)
 
     def with_win(self, tile: int) -> Hand:

@@ -147,8 +147,44 @@ def _item_json(a: Award, unit: str) -> dict[str, Any]:
             "value": a.value, "count": a.count, "unit": unit, "applies_to": a.item.applies_to}
 
 
+# The keys of a record, by which of its optional keys it has (``_shape``): each record starts as a copy of the keys
+# of the first record of its shape, in their order (values None), and its values replace them. A dict grown key by
+# key is resized three times on the way to some 25 keys; a copy is made at its size (3k instructions a line less).
+_SHAPES: Final[dict[int, dict[str, Any]]] = {}
+
+
+def _shape(r: Result) -> int:
+    """Which of a record's optional keys it has, as bits (``_record`` writes them under the same conditions)."""
+    shape = 1 if r.line is not None else 0
+    if r.result == "not_a_win":
+        shape |= 2
+    elif r.result == "waiting":
+        shape |= 4
+    if r.hand is not None:
+        shape |= 8
+    if r.ignored_flags:
+        shape |= 16
+    if r.warnings:
+        shape |= 32
+    best = r.best
+    if best is not None and r.ruleset is not None:
+        s = best.settlement
+        shape |= 64 | (128 if s.fu is not None else 0) | (256 if s.limit is not None else 0)
+    return shape
+
+
 def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    shape = _shape(r)
+    keys = _SHAPES.get(shape)
+    if keys is not None:
+        return _filled(keys.copy(), r, lang, kept)
+    out = _filled({}, r, lang, kept)
+    _SHAPES[shape] = dict.fromkeys(out)  # (a few shapes in all)
+    return out
+
+
+def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
+    """``out`` (empty, or the keys of a record of ``r``'s shape) with the keys and values of ``r``'s record."""
     if r.line is not None:
         out["line"] = r.line
     out["input"] = r.input
@@ -185,7 +221,7 @@ def _record(r: Result, lang: str, kept: _Kept | None) -> dict[str, Any]:
     if r.result == "not_a_win":
         out["failed_conditions"] = [{"id": c.id, "message": _name(c.message, lang)} for c in r.failed]
     if r.hand is not None:
-        out["waits"] = [T.name(t) for t in r.waits]
+        out["waits"] = r.wait_names()
     if r.result == "waiting":
         from .waiting import shanten_of
 
