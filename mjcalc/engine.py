@@ -854,7 +854,7 @@ _LOW_WORD: Final = (1 << WORD) - 1
 class BoundItem:
     __slots__ = ("gate", "need_kinds", "forbid_kinds", "exact", "when", "position", "item", "value", "award",
                  "excluding", "toward", "bit_low", "bit_high", "drops_low", "drops_high", "tally", "key",
-                 "fallback", "decides_fallback")
+                 "fallback", "decides_fallback", "reduces")
 
     def __init__(self, gate: int, need_kinds: int, forbid_kinds: int, exact: bool,
                  when: Callable[[Candidate], bool | int], position: int, item: ItemDef, value: int, award: Award,
@@ -887,6 +887,7 @@ class BoundItem:
         # ``ItemDef.fallback``, and whether the item, firing, drops a fallback (not one itself, nor a bonus item)
         self.fallback: Final = item.fallback
         self.decides_fallback: Final = not item.fallback and not item.bonus
+        self.reduces: Final = item.reduces  # ``ItemDef.reduces``: (id, n) to take off another item's count
 
 
 # How many fact sets a tier (or a ruleset's checks) keeps the answer for: a batch meets far fewer, and the memo
@@ -1113,8 +1114,7 @@ def _evaluate(items: BoundItems, c: Candidate) -> tuple[list[Award], int]:
         if awards:
             break  # in the ruleset's order already: so are a tier's items
     if excluding:
-        awards = _excluded(awards, fired)
-        fired = _bound_of(awards, fired)
+        awards, fired = _excluded(awards, fired)
     dropped = False
     if items.fallback and len(awards) > 1:
         before = len(awards)
@@ -1127,31 +1127,17 @@ def _evaluate(items: BoundItems, c: Candidate) -> tuple[list[Award], int]:
     return awards, counted
 
 
-def _bound_of(awards: list[Award], fired: list[BoundItem]) -> list[BoundItem]:
-    """The bound item of each award left of those ``fired`` made (in the same order, some gone): an award's item
-    fields are Python-level look-ups, a bound item's native ones (callgrind: ~9,000 instructions an MCR hand
-    spent in counting and in the fallback)."""
-    out = []
-    j = 0
-    for a in awards:
-        item = a.item
-        while fired[j].item is not item:
-            j += 1
-        out.append(fired[j])
-        j += 1
-    return out
-
-
 _NOTHING_COUNTED: Final[dict[Any, int]] = {}
 
 
-def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
-    """The awards left once exclusions apply (``excludes``; ``*`` = all; ``fired``: the bound item of each award):
-    an item goes when an item that counts excludes it, and an item that does not count excludes nothing (MCR:
-    四暗刻 drops 不求人, which then does not drop 自摸). Worked out from the top down: each pass drops what the
-    items still counting exclude, until the passes agree (chains of exclusions are short), on masks of the items'
-    positions in two words of ``WORD`` bits (``BoundItem.drops_low``, ``drops_high``): one int of more than 62 items
-    (MCR: 82) would make every test a big-int operation. ``{ID: N}`` entries then take N off that item's count."""
+def _excluded(awards: list[Award], fired: list[BoundItem]) -> tuple[list[Award], list[BoundItem]]:
+    """The awards left once exclusions apply (``excludes``; ``*`` = all; ``fired``: the bound item of each award),
+    with their bound items: an item goes when an item that counts excludes it, and an item that does not count
+    excludes nothing (MCR: 四暗刻 drops 不求人, which then does not drop 自摸). Worked out from the top down: each
+    pass drops what the items still counting exclude, until the passes agree (chains of exclusions are short), on
+    masks of the items' positions in two words of ``WORD`` bits (``BoundItem.drops_low``, ``drops_high``): one int
+    of more than 62 items (MCR: 82) would make every test a big-int operation. ``{ID: N}`` entries then take N off
+    that item's count. Read from the bound items, whose fields are native (an award's item's are Python-level)."""
     dropped_low = dropped_high = 0
     for _ in range(len(fired) + 1):
         now_low = now_high = 0
@@ -1164,24 +1150,28 @@ def _excluded(awards: list[Award], fired: list[BoundItem]) -> list[Award]:
         dropped_low, dropped_high = now_low, now_high
     if dropped_low or dropped_high:
         kept = []
+        kept_bound = []
         for a, b in zip(awards, fired):
             if not (b.bit_low & dropped_low or b.bit_high & dropped_high):
                 kept.append(a)
+                kept_bound.append(b)
     else:
-        kept = awards
+        kept, kept_bound = awards, fired
     cut: dict[str, int] | None = None
-    for a in kept:
-        for rid, n in a.item.reduces:
+    for b in kept_bound:
+        for rid, n in b.reduces:
             cut = {} if cut is None else cut
             cut[rid] = cut.get(rid, 0) + n
     if cut is None:
-        return kept
+        return kept, kept_bound
     out = []
-    for a in kept:
+    out_bound = []
+    for a, b in zip(kept, kept_bound):
         left = a.count - cut.get(a.item.id, 0)
         if left > 0:
             out.append(a if left == a.count else _new(Award, (a.item, a.value, left)))
-    return out
+            out_bound.append(b)
+    return out, out_bound
 
 
 def _without_fallback(awards: list[Award], fired: list[BoundItem]) -> tuple[list[Award], list[BoundItem]]:

@@ -382,13 +382,16 @@ def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner:
                   candidate: Candidate | None = None) -> list[KongPayment]:
     """Kong points: each of the other three pays the owner, apart from the hand (and never capped). With the
     reading's ``candidate``, also a kong of wildcards and the kongs the ruleset's finders see."""
+    kongs = rules.kongs
+    if not kongs and not hand.melds:  # nothing to score (a special kong is a meld): most hands of most rulesets
+        return []
     base = int(options.get("base", 1))
     wild_kind = candidate.wild_kind if candidate is not None else None
     scored: list[tuple[str, dict[str, str], str, int]] = []
     for m in hand.melds:
-        if m.is_kong and (rules.kongs or m.kind == "special"):
+        if m.is_kong and (kongs or m.kind == "special"):
             scored.append(_kong_value(rules, m, wild_kind))
-    for rule in rules.kongs.values():
+    for rule in kongs.values():
         if rule.found_by and candidate is not None:
             scored.extend((rule.id, rule.names, T.format_tiles(tiles), rule.points)
                           for tiles in KONG_FINDERS[rule.found_by](candidate))
