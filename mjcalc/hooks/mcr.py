@@ -588,10 +588,13 @@ def pung_of_terminals_or_honors(c: Candidate) -> int:
         if _WIND_LOW <= k <= _WIND_HIGH:
             winds += 1
     winds_apart = winds >= 3  # 三风刻 / 小四喜 / 大四喜 take their winds
-    for k in kinds:
-        if k in T.DRAGONS or k == seat or k == prevalent or (winds_apart and k in T.WINDS):
+    for k in kinds:  # by ranges of kinds, not ``in`` another module's tuples (each a Python-level look-up)
+        if k >= _DRAGON_LOW or k == seat or k == prevalent:
             continue
-        if k >= T.HONOR_START or _rank(k) in (0, 8):
+        if k >= _WIND_LOW:
+            if not winds_apart:
+                found += 1
+        elif k % 9 == 0 or k % 9 == 8:
             found += 1
     return found
 
