@@ -30,7 +30,8 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .notation import FlagWord
-from .record import encode_jsonl, json_line, to_json
+from .record import control_escaped as _printable
+from .record import csv_cells, encode_jsonl, json_line, to_json
 
 # Imported when first needed, so that a batch starts without them (benchmarks/bench_startup.py): the process
 # pool with --jobs 2 or more (_parallel), PyYAML for a YAML batch file (_yaml_record, _yaml_whole).
@@ -1537,24 +1538,7 @@ _csv_row = _CsvRow()
 def render_csv(record: Record, res: Result | None) -> str:
     if res is None:
         return _csv_row([record.line, record.text, "", "skipped", "", "", "", "", "", "", "", "", ""])
-    best = res.best
-    s = best.settlement if best else None
-    net = s.net if s else {}
-    error = res.error.message if res.error else "; ".join(c.id for c in res.failed)
-    return _csv_row([
-        res.line, _printable(res.input), res.ruleset.id if res.ruleset else "", res.result,
-        s.fan if s else "", s.fu if s and s.fu is not None else "", s.points if s else "",
-        *(net.get(seat, "") for seat in "ESWN"),
-        " ".join(f"{a.item.id}:{a.total}" for a in best.awards) if best else "", _printable(error),
-    ])
-
-
-_CONTROL = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160))} | {0x2028: "\\u2028", 0x2029: "\\u2029"}
-
-
-def _printable(text: str) -> str:
-    """Text as a terminal or a CSV row can show it: control characters escaped (``\\x1b``), one line."""
-    return text if text.isprintable() else text.translate(_CONTROL)
+    return _csv_row(csv_cells(res))
 
 
 def render_row(record: Record, res: Result | None) -> str:

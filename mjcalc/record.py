@@ -92,6 +92,33 @@ def _has_line_breaks(data: bytes) -> bool:
     return data.find(b"\xc2") >= 0 and b"\xc2\x85" in data
 
 
+def csv_cells(res: Result) -> list[Any]:
+    """The cells of ``res``'s row of a batch's CSV (batch.CSV_COLUMNS). Here, compiled, and not in batch.py: a batch
+    makes them for every line."""
+    best = res.best
+    s = best.settlement if best is not None else None
+    error = res.error.message if res.error is not None else "; ".join([c.id for c in res.failed])
+    if s is None:
+        cells: list[Any] = [res.line, control_escaped(res.input), res.ruleset.id if res.ruleset is not None else "",
+                            res.result, "", "", "", "", "", "", ""]
+    else:
+        net = s.net
+        cells = [res.line, control_escaped(res.input), res.ruleset.id if res.ruleset is not None else "", res.result,
+                 s.fan, s.fu if s.fu is not None else "", s.points,
+                 net.get("E", ""), net.get("S", ""), net.get("W", ""), net.get("N", "")]
+    cells.append(" ".join([f"{a.item.id}:{a.total}" for a in best.awards]) if best is not None else "")
+    cells.append(control_escaped(error))
+    return cells
+
+
+_CONTROL: Final = {c: f"\\x{c:02x}" for c in (*range(32), *range(127, 160))} | {0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def control_escaped(text: str) -> str:
+    """Text as a terminal or a CSV row can show it: control characters escaped (``\\x1b``), one line."""
+    return text if text.isprintable() else text.translate(_CONTROL)
+
+
 def to_json(r: Result, lang: str = "en") -> dict[str, Any]:
     """The object of docs/OUTPUT.md: keys may be added, never renamed or dropped."""
     return _record(r, lang, None)
