@@ -162,34 +162,6 @@ _MELD_TEXT: Final[dict[tuple[str, tuple[int, ...], tuple[int, ...]], str]] = {}
 # The same by the meld itself (its identity, the meld kept beside its text to tell a reused identity apart), for
 # ``Hand.text``: a Meld is a Python class, whose method and fields cost some 3k instructions a call to reach.
 _TEXT_OF_MELD: Final[dict[int, tuple[Meld, str]]] = {}
-# A suit's letter with the space after it, and each kind's digit, for the tiles of a hand (``_runs_text``)
-_LETTER_SPACE: Final = ("m ", "p ", "s ", "z ")
-_DIGIT_OF: Final = tuple(str(T.rank_of(t)) for t in range(T.NUM_KINDS))
-
-
-def _runs_text(body: list[int], red: list[int]) -> str:
-    """``T.format_tiles(body, sort=False, red=red, between=" ")`` for the sorted kinds of a hand: a run of each
-    suit, a space between, one five of each kind in ``red`` written red. A loop on native integers, where
-    format_tiles takes any iterable: a third of the work, for every line a batch writes."""
-    reds = set(red) if red else None
-    out: list[str] = []
-    suit = -1
-    for t in body:
-        if not 0 <= t < T.NUM_KINDS:
-            return T.format_tiles(body, sort=False, red=red, between=" ")
-        s = t // 9
-        if s != suit:
-            if suit >= 0:
-                out.append(_LETTER_SPACE[suit])
-            suit = s
-        if reds is not None and t in reds:
-            reds.discard(t)
-            out.append("0")
-        else:
-            out.append(_DIGIT_OF[t])
-    if suit >= 0:
-        out.append(T.SUITS[suit])
-    return "".join(out)
 
 
 class Hand:
@@ -307,7 +279,7 @@ class Hand:
                     if k in red:
                         red.remove(k)
         # a run of each suit, a space between
-        parts = [_runs_text(body, red)]
+        parts = [T.format_tiles(body, sort=False, red=red, between=" ")]
         for m in melds:  # the melds of a line are those of its meld texts, kept (``_meld_of``): their text kept too
             held = _TEXT_OF_MELD.get(id(m))
             if held is None or held[0] is not m:
