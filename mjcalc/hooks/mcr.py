@@ -343,27 +343,25 @@ def combination_fans(c: Candidate) -> dict[Any, int]:
     if c is _LAST_COUNTED[0]:
         return _LAST_FANS[0]
     found: dict[Any, int] = {}
-    starts = c.chi_starts
-    if len(starts) == 2:  # two sets make one pair fan or none: no memo to key (fresh combinations miss it)
-        fan = _chow_pair(starts[0], starts[1])
-        if fan is not None:
-            found[fan] = 1
-    elif len(starts) > 2:
-        for name, n in chow_fans(tuple(starts)):
-            found[name] = n
+    _add_fans(found, c.chi_starts, True)
     kinds = c.pung_kinds
     if len(kinds) >= 2:
-        suited = sorted([k for k in kinds if k < T.HONOR_START])
-        if len(suited) == 2:
-            fan = _pung_pair(suited[0], suited[1])
-            if fan is not None:
-                found[fan] = 1
-        elif len(suited) > 2:
-            for name, n in pung_fans(tuple(suited)):
-                found[name] = n
+        _add_fans(found, sorted([k for k in kinds if k < T.HONOR_START]), False)
     _LAST_COUNTED[0] = c
     _LAST_FANS[0] = found
     return found
+
+
+def _add_fans(found: dict[Any, int], sets: list[int], chows: bool) -> None:
+    """The fans these chows (their starts) or suited triplets (their kinds, sorted) make together, added to
+    ``found``. Two sets make one pair fan or none, worked out at once: no memo to key (fresh combinations miss it)."""
+    if len(sets) == 2:
+        fan = _chow_pair(sets[0], sets[1]) if chows else _pung_pair(sets[0], sets[1])
+        if fan is not None:
+            found[fan] = 1
+    elif len(sets) > 2:
+        for name, n in chow_fans(tuple(sets)) if chows else pung_fans(tuple(sets)):
+            found[name] = n
 
 
 _LAST_COUNTED: Final[list[Candidate | None]] = [None]
