@@ -531,15 +531,13 @@ class _WaitsBeforeWin:
 
     def __call__(self) -> frozenset[int]:
         if self.found is None:
-            wild = self.wild
-            if wild.count - (1 if wild.win_is_wild else 0):
-                self.found = _waits_before_win(self.rules, self.hand, wild)
-            else:  # the usual hand: per suit from memoised tables (shapewaits), as shape_waits defines them
-                self.found = kinds_of(self._masks()[1])
+            mask = self.mask()
+            # the usual hand (a mask): per suit from memoised tables (shapewaits), as shape_waits defines them
+            self.found = _waits_before_win(self.rules, self.hand, self.wild) if mask is None else kinds_of(mask)
         return self.found
 
     def mask(self) -> int | None:
-        """The waits as a mask (bit t: kind t), as ``__call__`` finds them without wildcards; None with them."""
+        """The waits as a mask (bit t: kind t), without wildcards in the hand before the win; None with them."""
         wild = self.wild
         if wild.count - (1 if wild.win_is_wild else 0):
             return None
