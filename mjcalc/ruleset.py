@@ -444,34 +444,33 @@ def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 
 class _Cached:
     """``load_ruleset``: each ruleset read once per process, and so is each broken one (a batch whose every line
-    names the same broken file gets the same error at once). ``cache_clear()`` forgets both."""
+    names the same broken file gets the same error at once), at most ``LIMIT`` of each. ``cache_clear()`` forgets
+    both."""
+
+    LIMIT = 64
 
     def __init__(self) -> None:
-        self.loaded = lru_cache(maxsize=64)(_loaded)
         # The rulesets loaded, by reference: the engine (compiled) looks a line's up here first, a dictionary
         # look-up instead of a call into this module (~2,000 instructions a line, callgrind). Emptied, never
-        # replaced, by cache_clear; as bounded as the cache.
+        # replaced (the engine holds it), by cache_clear and when full.
         self.found: dict[str, Ruleset] = {}
+        self.broken: dict[str, MjcalcError] = {}
 
     def __call__(self, ref: str) -> Ruleset:
-        found = self.loaded(ref)
-        if isinstance(found, MjcalcError):
-            raise MjcalcError(found.kind, found.message, found.column)  # a fresh one: no traceback piles up
-        if len(self.found) >= 64:
-            self.found.clear()
-        self.found[ref] = found
-        return found
+        rules = self.found.get(ref)
+        if rules is not None:
+            return rules
+        error = self.broken.get(ref)
+        if error is None:
+            try:
+                return remember(self.found, ref, _load_ruleset(ref), self.LIMIT)
+            except MjcalcError as exc:
+                error = remember(self.broken, ref, exc, self.LIMIT)
+        raise MjcalcError(error.kind, error.message, error.column)  # a fresh one: no traceback piles up
 
     def cache_clear(self) -> None:
-        self.loaded.cache_clear()
         self.found.clear()
-
-
-def _loaded(ref: str) -> Ruleset | MjcalcError:
-    try:
-        return _load_ruleset(ref)
-    except MjcalcError as exc:
-        return exc
+        self.broken.clear()
 
 
 load_ruleset = _Cached()
