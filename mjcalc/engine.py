@@ -72,6 +72,11 @@ class WaitScore:
         self.result = result
 
 
+# The names of the waits by their mask (Result.wait_names): a few hundred masks in all, met line after line; a
+# look-up by an integer costs less than the walk over the 34 kinds that makes the list.
+_WAIT_NAMES: Final[dict[int, list[str]]] = {}
+
+
 class Result:
     __slots__ = ("input", "result", "ruleset", "options", "hand", "ctx", "error", "_failed", "waits_of",
                  "wait_scores", "best", "readings_tried", "ignored_flags", "warnings", "line", "_waits", "_short",
@@ -120,7 +125,10 @@ class Result:
         if self._waits is None and isinstance(w, _WaitsBeforeWin):
             mask = w.mask()
             if mask is not None:
-                return [T.name(t) for t in range(T.NUM_KINDS) if mask >> t & 1]
+                names = _WAIT_NAMES.get(mask)
+                if names is None:
+                    names = remember(_WAIT_NAMES, mask, [T.name(t) for t in range(T.NUM_KINDS) if mask >> t & 1], 4096)
+                return names.copy()  # the caller's own list
         return [T.name(t) for t in self.waits]
 
     @property

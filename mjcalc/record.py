@@ -81,9 +81,14 @@ def encode_jsonl(record: Any, res: Result | None) -> bytes:
 
 
 def _has_line_breaks(data: bytes) -> bool:
-    """Whether UTF-8 ``data`` holds U+0085, U+2028 or U+2029. Found by their lead bytes, one byte a search (memchr,
-    ten times as fast as a search for the three sequences): a record holds few such bytes (``→`` is one), none at
-    all of the first."""
+    """Whether UTF-8 ``data`` holds U+0085, U+2028 or U+2029. First whether it holds the bytes they need (``int in
+    bytes``: one memchr each, called through the type's slot, where ``find`` is a method call that costs some 1,200
+    instructions): U+2028 and U+2029 need 0x80 and 0xa8 or 0xa9, U+0085 needs 0xc2 and 0x85. Nine records in ten
+    hold none of those pairs (a Chinese name holds some of the bytes); the others are searched by the lead bytes,
+    one byte a search (memchr, ten times as fast as a search for the three sequences): a record holds few such
+    bytes (``→`` is one), none at all of the first. (callgrind: 5.7k instructions a riichi record -> 1.5k)"""
+    if not (0x80 in data and (0xa8 in data or 0xa9 in data)) and not (0xc2 in data and 0x85 in data):
+        return False
     at = data.find(b"\xe2")
     while at >= 0:
         if data[at + 1:at + 3] in (b"\x80\xa8", b"\x80\xa9"):
@@ -167,8 +172,10 @@ class _Kept:
 
 _FRAGMENTS: Final = _Kept(True)
 _SHARED: Final = _Kept(False)
-# The text of each group of a reading met so far (Group.text): groups are values, the concealed ones interned.
-_GROUP_TEXT: Final[dict[Any, str]] = {}
+# The text of each group of a reading met so far (Group.text), by the group's identity (the group kept beside its
+# text to tell a reused identity apart): groups are interned (readings._GROUPS, _MELD_GROUPS), and a group is a
+# tuple of six fields, its tiles a tuple too, hashed anew on every look-up by value.
+_GROUP_TEXT: Final[dict[int, tuple[Any, str]]] = {}
 
 
 def _item_json(a: Award, unit: str) -> dict[str, Any]:
@@ -268,8 +275,10 @@ def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> di
         else:
             texts = []
             for g in c.reading.groups:
-                text = _GROUP_TEXT.get(g)
-                texts.append(remember(_GROUP_TEXT, g, g.text(), 8192) if text is None else text)
+                group_text = _GROUP_TEXT.get(id(g))
+                if group_text is None or group_text[0] is not g:
+                    group_text = remember(_GROUP_TEXT, id(g), (g, g.text()), 8192)
+                texts.append(group_text[1])
             out["reading"] = texts
         out["winning_tile"] = T.name(c.hand.win_tile) if c.hand.win_tile is not None else None
         out["wait"] = c.reading.wait
@@ -328,15 +337,19 @@ def _kept_payment(p: Payment, kept: _Kept) -> Any:
 
 
 # Each field of a context by name: its place in ``Context.to_json``'s object, and its texts as a member of that
-# object (``"seat":"E"``) by value, each beside its value (``True == 1``: a member is used for a value of the same
-# type). Those of the defaults made on first use.
+# object by value, each beside its value (``True == 1``: a member is used for a value of the same type). A member's
+# text is written as it is joined (``_placed``: ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's
+# closing brace is a last piece of its own, so that the object is one join (a brace added to each end copied it
+# twice more: 700 instructions a line). Those of the defaults made on first use.
 _CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, str]]]]] = {
     name: (i, {}) for i, name in enumerate(_CONTEXT_FIELDS)}
 _CONTEXT_DEFAULTS: Final[list[str]] = []
 
 
-def _context_member(name: str, value: Any) -> str:
-    return str(_orjson.dumps({"from" if name == "discarder" else name: _json_value(name, value)}).decode())[1:-1]
+def _placed(at: int, name: str, value: Any) -> str:
+    """The text of field ``name`` (at ``at`` in the object) as a member, as ``_context_fragment`` joins it."""
+    member = str(_orjson.dumps({"from" if name == "discarder" else name: _json_value(name, value)}).decode())[1:-1]
+    return ("{" if at == 0 else ",") + member
 
 
 def _context_fragment(ctx: Context) -> Any:
@@ -344,7 +357,8 @@ def _context_fragment(ctx: Context) -> Any:
     for the object, for a fraction of the work (a context has 28 fields, nearly all at their defaults). Text, not
     bytes: joining str is the quicker (bytes are joined through the buffer protocol), and a context is ASCII."""
     if not _CONTEXT_DEFAULTS:
-        _CONTEXT_DEFAULTS.extend([_context_member(name, getattr(Context, name)) for name in _CONTEXT_FIELDS])
+        _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(Context, name)) for at, name in enumerate(_CONTEXT_FIELDS)])
+        _CONTEXT_DEFAULTS.append("}")
     members = _CONTEXT_DEFAULTS.copy()
     for name, value in ctx.__dict__.items():  # the fields given (and ``facts``, ``given``: no member)
         field = _CONTEXT_MEMBERS.get(name)
@@ -353,12 +367,12 @@ def _context_fragment(ctx: Context) -> Any:
             try:
                 held = known.get(value)
             except TypeError:  # a value that is no key (a list given through the API): written as it is
-                members[at] = _context_member(name, value)
+                members[at] = _placed(at, name, value)
                 continue
             if held is None or type(held[0]) is not type(value):
-                held = remember(known, value, (value, _context_member(name, value)), 1024)
+                held = remember(known, value, (value, _placed(at, name, value)), 1024)
             members[at] = held[1]
-    return _orjson_fragment("{" + ",".join(members) + "}")
+    return _orjson_fragment("".join(members))
 
 
 def _fu_json(lines: list[tuple[str, int]], lang: str) -> list[dict[str, Any]]:
