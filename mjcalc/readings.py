@@ -373,6 +373,7 @@ def _thirteen_orphans(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -
 KNITTED_STARTS: Final = tuple(tuple(suit * 9 + rank for suit, rank in zip((0, 1, 2), ranks, strict=True))
                               for ranks in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
 KNITTED_KINDS: Final = tuple(frozenset(s + k for s in starts for k in (0, 3, 6)) for starts in KNITTED_STARTS)
+_KNITTED_MASKS: Final = tuple(T.mask(kinds) for kinds in KNITTED_KINDS)  # as kind masks (bit t: kind t)
 
 
 def _knitted_straight(counts: tuple[int, ...], free_sets: int, spec: FormSpec) -> list[tuple[tuple[str, int], ...]]:
@@ -436,10 +437,25 @@ def may_be(form: str, tiles: tuple[int, ...]) -> bool:
                 return False
         return True
     if form == "knitted_straight":  # nine kinds at least, the knitted straight's (tested first: it is cheaper)
-        return len(set(tiles)) >= 9 and _knitted_in(frozenset(tiles)) >= 9
-    if form == "honors_and_knitted":
-        return len(tiles) == 14 and len(set(tiles)) == 14
+        return _kinds_in(tiles) >= 9 and _knitted_in(tiles) >= 9
+    if form == "honors_and_knitted":  # fourteen kinds: no two tiles side by side alike
+        if len(tiles) != 14:
+            return False
+        for i in range(13):
+            if tiles[i] == tiles[i + 1]:
+                return False
+        return True
     return True
+
+
+def _kinds_in(tiles: tuple[int, ...]) -> int:
+    """How many kinds the sorted tiles hold, counted where the kind changes: ``len(set(tiles))`` builds a set of
+    Python ints, on every MCR hand (callgrind: ~2,500 instructions against ~300)."""
+    n = 1 if tiles else 0
+    for i in range(1, len(tiles)):
+        if tiles[i] != tiles[i - 1]:
+            n += 1
+    return n
 
 
 def special_form(name: str, counts: tuple[int, ...], free_sets: int,
@@ -492,11 +508,19 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
     return False
 
 
-def _knitted_in(kinds: frozenset[int]) -> int:
-    """How many kinds of the knitted straight that shares most with ``kinds`` they hold."""
+def _knitted_in(tiles: tuple[int, ...]) -> int:
+    """How many kinds of the knitted straight that shares most with these tiles' kinds they hold, on masks of the
+    kinds (small ints): a frozenset of the tiles and one intersection per pattern cost ~10,000 instructions."""
+    held = 0
+    for t in tiles:
+        held |= 1 << t
     best = 0
-    for pattern in KNITTED_KINDS:
-        n = len(kinds & pattern)
+    for pattern in _KNITTED_MASKS:
+        common = held & pattern
+        n = 0
+        while common:
+            common &= common - 1
+            n += 1
         if n > best:
             best = n
     return best
