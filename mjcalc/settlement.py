@@ -193,14 +193,18 @@ def additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone), the 16-tile rules'
     底 + 台 × 台钱. Remembered by the parameters (the settler's own mapping, kept with it) and the fan: a batch
     pays the same few amounts again and again."""
-    key = (id(params), fan)
-    found = _ADDITIVE.get(key)
-    if found is None or found[0] is not params:
-        found = remember(_ADDITIVE, key, (params, _additive(fan, params)), 4096)
-    return found[1]
+    # By the parameters, then by the fan: two look-ups by an int, no key tuple to make and hash for each payer.
+    mine = _ADDITIVE.get(id(params))
+    if mine is None or mine[0] is not params:
+        mine = remember(_ADDITIVE, id(params), (params, {}), 256)
+    by_fan = mine[1]
+    found = by_fan.get(fan)
+    if found is None:
+        found = remember(by_fan, fan, _additive(fan, params), 4096)
+    return found
 
 
-_ADDITIVE: Final[dict[tuple[int, int], tuple[Mapping[str, Any], tuple[int, str]]]] = {}
+_ADDITIVE: Final[dict[int, tuple[Mapping[str, Any], dict[int, tuple[int, str]]]]] = {}
 
 
 def _additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
@@ -399,7 +403,7 @@ def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner:
     wild_kind = candidate.wild_kind if candidate is not None else None
     scored: list[tuple[str, dict[str, str], str, int]] = []
     for m in hand.melds:
-        if m.is_kong and (kongs or m.kind == "special"):
+        if (kongs or m.kind == "special") and m.is_kong:  # the property (a Python-level call) last: rarely asked
             scored.append(_kong_value(rules, m, wild_kind))
     for rule in kongs.values():
         if rule.found_by and candidate is not None:
