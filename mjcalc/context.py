@@ -20,7 +20,7 @@ from .facts import new as new_fact
 from .hand import KONG_KINDS, Hand, TileRules
 from .memo import remember
 from .normalise import normalise
-from .notation import FlagWord, parse_tile_list  # the tile grammar lives in notation
+from .notation import FlagsRead, FlagWord, ParsedLine, parse_tile_list  # the tile grammar lives in notation
 
 
 # Plain classes, not dataclasses or named tuples: their generated methods are Python source compiled when the module
@@ -452,32 +452,62 @@ def read_plain_flags(words: list[FlagWord], reads: frozenset[str]) -> Context | 
     """``build_context(*collect_flags(words, reads))`` in one pass, for the usual line: every flag plain, read by
     the ruleset and given once. None for any other line, which collect_flags and build_context read (and report
     the errors of)."""
-    table = _PLAIN_TYPED.get(reads)
-    if table is None:
-        table = _PLAIN_TYPED[reads] = {}
-    bare = _PLAIN_BARE.get(reads)
-    if bare is None:
-        bare = _PLAIN_BARE[reads] = {}
     fields: dict[str, object] = {}
     facts = 0
     for w in words:
-        word, raw = w[0], w[1]  # by index: a named tuple unpacked in a loop is iterated over as any object
-        if raw is None:  # a flag without a value (+riichi), looked up by its word alone
-            found = bare.get(word)
-            if found is None:
-                found = remember(bare, word, _plain_typed(word, None, reads))
-        else:
-            key = (word, raw)
-            found = table.get(key)
-            if found is None:
-                found = remember(table, key, _plain_typed(word, raw, reads))
-        name, value, fact = found
+        # by index: a named tuple unpacked in a loop is iterated over as any object
+        name, value, fact = _typed_plain(w[0], w[1], reads)
         if not name:
             return None
         fields[name] = value
         facts |= fact
     if len(fields) != len(words):  # a flag given twice
         return None
+    return _plain_context(fields, facts)
+
+
+def read_plain_groups(groups: list[FlagsRead], reads: frozenset[str]) -> Context | None:
+    """``read_plain_flags`` of the flags the fast reader read as ``groups`` (notation.FlagsRead), with no FlagWord
+    made: each group's flags are typed once for the ruleset (kept with the group: the same few groups come back
+    line after line, in texts that mostly do not)."""
+    fields: dict[str, object] = {}
+    facts = 0
+    count = 0
+    for group in groups:
+        if group.typed_for is reads:
+            typed = group.typed
+        else:
+            typed = tuple([_typed_plain(word, raw, reads) for word, raw in group.bodies])
+            group.typed, group.typed_for = typed, reads
+        for name, value, fact in typed:
+            if not name:
+                return None
+            fields[name] = value
+            facts |= fact
+        count += len(typed)
+    if len(fields) != count:  # a flag given twice
+        return None
+    return _plain_context(fields, facts)
+
+
+def _typed_plain(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str, object, int]:
+    """``_plain_typed``, kept by ruleset (the flags it reads) and by word and value as written."""
+    if raw is None:  # a flag without a value (+riichi), looked up by its word alone
+        bare = _PLAIN_BARE.get(reads)
+        if bare is None:
+            bare = _PLAIN_BARE[reads] = {}
+        found = bare.get(word)
+        return remember(bare, word, _plain_typed(word, None, reads)) if found is None else found
+    table = _PLAIN_TYPED.get(reads)
+    if table is None:
+        table = _PLAIN_TYPED[reads] = {}
+    key = (word, raw)
+    found = table.get(key)
+    return remember(table, key, _plain_typed(word, raw, reads)) if found is None else found
+
+
+def _plain_context(fields: dict[str, object], facts: int) -> Context:
+    """The Context of plain flags' fields: the seat and the way of winning settled, the discarder following."""
     seat: str = fields.get("seat", "S")  # type: ignore[assignment]
     zimo = bool(fields.get("zimo"))
     return _context(fields, frozenset(fields), seat, zimo, None if zimo else OPPOSITE[seat], facts)
@@ -583,10 +613,9 @@ _CHECKED_FACTS: Final = sum({FLAG_FACTS[c.flag] for c in HAND_CHECKS})  # one te
 _CHECKS_ON: Final[dict[int, tuple[HandCheck, ...]]] = {}
 
 
-def check_hand(words: Sequence[FlagWord], more: Sequence[FlagWord], hand: Hand, ctx: Context,
-               tiles: TileRules) -> None:
+def check_hand(line: ParsedLine, more: Sequence[FlagWord], hand: Hand, ctx: Context, tiles: TileRules) -> None:
     """Refuse the first flag of HAND_CHECKS that is on and that the hand contradicts: a context error with the
-    column of the flag as written (``words``: the line's flags; ``more``: the command line's)."""
+    column of the flag as written (in ``line``, or among ``more``: the command line's)."""
     on = ctx.facts & _CHECKED_FACTS
     if not on:
         return
@@ -597,7 +626,7 @@ def check_hand(words: Sequence[FlagWord], more: Sequence[FlagWord], hand: Hand, 
         refuses = check.refuses  # the callable itself, called as a function (not looked up as a method)
         message = refuses(hand, ctx, tiles)
         if message is not None:
-            raise MjcalcError("context", message, _column_of([*words, *more], check.flag))
+            raise MjcalcError("context", message, _column_of([*line.flags, *more], check.flag))
 
 
 def _column_of(words: Sequence[FlagWord], flag: str) -> int | None:

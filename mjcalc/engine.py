@@ -19,6 +19,7 @@ from .context import (
     check_hand,
     collect_flags,
     read_plain_flags,
+    read_plain_groups,
 )
 from .errors import MjcalcError, did_you_mean
 from .frozen import replace
@@ -237,13 +238,22 @@ _RULES_WORDS: Final = frozenset(word for word, name in ALIASES.items() if name =
 _NAMES_RULES: Final[dict[str, bool]] = {}
 
 
+def _names_rules(word: str) -> bool:
+    names = _NAMES_RULES.get(word)
+    return remember(_NAMES_RULES, word, word.lower() in _RULES_WORDS) if names is None else names
+
+
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
+    groups = parsed.flag_groups
+    if groups is not None:  # the fast reader's flags: their words, without the FlagWords made (most name no ruleset)
+        named = False
+        for group in groups:
+            for body in group.bodies:
+                named = named or _names_rules(body[0])
+        if not named:
+            return request.rules or DEFAULT_RULESET
     for w in parsed.flags:
-        word = w[0]  # by index: a named tuple's attribute costs a compiled module a Python-level look-up
-        names = _NAMES_RULES.get(word)
-        if names is None:
-            names = remember(_NAMES_RULES, word, word.lower() in _RULES_WORDS)
-        if names:
+        if _names_rules(w[0]):  # by index: a named tuple's attribute costs a compiled module a Python-level look-up
             if not w.value:
                 raise MjcalcError("context", Msg("+rules needs a ruleset name: +rules=jilin"), w.column)
             if request.builtin_only:
@@ -328,7 +338,8 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     """The first half of scoring a line: flags, options, hand and context, checked."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
     # What is read more than once of the line, the request and the ruleset (Python objects) is read once.
-    words, more, reads, tile_rules = parsed.flags, request.flags, rules.flags, rules.tile_rules
+    # The line's FlagWords (``parsed.flags``) are asked for only where columns or an unusual line need them.
+    more, reads, tile_rules = request.flags, rules.flags, rules.tile_rules
     # What the flags make is kept with their text (the same few come back line after line, ``FlagsRead``), by the
     # flags the ruleset reads: read_plain_flags depends on nothing else; collect_flags and build_context on the
     # columns too.
@@ -338,7 +349,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
     if memo is not None:
         found: Any = memo.contexts.get(reads)
         if found is None:
-            read = read_plain_flags(words, reads)
+            read = read_plain_flags(parsed.flags, reads)
             found = remember(memo.contexts, reads, False if read is None else read, 64)
         if found is False:  # not the usual flags
             kept = memo.read_at.get(reads)
@@ -347,12 +358,14 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
         else:
             plain = found
     elif not more:
-        plain = read_plain_flags(words, reads)
+        groups = parsed.flag_groups  # flags first met, read by the fast reader
+        plain = read_plain_flags(parsed.flags, reads) if groups is None else read_plain_groups(groups, reads)
     values: dict[str, tuple[object, int | None]] = {}
     ignored: list[str] = []
     if kept is not None:
         values, ignored = kept[0], list(kept[1])
     elif plain is None:
+        words = parsed.flags
         values, ignored = collect_flags([*words, *more] if more else words, reads)
     options = request_options(rules, request)
     for key in ("base", "cap"):
@@ -379,7 +392,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
         ctx = build_context(values, reads)
         if memo is not None:  # shared by the lines that write these flags at this column: never written to
             remember(memo.read_at, reads, (values, list(ignored), ctx, parsed.flags_at), 64)
-    check_hand(words, more, hand, ctx, tile_rules)
+    check_hand(parsed, more, hand, ctx, tile_rules)
     return ReadLine(values, ignored, options, hand, ctx)
 
 

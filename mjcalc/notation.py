@@ -131,26 +131,37 @@ class MeldText:
 
 
 class FlagsRead:
-    """The flags at the end of a line as written (``+zimo +seat=E``), read once for each text: the words and values
-    (``bodies``), where each ``+`` is from the first, the FlagWords at each column met, and what the engine made of
-    them under each ruleset's flags (``contexts``, engine.read_line). A batch writes the same few flag texts line
-    after line."""
+    """The flags at the end of a line as written (``+zimo +seat=E``), or one group of them (``+riichi+ippatsu``), read
+    once for each text: the words and values (``bodies``), where each ``+`` is from the first, how many columns the
+    text and the space after it take (``width``), the FlagWords at each column met, and what the engine made of
+    them under each ruleset's flags (``contexts``, ``typed``: engine.read_line). A batch writes the same few flag
+    texts line after line, and the same few groups more often still."""
 
-    def __init__(self, bodies: tuple[tuple[str, str | None], ...], offsets: tuple[int, ...]) -> None:
+    def __init__(self, bodies: tuple[tuple[str, str | None], ...], offsets: tuple[int, ...], width: int) -> None:
         self.bodies: Final = bodies
         self.offsets: Final = offsets
+        self.width: Final = width
         self._at: dict[int, tuple[FlagWord, ...]] = {}
         # What engine.read_line made of them, by the flags a ruleset reads: a context.Context (plain flags; False
         # for others), or the flags' values, those not read, the Context and the column of the first flag.
         self.contexts: dict[frozenset[str], Any] = {}
         self.read_at: dict[frozenset[str], Any] = {}
+        # The bodies typed for the flags of one ruleset (``typed_for``; context.read_plain_groups): a batch reads
+        # one ruleset's flags, so one slot, checked by identity.
+        self.typed_for: frozenset[str] | None = None
+        self.typed: tuple[tuple[str, object, int], ...] = ()
 
     @staticmethod
-    def of(words: list[FlagWord], column: int) -> FlagsRead:
-        """The flags read as ``words``, written from ``column`` on."""
-        made = FlagsRead(tuple([(w[0], w[1]) for w in words]), tuple([w[2] - column for w in words]))  # type: ignore[operator]
-        made._at[column] = tuple(words)
-        return made
+    def joined(groups: list[FlagsRead]) -> FlagsRead:
+        """The flags of ``groups`` written one after another, a space apart."""
+        bodies: list[tuple[str, str | None]] = []
+        offsets: list[int] = []
+        at = 0
+        for g in groups:
+            bodies += g.bodies
+            offsets += [at + offset for offset in g.offsets]
+            at += g.width
+        return FlagsRead(tuple(bodies), tuple(offsets), at)
 
     def words_at(self, column: int) -> tuple[FlagWord, ...]:
         """The FlagWords of these flags written from ``column`` on."""
@@ -170,23 +181,40 @@ class ParsedLine:
     The fast reader (``_parse_common``) keeps what building a hand reads, the kinds of the concealed tiles, of their
     red fives and of the flowers (``kinds``, ``red_kinds``, ``flower_kinds``); the TileAt of each, with its
     column, is made only when asked for, as an error message needs (most lines have none, and a batch reads
-    millions of lines). Its flags, read once for each text, are ``flag_memo``. The general reader and the GB
-    reader fill the lists of TileAt (``concealed``, ``flowers``) as they read."""
+    millions of lines). Its flags are groups read once for each text (``flag_groups``, from the column
+    ``flags_at``), the whole text's reading too when it was met before (``flag_memo``); their FlagWords (``flags``)
+    are made when asked for, as an error message or an unusual line needs. The general reader and the GB reader
+    fill the lists of TileAt (``concealed``, ``flowers``) and of FlagWords as they read."""
 
     def __init__(self, text: str, concealed: list[TileAt] | None = None, melds: list[MeldText] | None = None,
                  flowers: list[TileAt] | None = None, flags: list[FlagWord] | None = None,
                  kinds: list[int] | None = None, red_kinds: list[int] | None = None,
-                 flower_kinds: list[int] | None = None, flag_memo: FlagsRead | None = None) -> None:
+                 flower_kinds: list[int] | None = None, flag_memo: FlagsRead | None = None,
+                 flag_groups: list[FlagsRead] | None = None, flags_at: int = 0) -> None:
         self.text: Final = text
         self._concealed = concealed if concealed is not None or kinds is not None else []
         self.melds: Final[list[MeldText]] = [] if melds is None else melds
         self._flowers = flowers if flowers is not None or flower_kinds is not None else []
-        self.flags: Final[list[FlagWord]] = [] if flags is None else flags
+        self._flags = flags if flags is not None or flag_groups is not None else []
         self._kinds = kinds
         self._red_kinds = red_kinds
         self._flower_kinds = flower_kinds
         self.flag_memo: Final = flag_memo
-        self.flags_at: Final = (flags[0][2] or 0) if flags and flag_memo is not None else 0  # the first flag's column
+        self.flag_groups: Final = flag_groups
+        self.flags_at: Final = flags_at  # the first flag's column, for the fast reader's flags
+
+    @property
+    def flags(self) -> list[FlagWord]:
+        """The flags as written, each with its column."""
+        found = self._flags
+        if found is None:
+            found = []
+            column = self.flags_at
+            for group in self.flag_groups or ():
+                found += group.words_at(column)
+                column += group.width
+            self._flags = found
+        return found
 
     def _general(self) -> ParsedLine:
         """The line read by the general reader, for the TileAt (with columns) of the concealed tiles and of the
@@ -374,9 +402,8 @@ def _parse_common(text: str) -> ParsedLine | None:
     tail = text[at:]
     memo = _FLAGS_READ.get(tail)
     if memo is not None:
-        return ParsedLine(text, None, melds, None, list(memo.words_at(at + 1)), kinds, reds, flowers, memo)
-    flags: list[FlagWord] = []
-    column = at + 1
+        return ParsedLine(text, None, melds, None, None, kinds, reds, flowers, memo, [memo], at + 1)
+    groups: list[FlagsRead] = []
     for group in tail.split(" "):
         if not group or group[0] != "+":  # other spacing, or tiles after the flags
             return None
@@ -385,13 +412,12 @@ def _parse_common(text: str) -> ParsedLine | None:
             read = _flag_group(group)
             if read is None:
                 return None
-        flags += read.words_at(column)
-        column += len(group) + 1
+        groups.append(read)
     if tail in _FLAG_TEXTS_MET:
-        memo = remember(_FLAGS_READ, tail, FlagsRead.of(flags, at + 1), 4096)
+        memo = remember(_FLAGS_READ, tail, FlagsRead.joined(groups), 4096)
     else:
         remember(_FLAG_TEXTS_MET, tail, None, 8192)
-    return ParsedLine(text, None, melds, None, flags, kinds, reds, flowers, memo)
+    return ParsedLine(text, None, melds, None, None, kinds, reds, flowers, memo, groups, at + 1)
 
 
 # The flags at the end of a line met more than once (``_FLAGS_READ``; those met once in ``_FLAG_TEXTS_MET``), each
@@ -399,7 +425,7 @@ def _parse_common(text: str) -> ParsedLine | None:
 # memory must not grow with the file.
 _FLAGS_READ: Final[dict[str, FlagsRead]] = {}
 _FLAG_TEXTS_MET: Final[dict[str, None]] = {}
-_NO_FLAGS_READ: Final = FlagsRead((), ())
+_NO_FLAGS_READ: Final = FlagsRead((), (), 0)
 _FLAG_GROUPS: Final[dict[str, FlagsRead]] = {}
 _MELD_SHAPES: Final[dict[str, tuple[str, MeldShape]]] = {}
 
@@ -418,17 +444,24 @@ def _flag_group(group: str) -> FlagsRead | None:
         bodies.append(_flag_body(body))
         offsets.append(at)
         at += len(body) + 1
-    return remember(_FLAG_GROUPS, group, FlagsRead(tuple(bodies), tuple(offsets)), 8192)
+    return remember(_FLAG_GROUPS, group, FlagsRead(tuple(bodies), tuple(offsets), len(group) + 1), 8192)
 
 
 def _meld_shape(part: str) -> tuple[str, MeldShape] | None:
     """A meld's kind and shape, if it is tiles the fast reader reads (digits with m p s z, honor letters or
     characters) in its brackets; None for anything else."""
     close, kind = OPENERS[part[0]]
-    if part[-1] != close or len(part) < 3 or close in part[1:-1]:
+    inner = part[1:-1]
+    if part[-1] != close or len(part) < 3 or close in inner:
         return None
+    # The usual meld, its kinds alone: no TileAt is made, and no row of _TILES_AT (the rows a batch's melds asked
+    # for cost 9.4M instructions at 3,000 riichi lines, where the fast reader asks for no other).
+    if _PLAIN.fullmatch(inner):
+        reds: list[int] = []
+        shape = MeldShape(tuple(_plain_kinds(inner, reds)), tuple(reds))
+        return remember(_MELD_SHAPES, part, (kind, shape), 8192)
     try:
-        tiles = _read_tiles(part[1:-1], 2, allow_flowers=False)[0]
+        tiles = _read_tiles(inner, 2, allow_flowers=False)[0]
     except MjcalcError:  # anything wrong is left to the general reader
         return None
     shape = MeldShape(tuple([t.tile for t in tiles]), tuple([t.tile for t in tiles if t.red]))
