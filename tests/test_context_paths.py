@@ -1,5 +1,6 @@
-"""The usual line's flags are read in one pass (context.read_plain_flags); every other line by collect_flags
-and build_context. Both must give the same Context, on every case line and on generated riichi lines."""
+"""The usual line's flags are read in one pass (context.read_plain_flags, or read_plain_groups of the fast
+reader's flag groups); every other line by collect_flags and build_context. All must give the same Context, on
+every case line and on generated riichi lines."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjcalc.context import build_context, collect_flags, read_plain_flags
+from mjcalc.context import build_context, collect_flags, read_plain_flags, read_plain_groups
 from mjcalc.errors import MjcalcError
 from mjcalc.notation import parse_line
 from mjcalc.ruleset import load_ruleset
@@ -39,10 +40,17 @@ LINES = _lines()
 def test_one_pass_reads_as_the_general_path(rules: str, line: str) -> None:
     ruleset = load_ruleset(rules)
     try:
-        words = parse_line(line).flags
+        parsed = parse_line(line)
     except MjcalcError:
         return
+    words = parsed.flags
     fast = read_plain_flags(words, ruleset.flags)
+    if parsed.flag_groups is not None:  # the fast reader's groups, typed once for the ruleset: twice, the same
+        for _ in range(2):
+            grouped = read_plain_groups(parsed.flag_groups, ruleset.flags)
+            assert (grouped is None) == (fast is None)
+            if grouped is not None and fast is not None:
+                assert (grouped.facts, grouped.given, vars(grouped)) == (fast.facts, fast.given, vars(fast))
     try:
         values, ignored = collect_flags(words, ruleset.flags)
         general = build_context(values, ruleset.flags)

@@ -146,3 +146,24 @@ def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() 
         unique = dict.fromkeys(tuple(sorted((t, k) for k, t in d)) for d in _suit_decompositions(counts, honors))
         expected = tuple(tuple(_group(k, t + offset) for t, k in d) for d in unique)
         assert _placed_decompositions(counts, honors, offset) == expected, (counts, honors)
+
+
+def test_split_bits_try_the_pair_where_it_can_be_and_find_what_every_rank_finds() -> None:
+    """shapewaits._split_bits (the pair tried at a third of the ranks, by the sum of the ranks) is
+    readings._packed_bits (the pair tried at every rank), on random suits of every size."""
+    from mjcalc.readings import _packed_bits
+    from mjcalc.shapewaits import _split_bits
+
+    rng = random.Random(24)
+    for _ in range(20000):
+        honors = rng.random() < 0.2
+        ranks = 7 if honors else 9
+        counts = [0] * ranks
+        for _ in range(rng.randrange(1, 15)):
+            r = rng.randrange(ranks)
+            if counts[r] < 4:
+                counts[r] += 1
+        packed = sum(c << 3 * r for r, c in enumerate(counts))
+        weight = sum(r * c for r, c in enumerate(counts)) % 3
+        total = sum(counts)
+        assert _split_bits(packed, total, ranks, honors, weight) == _packed_bits(packed, total, ranks, honors), counts
