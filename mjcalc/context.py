@@ -428,8 +428,10 @@ def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: 
     fields["discarder"] = discarder
     fields["given"] = given
     fields["facts"] = (facts | (_ZIMO_LOW if zimo else 0) | (_DEALER_LOW if seat == "E" else 0)) << _FACTS_AT
-    ctx = _NEW_OBJECT(Context)  # Context._of without looking up a class method (2,000 instructions a line)
-    _SET_ATTRIBUTE(ctx, "__dict__", fields)
+    ctx: Context = _NEW_OBJECT(Context)  # Context._of without looking up a class method (2,000 instructions a line)
+    # Set as an attribute, not through object.__setattr__: the set itself, without a call of the method (~600
+    # instructions a line less).
+    ctx.__dict__ = fields
     return ctx
 
 
