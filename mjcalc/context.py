@@ -435,10 +435,15 @@ def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: 
     return ctx
 
 
-# Flags whose value is a field of the Context and nothing more: none implies or contradicts another, and the
-# engine reads none from the flag values (as it reads +win, +base, +cap and the wildcard flags).
-_PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - _SELF_DRAW - _DISCARD - {
-    "closed", "tian", "di", "win", "bao", "hui", "flip"}
+# Flags whose value is a field of the Context and nothing more, bar what a self-drawn or discard flag (+gang,
+# +qiang …) says of the way of winning and +tian / +di of the seat, which ``_plain_context`` checks (by their
+# facts); the engine reads none from the flag values (as it reads +win, +base, +cap and the wildcard flags).
+_PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - {
+    "closed", "win", "bao", "hui", "flip"}
+_SELF_DRAW_LOW: Final = sum(FLAG_FACTS[f] for f in SELF_DRAW_FLAGS) >> _FACTS_AT
+_DISCARD_LOW: Final = sum(FLAG_FACTS[f] for f in DISCARD_FLAGS) >> _FACTS_AT
+_TIAN_LOW: Final = FLAG_FACTS["tian"] >> _FACTS_AT
+_DI_LOW: Final = FLAG_FACTS["di"] >> _FACTS_AT
 # By ruleset (the flags it reads): each (word, value) written on a plain flag the ruleset reads, typed, with the
 # fact it turns on (shifted down by _FACTS_AT); _NOT_PLAIN (no name) for any other. One tuple type, not a union
 # with a marker: a compiled module unpacks it without the iterator protocol. Bounded: a batch's memory must not
@@ -508,10 +513,21 @@ def _typed_plain(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str
     return remember(table, key, _plain_typed(word, raw, reads)) if found is None else found
 
 
-def _plain_context(fields: dict[str, object], facts: int) -> Context:
-    """The Context of plain flags' fields: the seat and the way of winning settled, the discarder following."""
+def _plain_context(fields: dict[str, object], facts: int) -> Context | None:
+    """The Context of plain flags' fields (``facts``: of those on, shifted down): the seat and the way of winning
+    settled, the discarder following. None where build_context refuses them (it says why): a self-drawn flag and
+    +zimo=off, a self-drawn win (+zimo, or a flag) and a discard flag, +tian but not the dealer, +di and the dealer."""
     seat: str = fields.get("seat", "S")  # type: ignore[assignment]
     zimo = bool(fields.get("zimo"))
+    if facts & (_SELF_DRAW_LOW | _DISCARD_LOW):  # a few lines: the way of winning said twice
+        if facts & _SELF_DRAW_LOW:
+            if "zimo" in fields and not zimo:
+                return None
+            zimo = True
+        if zimo and facts & _DISCARD_LOW:
+            return None
+        if facts & _TIAN_LOW and seat != "E" or facts & _DI_LOW and seat == "E":
+            return None
     return _context(fields, frozenset(fields), seat, zimo, None if zimo else OPPOSITE[seat], facts)
 
 

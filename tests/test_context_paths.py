@@ -29,7 +29,14 @@ def _lines() -> list[tuple[str, str]]:
     out += [("riichi", s.line()) for s in generate(600, 7)]
     out += [("changchun", "123m456p789s111z22z +zimo +seat=E +seat=E"),  # twice, same value: the general path
             ("changchun", "123m456p789s111z22z +riichi"),  # not read by changchun: ignored
-            ("riichi", "123m456p789s111z22z +tian +seat=E"), ("riichi", "123m456p789s111z22z +zimo=off +seat=N")]
+            ("riichi", "123m456p789s111z22z +tian +seat=E"), ("riichi", "123m456p789s111z22z +zimo=off +seat=N"),
+            # the way of winning said twice, which the one pass reads (by the flags' facts) or leaves to the other
+            ("riichi", "123m456p789s111z22z +qiang +seat=W"), ("riichi", "123m456p789s111z22z +qiang +zimo"),
+            ("riichi", "123m456p789s111z22z +tian +seat=S"), ("riichi", "123m456p789s111z22z +di +seat=E"),
+            ("riichi", "123m456p789s111z22z +di +seat=W +zimo=off"), ("riichi", "123m456p789s111z22z +di +qiang"),
+            ("riichi", "123m456p789s111z22z +di +zimo +seat=N"), ("mcr", "123m456p789s111z22z +gang +zimo=off"),
+            ("mcr", "123m456p789s111z22z +gang +qiang"), ("mcr", "123m456p789s111z22z +gang"),
+            ("mcr", "123m456p789s111z22z +qiang=off +zimo")]
     return out
 
 
