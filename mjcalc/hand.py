@@ -178,18 +178,14 @@ class Hand:
                  "suits", "win_tile")
 
     def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
-                 flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4, red_kinds: tuple[int, ...] = ()) -> None:
+                 flowers: tuple[int, ...] = (), reds: int = 0, sets: int = 4, red_kinds: tuple[int, ...] = (),
+                 melded: tuple[int, int, int] | None = None) -> None:
+        """``melded``: ``meld_facts(melds)``, when the caller has them (build_hand keeps each meld's)."""
         bits = T.BITS
-        kinds, closed, kongs = 0, True, 0
+        kinds, opened, kongs = melded if melded is not None else meld_facts(melds)
         for t in concealed:  # a plain loop: the mask is a two-digit int, which C-level sums handle slower
             kinds |= bits[t]
-        for m in melds:
-            for t in m.tiles:
-                kinds |= bits[t]
-            if m.kind in EXPOSED_KINDS:
-                closed = False
-            if m.kind in KONG_KINDS:
-                kongs += 1
+        closed = not opened
         facts = tile_facts(kinds)
         if melds:
             facts |= MELDED | KONG.of[kongs]
@@ -294,6 +290,20 @@ class Hand:
 
 
 
+def meld_facts(melds: tuple[Meld, ...] | list[Meld]) -> tuple[int, int, int]:
+    """What a Hand reads of its melds: the kinds they hold (a mask), how many open the hand, how many are kongs."""
+    bits = T.BITS
+    kinds = opened = kongs = 0
+    for m in melds:
+        for t in m.tiles:
+            kinds |= bits[t]
+        if m.kind in EXPOSED_KINDS:
+            opened += 1
+        if m.kind in KONG_KINDS:
+            kongs += 1
+    return kinds, opened, kongs
+
+
 def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_column: int | None = None) -> Hand:
     """Check the parsed tiles against the ruleset and assemble the Hand. The checks read kinds; the tiles with
     their columns (``line.concealed``) are asked for only to point at a problem found."""
@@ -313,7 +323,17 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         _refuse_reds(line, rules)
     flowers = _flowers(line, rules) if line.flower_kinds else ()
     _check_copies(line, every)
-    melds = tuple([_meld_of(m, rules) for m in texts]) if texts else ()
+    melds: tuple[Meld, ...] = ()
+    melded = _NO_MELDS
+    if texts:
+        melds = tuple([_meld_of(m, rules) for m in texts])
+        kinds_held = opened = kongs = 0
+        for m in texts:  # each meld's facts, kept with its shape by _meld_of: no look-up on the Python-level Meld
+            facts = m.shape.meld_facts
+            kinds_held |= facts[0]
+            opened += facts[1]
+            kongs += facts[2]
+        melded = (kinds_held, opened, kongs)
     size = len(kinds) + 3 * len(melds)
     need = rules.winning_size
     if size not in (need, need - 1):
@@ -328,7 +348,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         if win is not None:
             raise MjcalcError("context", Msg("+win names the winning tile, but this hand has {size} tiles: it is "
                                               "waiting", size=size), win_column)
-        return Hand(concealed, melds, None, flowers, len(reds), rules.sets, tuple(sorted(reds)) if reds else ())
+        return Hand(concealed, melds, None, flowers, len(reds), rules.sets, tuple(sorted(reds)) if reds else (), melded)
     if win is None:
         if not kinds:
             raise MjcalcError("notation", Msg("no concealed tiles: the winning tile is the last bare tile"), 1)
@@ -336,7 +356,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     elif win not in concealed:
         raise MjcalcError("context", Msg("+win={tile}: that tile is not among the concealed tiles", tile=T.name(win)),
                           win_column)
-    return Hand(concealed, melds, win, flowers, len(reds), rules.sets, tuple(sorted(reds)) if reds else ())
+    return Hand(concealed, melds, win, flowers, len(reds), rules.sets, tuple(sorted(reds)) if reds else (), melded)
 
 
 def _every_tile(line: ParsedLine) -> list[TileAt]:
@@ -390,6 +410,7 @@ def _repeats(kinds: list[int]) -> bool:
     return False
 
 
+_NO_MELDS: Final = (0, 0, 0)  # meld_facts of no meld
 _COLUMN, _RED = itemgetter(1), itemgetter(2)  # of a TileAt: its column, whether it is a red five
 CHOWS: Final = frozenset((t, t + 1, t + 2) for t in range(T.HONOR_START) if t % 9 <= 6)  # three in a row of one suit
 
@@ -433,6 +454,7 @@ def _meld_of(m: MeldText, rules: TileRules) -> Meld:
         found = remember(_MELDS, key, (rules, _meld(m, rules)))
     shape.rules = rules
     shape.meld = found[1]
+    shape.meld_facts = meld_facts([found[1]])
     return found[1]
 
 

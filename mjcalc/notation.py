@@ -99,6 +99,7 @@ class MeldShape:
         self.reds: Final = reds
         self.rules: object = None  # the tile rules ``meld`` was made under
         self.meld: Any = None  # a hand.Meld
+        self.meld_facts: tuple[int, int, int] = (0, 0, 0)  # hand.meld_facts of ``meld``
 
 
 class MeldText:

@@ -15,7 +15,7 @@ import pytest
 from line_mutations import builtin_rulesets, mutate, seed_lines
 
 from mjcalc.errors import MjcalcError
-from mjcalc.hand import build_hand
+from mjcalc.hand import Hand, build_hand
 from mjcalc.normalise import normalise
 from mjcalc.notation import ParsedLine, _parse_any, _parse_common, parse_line
 from mjcalc.ruleset import load_ruleset
@@ -62,9 +62,13 @@ def _read(line: ParsedLine) -> tuple[object, ...]:
 
 def _hand(line: ParsedLine, rules: object) -> object:
     try:
-        return build_hand(line, rules)  # type: ignore[arg-type]
+        hand = build_hand(line, rules)  # type: ignore[arg-type]
     except MjcalcError as exc:
         return exc.kind, exc.message, exc.column
+    # build_hand gives the Hand its melds' facts as kept with each meld's shape: those of the melds themselves
+    made = Hand(hand.concealed, hand.melds, hand.win_tile, hand.flowers, hand.reds, hand.sets, hand.red_kinds)
+    assert (hand.facts, hand.closed, hand.kinds) == (made.facts, made.closed, made.kinds), line.text
+    return hand, hand.facts
 
 
 def test_the_fast_reader_reads_as_the_general_one() -> None:
