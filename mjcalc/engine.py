@@ -383,21 +383,14 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
         words = parsed.flags
         values, ignored = collect_flags([*words, *more] if more else words, reads)
     options = request_options(rules, request)
-    for key in ("base", "cap"):
-        if key in values and key in reads:
-            value, column = values[key]
-            line_value = rules.options[key].parse(value, f"+{key}")
-            given = options_for(rules, request.options, request.lenient) if request.options else request.options
-            if key in given and options[key] != line_value:
-                raise MjcalcError("context", Msg("+{key}={value} in the line and --set {key}={given} disagree: give "
-                                                 "one (nothing is overridden silently)", key=key, value=value,
-                                                 given=given[key]), column)
-            options = {**options, key: line_value}
-    if rules.refused_flags:
-        for name, (value, column) in values.items():
-            if value and name in rules.refused_flags:
-                raise MjcalcError("context", Msg.pair(rules.refused_flags[name]), column)
-    win = values.get("win", (None, None))
+    win: tuple[object, int | None] = (None, None)
+    if values:  # flags read one by one (collect_flags; the usual line's are read in one pass, without values)
+        options = _line_options(rules, request, values, options)
+        if rules.refused_flags:
+            for name, (value, column) in values.items():
+                if value and name in rules.refused_flags:
+                    raise MjcalcError("context", Msg.pair(rules.refused_flags[name]), column)
+        win = values.get("win", win)
     hand = build_hand(parsed, tile_rules, win[0], win[1])  # type: ignore[arg-type]
     if plain is not None:
         ctx = plain
@@ -409,6 +402,23 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
             remember(memo.read_at, reads, (values, list(ignored), ctx, parsed.flags_at), 64)
     check_hand(parsed, more, hand, ctx, tile_rules)
     return ReadLine(values, ignored, options, hand, ctx)
+
+
+def _line_options(rules: Ruleset, request: Request, values: dict[str, tuple[object, int | None]],
+                  options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The options of a line that writes +base or +cap (``values``), over those of the request (``options``)."""
+    reads = rules.flags
+    for key in ("base", "cap"):
+        if key in values and key in reads:
+            value, column = values[key]
+            line_value = rules.options[key].parse(value, f"+{key}")
+            given = options_for(rules, request.options, request.lenient) if request.options else request.options
+            if key in given and options[key] != line_value:
+                raise MjcalcError("context", Msg("+{key}={value} in the line and --set {key}={given} disagree: give "
+                                                 "one (nothing is overridden silently)", key=key, value=value,
+                                                 given=given[key]), column)
+            options = {**options, key: line_value}
+    return options
 
 
 def _shifted(values: dict[str, tuple[object, int | None]], by: int) -> dict[str, tuple[object, int | None]]:
