@@ -34,7 +34,6 @@ from .readings import (  # noqa: F401  (suit_bits: tests)
     FormSpec,
     _form_candidates,
     _packed_bits,
-    _sets_only,
     suit_bits,
 )
 
@@ -71,7 +70,7 @@ def _suit_entry(key: int, size: int, honors: bool) -> _SuitEntry:
     ranks = 7 if honors else 9
     pattern = key & _PATTERN
     near = 0  # the ranks an added tile could join: held ones, and (numbered) those within two of a held one
-    weight = 0  # the sum of the tiles' ranks, modulo 3 (``_split_bits``)
+    weight = 0  # the sum of the tiles' ranks, modulo 3 (``_packed_bits``)
     for i in range(ranks):
         count = pattern >> 3 * i & 7
         if count:
@@ -81,29 +80,13 @@ def _suit_entry(key: int, size: int, honors: bool) -> _SuitEntry:
     split = (size + 1) % 3 != 1  # 3n + 1 tiles split no way
     for i in range(ranks):
         if split and near >> i & 1:
-            bits = _split_bits(pattern + (1 << 3 * i), size + 1, ranks, honors, (weight + i) % 3)
+            bits = _packed_bits(pattern + (1 << 3 * i), size + 1, ranks, honors, (weight + i) % 3)
             if bits & 2:
                 with_pair |= 1 << i
             if bits & 1:
                 sets_only |= 1 << i
-    entry = (_split_bits(pattern, size, ranks, honors, weight % 3), with_pair, sets_only)
+    entry = (_packed_bits(pattern, size, ranks, honors, weight % 3), with_pair, sets_only)
     return remember(_SUITS, key, entry, _SUITS_LIMIT)
-
-
-def _split_bits(packed: int, total: int, ranks: int, honors: bool, weight: int) -> int:
-    """``readings._packed_bits`` of a suit's counts (packed, ``total`` tiles), the pair tried only where it can be:
-    a pon's ranks and a chow's add up to a multiple of 3, so a pair at rank r leaves the sum of the ranks
-    (``weight``, modulo 3) at 2r, and r is 2 * weight modulo 3 (a third of the ranks: the pair tried at each
-    rank was most of the cost of a suit's entry, ~1,200 instructions a call)."""
-    left = total % 3
-    if left == 0:
-        return 1 if _sets_only(packed, ranks, honors) else 0
-    if left == 2:
-        for r in range(2 * weight % 3, ranks, 3):
-            shift = 3 * r
-            if packed >> shift & 7 >= 2 and _sets_only(packed - (2 << shift), ranks, honors):
-                return 2
-    return 0
 
 
 def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,

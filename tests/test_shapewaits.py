@@ -148,11 +148,10 @@ def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() 
         assert _placed_decompositions(counts, honors, offset) == expected, (counts, honors)
 
 
-def test_split_bits_try_the_pair_where_it_can_be_and_find_what_every_rank_finds() -> None:
-    """shapewaits._split_bits (the pair tried at a third of the ranks, by the sum of the ranks) is
-    readings._packed_bits (the pair tried at every rank), on random suits of every size."""
+def test_packed_bits_given_the_weight_try_the_pair_where_it_can_be_and_find_what_every_rank_finds() -> None:
+    """readings._packed_bits given the ranks' weight (the pair tried at a third of the ranks, as shapewaits asks) is
+    readings._packed_bits without it (the pair tried at every rank), on random suits of every size."""
     from mjcalc.readings import _packed_bits
-    from mjcalc.shapewaits import _split_bits
 
     rng = random.Random(24)
     for _ in range(20000):
@@ -166,4 +165,4 @@ def test_split_bits_try_the_pair_where_it_can_be_and_find_what_every_rank_finds(
         packed = sum(c << 3 * r for r, c in enumerate(counts))
         weight = sum(r * c for r, c in enumerate(counts)) % 3
         total = sum(counts)
-        assert _split_bits(packed, total, ranks, honors, weight) == _packed_bits(packed, total, ranks, honors), counts
+        assert _packed_bits(packed, total, ranks, honors, weight) == _packed_bits(packed, total, ranks, honors), counts
