@@ -68,7 +68,33 @@ def _hand(line: ParsedLine, rules: object) -> object:
     # build_hand gives the Hand its melds' facts as kept with each meld's shape: those of the melds themselves
     made = Hand(hand.concealed, hand.melds, hand.win_tile, hand.flowers, hand.reds, hand.sets, hand.red_kinds)
     assert (hand.facts, hand.closed, hand.kinds) == (made.facts, made.closed, made.kinds), line.text
+    assert hand.text() == _text_as_defined(hand), line.text
     return hand, hand.facts
+
+
+def _text_as_defined(hand: Hand) -> str:
+    """Hand.text as its docstring defines it, tile by tile through tiles.format_tiles (Hand.text writes each suit's
+    run from a table kept by the run)."""
+    from mjcalc import tiles as T
+
+    win = hand.win_tile
+    called = any(m.called for m in hand.melds)
+    body = list(hand.concealed)
+    if win is not None:
+        if not called:
+            body.remove(win)
+        body.sort()
+    red = list(hand.red_kinds)
+    for m in hand.melds:
+        for k in m.reds:
+            if k in red:
+                red.remove(k)
+    parts = [T.format_tiles(body, sort=False, red=red, between=" "), *(m.text() for m in hand.melds)]
+    if hand.flowers:
+        parts.append("".join(str(f + 1) for f in sorted(hand.flowers)) + "f")
+    if win is not None and not called:
+        parts.append(T.format_tiles((win,), red=[win]) if red and win in red and win not in body else T.name(win))
+    return " ".join(p for p in parts if p)
 
 
 def test_the_fast_reader_reads_as_the_general_one() -> None:
