@@ -20,9 +20,11 @@ import sys
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-# The line's path through the program, in pipeline order: notation → hand → readings → items → payments.
-# cli, batch, render, ruleset (loaded once) and the homework checker stay Python: little time is spent there.
+# The line's path through the program, in pipeline order: lines (a batch file's) → notation → hand → readings →
+# items → payments. cli, batch (but for lines, its reading of each line), render, ruleset (loaded once) and the
+# homework checker stay Python: little time is spent there.
 COMPILED = [
+    "mjcalc/lines.py",
     "mjcalc/tiles.py",
     "mjcalc/facts.py",
     "mjcalc/memo.py",

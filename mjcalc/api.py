@@ -105,10 +105,11 @@ def score(line: str, rules: str | None = None, options: Options | None = None, l
 def _record(n: int, item: object) -> Record:
     """One item given to score_many as the record ``batch`` reads: a str as a line of a text file (a comment or
     a blank line is a skipped record), a mapping as a JSON Lines / YAML record."""
-    from .batch import Line, _from_mapping, _guarded, _read_lines
+    from .batch import _from_mapping, _guarded
+    from .lines import Line, read_lines
 
     if isinstance(item, str):
-        return next(_read_lines(iter([Line(n, item)]), 1))
+        return next(read_lines(iter([Line(n, item)]), 1))
     return _guarded(n, str(item)[:200], lambda: _from_mapping(n, item, str(item)[:200]))
 
 

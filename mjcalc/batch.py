@@ -7,15 +7,16 @@ picks UTF-8, UTF-16 or UTF-32), so a line that is not valid text, a CSV row with
 record nested too deep or a YAML entry that does not parse is an error record with its line number, and the
 reading goes on with the next record. A bug met while scoring one record is that record's error record
 (kind ``internal``), never the end of the run.
+
+The decoding of lines and the reader of one-line notation, which every line of a batch goes through, are in
+mjcalc.lines (compiled); this module, with everything else, stays Python.
 """
 
 from __future__ import annotations
 
-import codecs
 import io
 import json
 import os
-import re
 import signal
 import stat
 import sys
@@ -29,6 +30,10 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
+from .lines import (
+    JSON_START, MAX_RECORD, LazyPattern, Line, LineSource, Record, chain, read_lines, sniff_encoding, split_answer,
+    unread,
+)
 from .notation import FlagWord
 from .record import control_escaped as _printable
 from .record import csv_cells, encode_jsonl, json_line, to_json
@@ -46,195 +51,11 @@ _JOINED = 32  # records per text given to ``run``'s ``write`` when it takes them
 
 # Bounds, each with its own message. A hand line is under 200 characters; these leave room for comments and
 # homework answers and keep a hostile file from taking the memory or the time of the run.
-MAX_RECORD = 65_536  # characters in one physical line (one record of lines / CSV / JSONL)
+# MAX_RECORD (mjcalc.lines): characters in one physical line (one record of lines / CSV / JSONL)
 MAX_YAML_ENTRY = 65_536  # characters in one entry of a YAML list
 MAX_YAML_WHOLE = 2 * 1024 * 1024  # a YAML file not laid out as a block list is read whole: its size
 MAX_VALUE = 1_000  # characters in one option or flag value of a CSV / JSON / YAML record
 MAX_LIST = 64  # items in a flag's list value (``dora: [3m, 7z]``)
-
-
-# Plain classes here, not dataclasses: a dataclass's methods are Python source compiled when the module is imported
-# (some 0.7M instructions each), which a batch of one hand feels (benchmarks/bench_startup.py).
-class Record:
-    """One input record: a hand line with what the record adds, or a reason it cannot be scored."""
-
-    def __init__(self, line: int, text: str = "", rules: str | None = None, options: dict[str, Any] | None = None,
-                 flags: list[FlagWord] | None = None, answer: str | dict[str, Any] | None = None,
-                 skipped: bool = False, problem: str | None = None) -> None:
-        self.line = line
-        self.text = text
-        self.rules = rules
-        self.options: dict[str, Any] = {} if options is None else options
-        self.flags: list[FlagWord] = [] if flags is None else flags
-        self.answer = answer  # homework: the student's answer
-        self.skipped = skipped  # a comment or blank line, kept in place
-        self.problem = problem  # the record itself could not be read (bad JSON, no hand, not UTF-8 …)
-        # A hand line and nothing of its own (no rules, options or flags): most of a file, scored under the file's
-        # own request as it is. Worked out once (a record is not changed once read): a property would cost every
-        # line of a batch a call (callgrind: ~800 instructions).
-        self.plain = problem is None and not skipped and rules is None and not self.options and not self.flags
-
-
-# --- decoding: physical lines, each on its own ---------------------------------------------------------
-
-_BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
-    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
-    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
-    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
-)
-
-
-class _Lazy:
-    """A regular expression compiled when it is first used: most runs need none of those below (a batch of hand
-    lines in ASCII, JSON Lines out), and compiling them all cost a batch's start-up a fifth of its reading."""
-
-    def __init__(self, pattern: str | bytes) -> None:
-        self.pattern = pattern
-
-    def __getattr__(self, name: str) -> Any:  # only what the instance lacks: the compiled pattern's methods, kept
-        value = getattr(re.compile(self.pattern), name)
-        setattr(self, name, value)
-        return value
-
-
-_BLOCK = 1 << 16
-_HEAD = 80  # characters of an over-long line kept to show it
-_MARKED = _Lazy("[\udc00-\udcff]")  # only the handler below puts lone surrogates in decoded text
-
-
-def _mark_bad_bytes(exc: UnicodeError) -> tuple[str, int]:
-    """A decoding error handler: each byte that is not valid text becomes a lone surrogate U+DC00 + byte,
-    which no decoder produces otherwise, so the line it is in can be told apart and reported."""
-    if not isinstance(exc, UnicodeDecodeError):
-        raise exc
-    return "".join(chr(0xDC00 + b) for b in exc.object[exc.start:exc.end]), exc.end
-
-
-codecs.register_error("mjcalc.mark", _mark_bad_bytes)
-
-
-def sniff_encoding(head: bytes) -> tuple[str, str, int]:
-    """The codec, its name for messages, and the length of the byte-order mark at the start of ``head``.
-    Without a mark: UTF-16 when the first characters are ASCII with a zero byte beside each, else UTF-8."""
-    for bom, codec, name in _BOMS:
-        if head.startswith(bom):
-            return codec, name, len(bom)
-    if len(head) >= 4 and head[1] == head[3] == 0 and head[0] and head[2]:
-        return "utf-16-le", "UTF-16", 0
-    if len(head) >= 4 and head[0] == head[2] == 0 and head[1] and head[3]:
-        return "utf-16-be", "UTF-16", 0
-    return "utf-8", "UTF-8", 0
-
-
-class Line:
-    """One physical line: its number, its text (without the line end), and why it is not usable text."""
-
-    def __init__(self, number: int, text: str, problem: str | None = None, bare: str | None = None) -> None:
-        self.number = number
-        self.text = text
-        self.problem = problem
-        self.bare = bare  # a line that is not text: what is left without its bad bytes (its layout)
-
-
-def _escape_marks(text: str) -> str:
-    return _MARKED.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
-
-
-class LineSource:
-    """The physical lines of a byte stream (or a text stream), split on ``\\n`` only — a stray ``\\r`` or
-    form feed inside a line stays in that line, as every line-counting tool sees it — each decoded on its
-    own and bounded in length. ``position`` is how many bytes have been read (for progress)."""
-
-    def __init__(self, stream: IO[bytes] | IO[str], limit: int = MAX_RECORD, codec: str | None = None) -> None:
-        self.stream = stream
-        self.limit = limit
-        self.position = 0
-        self.encoding = "UTF-8"
-        self.stopped: str | None = None  # why reading stopped early (the input failed)
-        self._codec = "utf-8"
-        self._known = codec  # the codec of a stream read from inside a file (a worker's range): not sniffed
-
-    def _blocks(self) -> Iterator[str]:
-        try:
-            yield from self._read_blocks()
-        except OSError as exc:  # a disk or a device failing under us: say so, keep what was read
-            self.stopped = f"cannot read the input after {self.position:,} bytes: {exc.strerror or exc}"
-
-    def _read_blocks(self) -> Iterator[str]:
-        if isinstance(self.stream, io.TextIOBase):  # already text (a test's StringIO)
-            while block := self.stream.read(_BLOCK):
-                self.position += len(block)
-                yield block
-            return
-        raw: IO[bytes] = self.stream  # type: ignore[assignment]
-        head = raw.read(4)
-        codec, self.encoding, skip = sniff_encoding(head) if self._known is None else (self._known, "UTF-8", 0)
-        self._codec = codec
-        decoder = codecs.getincrementaldecoder(codec)(errors="mjcalc.mark")
-        read = getattr(raw, "read1", raw.read)
-        self.position = len(head)
-        yield decoder.decode(head[skip:])
-        while data := read(_BLOCK):
-            self.position += len(data)
-            yield decoder.decode(data)
-        yield decoder.decode(b"", final=True)
-
-    def __iter__(self) -> Iterator[Line]:
-        number = 0
-        carry: list[str] = []  # the start of a line not ended yet
-        carried = 0
-        overlong = -1  # >= 0: the line being read is over the limit; its length so far
-        head = ""  # the start of that line, kept: it shows the record, and where a YAML entry starts
-        limit = self.limit
-        for block in self._blocks():
-            if not block:
-                continue
-            pieces = block.split("\n")
-            last = pieces.pop()  # the rest of the block: the start of the next line
-            for piece in pieces:
-                number += 1
-                if overlong >= 0:
-                    yield self._too_long(number, overlong + len(piece), head)
-                    overlong = -1
-                    continue
-                if carry:
-                    carry.append(piece)
-                    piece = "".join(carry)
-                    carry, carried = [], 0
-                elif piece.isascii() and len(piece) <= limit and piece[-1:] != "\r":
-                    yield Line(number, piece)  # the usual line, as ``_line`` makes it
-                    continue
-                yield self._line(number, piece)
-            if overlong >= 0:  # skipped to its end, however long: the lines after it are records too
-                overlong += len(last)
-            elif last:
-                carry.append(last)
-                carried += len(last)
-                if carried > self.limit:
-                    head = "".join(carry)[:_HEAD]
-                    overlong, carry, carried = carried, [], 0
-        if overlong >= 0:
-            yield self._too_long(number + 1, overlong, head)
-        elif carry:
-            yield self._line(number + 1, "".join(carry))
-
-    def _line(self, number: int, text: str) -> Line:
-        if text.endswith("\r"):
-            text = text[:-1]
-        if len(text) > self.limit:
-            return self._too_long(number, len(text), text[:_HEAD])
-        if text.isascii():
-            return Line(number, text)
-        found = _MARKED.search(text)
-        if found is None:
-            return Line(number, text)
-        at = len(text[: found.start()].encode(self._codec)) + 1
-        return Line(number, _escape_marks(text), f"not {self.encoding} at byte {at}: "
-                    f"the line is not valid text (save the file as UTF-8)", _MARKED.sub("", text))
-
-    def _too_long(self, number: int, length: int, head: str) -> Line:
-        return Line(number, _escape_marks(head) + "…",
-                    f"the line is {length:,} characters long; a record is at most {self.limit:,}")
 
 
 # --- readers -------------------------------------------------------------------------------------------
@@ -251,10 +72,7 @@ def detect_format(name: str, requested: str) -> str:
     return "auto"
 
 
-_JSON_START = _Lazy(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
-
-
-_YAML_START = _Lazy(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
+_YAML_START = LazyPattern(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
 
 
 def sniff_format(first: str) -> str:
@@ -262,7 +80,7 @@ def sniff_format(first: str) -> str:
     object, a YAML entry with a ``hand`` key, a CSV header naming a ``hand`` column, else the one-line
     notation. Strict on purpose: a hand line, however mangled, is read as a hand line."""
     text = first.strip()
-    if text[:1] == "{" and _JSON_START.match(text):  # (the patterns compiled only for a line they may match)
+    if text[:1] == "{" and JSON_START.match(text):  # (the patterns compiled only for a line they may match)
         try:
             if isinstance(json.loads(text), dict):
                 return "jsonl"
@@ -307,18 +125,7 @@ def decide_format(fmt: str, lines: Iterator[Line]) -> tuple[str, Iterator[Line]]
         if len(ahead) > 1000:
             break
     fmt = sniff_format(ahead[-1].text) if ahead and ahead[-1].problem is None else "lines"
-    return fmt, _chain(ahead, lines)
-
-
-def _chain(first: list[Line], rest: Iterator[Line]) -> Iterator[Line]:
-    yield from first
-    yield from rest
-
-
-def split_answer(text: str) -> tuple[str, str | None]:
-    """``HAND => answer``: the hand and the student's answer (homework lines)."""
-    hand, arrow, answer = text.partition("=>")
-    return hand.strip(), (answer.strip() if arrow else None)
+    return fmt, chain(ahead, lines)
 
 
 def _guarded(n: int, text: str, read: Callable[[], Record]) -> Record:
@@ -327,36 +134,6 @@ def _guarded(n: int, text: str, read: Callable[[], Record]) -> Record:
         return read()
     except Exception as exc:
         return Record(n, text[:200], problem=f"internal error reading the record: {type(exc).__name__}: {exc}")
-
-
-def _unread(line: Line, text: str) -> Record | None:
-    """The record of a line with nothing to read in it: one that is not text, a blank line or a comment."""
-    if line.problem is not None:
-        return Record(line.number, line.text, problem=line.problem)
-    if not text or text.startswith("#"):
-        return Record(line.number, text, skipped=True)
-    return None
-
-
-def _read_lines(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
-    for line in lines:
-        n = line.number
-        if n < from_line:
-            continue
-        text = line.text.strip()
-        if line.problem is None and text and text[0] not in "#\ufeff{" and "=>" not in text:
-            yield Record(n, text)  # the usual line: a hand (what the general case below makes of it)
-            continue
-        text = text.lstrip("\ufeff")  # a byte-order mark pasted mid-file
-        unread = _unread(line, text)
-        if unread is not None:
-            yield unread
-        elif "{" in text and _JSON_START.match(text):
-            yield Record(n, text, problem="this is a JSON record, and the input is read as lines of notation: "
-                                          "use --input-format jsonl (or name the file .jsonl)")
-        else:
-            hand, answer = split_answer(text)
-            yield Record(n, hand, answer=answer)
 
 
 def _scalar(key: str, value: Any) -> str:
@@ -384,7 +161,7 @@ def _type_name(value: Any) -> str:
     return {dict: "a mapping", list: "a list", type(None): "empty"}.get(type(value), type(value).__name__)
 
 
-_SURROGATE = _Lazy("[\ud800-\udfff]")
+_SURROGATE = LazyPattern("[\ud800-\udfff]")
 
 
 def _text_field(key: str, value: Any, limit: int = MAX_RECORD) -> str:
@@ -455,8 +232,8 @@ def _read_jsonl(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
         if n < from_line:
             continue
         text = line.text.strip()
-        unread = _unread(line, text)
-        yield unread if unread is not None else _guarded(n, text, lambda: _json_record(n, text))
+        record = unread(line, text)
+        yield record if record is not None else _guarded(n, text, lambda: _json_record(n, text))
 
 
 def _json_record(n: int, text: str) -> Record:
@@ -547,8 +324,8 @@ def _csv_record(n: int, text: str, header: list[str], header_line: int) -> Recor
                   answer=row.get("answer", "").strip() or answer)
 
 
-_ENTRY = _Lazy(r"( *)-(?: |$)")
-_YAML_HEAD = _Lazy(r"hands\s*:\s*(?:#.*)?$")
+_ENTRY = LazyPattern(r"( *)-(?: |$)")
+_YAML_HEAD = LazyPattern(r"hands\s*:\s*(?:#.*)?$")
 
 
 def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
@@ -570,10 +347,10 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
             indent = len(found.group(1))
         break
     if indent is None:
-        yield from _yaml_whole(_chain(ahead, lines), from_line)
+        yield from _yaml_whole(chain(ahead, lines), from_line)
         return
     entry: list[Line] = []
-    for line in _chain(ahead, lines):
+    for line in chain(ahead, lines):
         found = _ENTRY.match(line.text if line.bare is None else line.bare)  # a line not text still has a layout
         if found and len(found.group(1)) == indent:
             if entry:
@@ -710,7 +487,7 @@ def _yaml_whole(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
 
 
 READERS: dict[str, Callable[[Iterator[Line], int], Iterator[Record]]] = {
-    "lines": _read_lines, "csv": _read_csv, "jsonl": _read_jsonl, "yaml": _read_yaml,
+    "lines": read_lines, "csv": _read_csv, "jsonl": _read_jsonl, "yaml": _read_yaml,
 }
 
 
@@ -1474,7 +1251,7 @@ def _score_range(task: _Range, base: Request, render: Renderer | Encoder) -> _Sc
             source = LineSource(cast(IO[bytes], _Slice(f, task.end - task.start)), codec="utf-8")
             lines = _renumbered(source, task.first - 1)
             if task.head is not None:
-                lines = _chain([task.head], lines)
+                lines = chain([task.head], lines)
             last = _score_all(READERS[plan.fmt](lines, plan.from_line), base, render, texts, counts, False)
     except OSError as exc:  # the file went away under the run
         return _Scored(_joined(texts), counts, last, f"cannot read {plan.path}: {exc.strerror or exc}")
@@ -1508,7 +1285,7 @@ def render_jsonl(record: Record, res: Result | None) -> str:
     return text
 
 
-_LINE_BREAKS = _Lazy("[\x85\u2028\u2029]")
+_LINE_BREAKS = LazyPattern("[\x85\u2028\u2029]")
 
 
 def csv_header() -> str:

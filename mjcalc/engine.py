@@ -27,7 +27,7 @@ from .facts import ALL as ALL_FACTS, KIND_BITS, WIDTH, Gate, unmet
 from .i18n import Msg
 from .hand import Hand, SpecialKongDef, build_hand
 from .memo import remember
-from .notation import FlagWord, ParsedLine, parse_line
+from .notation import FlagsRead, FlagWord, ParsedLine, parse_line
 from .predicates import DECIDED, Candidate, Tallied
 from .readings import (
     IMMEDIATE,
@@ -243,14 +243,17 @@ def _names_rules(word: str) -> bool:
     return remember(_NAMES_RULES, word, word.lower() in _RULES_WORDS) if names is None else names
 
 
+def _group_names_rules(group: FlagsRead) -> bool:
+    named = group.names_rules
+    if named is None:
+        named = group.names_rules = any(_names_rules(body[0]) for body in group.bodies)
+    return named
+
+
 def _ruleset_ref(parsed: ParsedLine, request: Request) -> str:
     groups = parsed.flag_groups
-    if groups is not None:  # the fast reader's flags: their words, without the FlagWords made (most name no ruleset)
-        named = False
-        for group in groups:
-            for body in group.bodies:
-                named = named or _names_rules(body[0])
-        if not named:
+    if groups is not None:  # the fast reader's flags: each group asked (most name no ruleset), no FlagWords made
+        if not any(_group_names_rules(group) for group in groups):
             return request.rules or DEFAULT_RULESET
     for w in parsed.flags:
         if _names_rules(w[0]):  # by index: a named tuple's attribute costs a compiled module a Python-level look-up

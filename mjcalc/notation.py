@@ -151,6 +151,8 @@ class FlagsRead:
         # one ruleset's flags, so one slot, checked by identity.
         self.typed_for: frozenset[str] | None = None
         self.typed: tuple[tuple[str, object, int], ...] = ()
+        # Whether one of the words names the ruleset (+rules=…; engine._ruleset_ref), found the first time it is asked.
+        self.names_rules: bool | None = None
 
     @staticmethod
     def joined(groups: list[FlagsRead]) -> FlagsRead:
