@@ -274,58 +274,18 @@ class Hand:
                 for k in held[3]:
                     if k in red:
                         red.remove(k)
-        # the tiles before the win (as without_win), a run of each suit, a space between
-        skip = win if win is not None and not called else -1
-        parts = [_concealed_text(self.concealed, skip, red), *meld_texts]
+        body = list(self.concealed)
+        if win is not None:  # the tiles before the win, sorted (as without_win)
+            if not called:
+                body.remove(win)
+            body.sort()
+        parts = [T.format_tiles(body, sort=False, red=red, between=" "), *meld_texts]  # a run of each suit
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
-        if skip >= 0:
-            # the winning tile is the red five when no other of its kind is left to be
-            parts.append(T.format_tiles((skip,), red=[skip]) if red and skip in red and self.concealed.count(skip) == 1
-                         else T.name(skip))
+        if win is not None and not called:
+            parts.append(T.format_tiles((win,), red=[win]) if red and win in red and win not in body else
+                         T.name(win))
         return " ".join([p for p in parts if p])
-
-
-# The text of one suit's run of concealed tiles (``1119p``), by the suit, its tiles (3 bits a rank: how many) and
-# whether its five is written red: a batch writes every hand back, and its suits' runs come back far more often than
-# its hands (tiles.format_tiles tile by tile took 4,400 instructions a hand, this 1,000; tests/test_notation_fast.py
-# holds the two equal). Bounded.
-_RUN_TEXT: Final[dict[int, str]] = {}
-_RED_RUN: Final = 1 << 30  # the key's flag: the suit's first five written red
-
-
-def _concealed_text(tiles: tuple[int, ...], skip: int, red: list[int]) -> str:
-    """``T.format_tiles`` of ``tiles`` (sorted) but one ``skip`` (none: -1), a space between the suits' runs, one
-    five of each kind in ``red`` written red."""
-    runs: list[str] = []
-    suit = -1
-    key = 0
-    for t in tiles:
-        if t == skip:
-            skip = -1
-            continue
-        s = t // 9 if t < T.HONOR_START else 3
-        if s != suit:
-            if suit >= 0:
-                runs.append(_run_text(key))
-            suit = s
-            key = s
-            if red and s < 3 and 9 * s + 4 in red:
-                key |= _RED_RUN
-        key += 1 << 2 + 3 * (t - 9 * s)
-    if suit >= 0:
-        runs.append(_run_text(key))
-    return " ".join(runs)
-
-
-def _run_text(key: int) -> str:
-    text = _RUN_TEXT.get(key)
-    if text is None:
-        suit = key & 3
-        kinds = [9 * suit + rank for rank in range(9) for _ in range(key >> 2 + 3 * rank & 7)]
-        text = remember(_RUN_TEXT, key, T.format_tiles(kinds, sort=False, red=[9 * suit + 4] if key & _RED_RUN else ()),
-                        8192)
-    return text
 
 
 def meld_facts(melds: tuple[Meld, ...] | list[Meld]) -> tuple[int, int, int]:
