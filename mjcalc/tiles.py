@@ -131,8 +131,8 @@ def format_tiles(tiles: Iterable[int], *, sort: bool = True, red: Iterable[int] 
     """
     # A list, walked as native integers when compiled: a batch writes every hand's tiles (Hand.text), and a loop
     # over any iterable takes half again as many instructions. The suit compared as an int and its letter (with
-    # ``between``) appended once a run: comparing letters and joining each to ``between`` cost twice as much
-    # (callgrind: 4,400 instructions a riichi hand's tiles -> 2,400).
+    # ``between``) appended once a run, not letters compared and joined to ``between`` tile by tile (callgrind,
+    # riichi jsonl at 3,000 lines: format_tiles 14.1M -> 12.7M instructions in all).
     kinds: list[int] = sorted(tiles) if sort else tiles if isinstance(tiles, list) else list(tiles)
     reds = set(red) if red else None
     out: list[str] = []
