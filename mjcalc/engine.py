@@ -942,9 +942,24 @@ class BoundItem:
 MET_LIMIT: Final = 8192
 
 
-# A tier's gate cut in machine words (``_grouped``): its need bits and its forbid bits, each in three words of WORD
-# bits, and the items that have it in two.
-GateWords = tuple[int, int, int, int, int, int, int, int]
+class GateWords:
+    """A tier's gate cut in machine words (``_grouped``): its need bits and its forbid bits, each in three words of
+    WORD bits, and the items that have it in two. A compiled class: its fields are read unboxed, where a tuple's
+    eight ints are each checked and unboxed (callgrind: ``_met_bits`` ~13,200 instructions for new facts of an MCR
+    tier as tuples, ~3,800 so)."""
+
+    __slots__ = ("n0", "n1", "n2", "f0", "f1", "f2", "items_low", "items_high")
+
+    def __init__(self, n0: int, n1: int, n2: int, f0: int, f1: int, f2: int, items_low: int,
+                 items_high: int) -> None:
+        self.n0: Final = n0
+        self.n1: Final = n1
+        self.n2: Final = n2
+        self.f0: Final = f0
+        self.f1: Final = f1
+        self.f2: Final = f2
+        self.items_low: Final = items_low
+        self.items_high: Final = items_high
 
 
 class Tier:
@@ -1012,15 +1027,19 @@ def _indices(bits: int, n: int) -> tuple[int, ...]:
     start = 0
     while start < n and bits:
         word = bits & _LOW_WORD
-        i = 0
-        while word:
-            if word & 1:
-                out.append(start + i)
-            word >>= 1
-            i += 1
+        at = start
+        while word:  # a byte at a time, not a bit (callgrind: ~7,400 instructions for new MCR items, ~6,600 so)
+            for i in _BYTE_BITS[word & 255]:
+                out.append(at + i)
+            word >>= 8
+            at += 8
         bits >>= WORD
         start += WORD
     return tuple(out)
+
+
+_BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(i for i in range(8) if byte >> i & 1)
+                                                       for byte in range(256))
 
 
 def _grouped(gates: list[int]) -> tuple[GateWords, ...]:
@@ -1035,7 +1054,7 @@ def _grouped(gates: list[int]) -> tuple[GateWords, ...]:
     for gate, items in items_of.items():
         n0, n1, n2 = _words(gate & ALL_FACTS)
         f0, f1, f2 = _words(gate >> WIDTH)
-        out.append((n0, n1, n2, f0, f1, f2, items & _LOW_WORD, items >> WORD))
+        out.append(GateWords(n0, n1, n2, f0, f1, f2, items & _LOW_WORD, items >> WORD))
     return tuple(out)
 
 
@@ -1054,10 +1073,10 @@ def _met_bits(gates: tuple[GateWords, ...], facts: int) -> int:
     h0, h1, h2 = _words(facts)
     m0, m1, m2 = ~h0, ~h1, ~h2
     low = high = 0
-    for n0, n1, n2, f0, f1, f2, items_low, items_high in gates:
-        if not (n0 & m0 or n1 & m1 or n2 & m2 or f0 & h0 or f1 & h1 or f2 & h2):
-            low |= items_low
-            high |= items_high
+    for g in gates:
+        if not (g.n0 & m0 or g.n1 & m1 or g.n2 & m2 or g.f0 & h0 or g.f1 & h1 or g.f2 & h2):
+            low |= g.items_low
+            high |= g.items_high
     return low | high << WORD
 
 

@@ -316,11 +316,13 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
             every += shape.kinds
             if shape.reds:
                 reds = [*reds, *shape.reds]
-        every.sort()
     if reds and (not rules.red_fives or _repeats(reds)):
         _refuse_reds(line, rules)
     flowers = _flowers(line, rules) if line.flower_kinds else ()
-    _check_copies(line, every)
+    if texts:
+        _check_copies_unsorted(line, every)  # the melds' kinds after the sorted concealed ones: not sorted again
+    else:
+        _check_copies(line, every)
     melds: tuple[Meld, ...] = ()
     melded = _NO_MELDS
     if texts:
@@ -423,6 +425,25 @@ def _check_copies(line: ParsedLine, kinds: list[int]) -> None:
             copies += 1
             if copies == 5:
                 _refuse_fifth(line)
+
+
+def _check_copies_unsorted(line: ParsedLine, kinds: list[int]) -> None:
+    """``_check_copies`` of kinds in any order: each tile moves its kind's bit a mask up (seen once, twice, three
+    times, four), where a sort first costs more (callgrind, MCR score_line: ~400 instructions a hand less; a list
+    of counts instead of the masks costs ~600 more)."""
+    once = twice = thrice = four = 0
+    for k in kinds:
+        bit = 1 << k
+        if four & bit:
+            _refuse_fifth(line)
+        elif thrice & bit:
+            four |= bit
+        elif twice & bit:
+            thrice |= bit
+        elif once & bit:
+            twice |= bit
+        else:
+            once |= bit
 
 
 def _refuse_fifth(line: ParsedLine) -> None:

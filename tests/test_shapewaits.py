@@ -166,3 +166,38 @@ def test_packed_bits_given_the_weight_try_the_pair_where_it_can_be_and_find_what
         weight = sum(r * c for r, c in enumerate(counts)) % 3
         total = sum(counts)
         assert _packed_bits(packed, total, ranks, honors, weight) == _packed_bits(packed, total, ranks, honors), counts
+
+
+def test_knitted_straight_waits_are_the_form_itself() -> None:
+    """shapewaits._knitted_straight_waits (no candidate tried with the form) against every kind tried with
+    readings' knitted straight form, on hands that hold eight or nine tiles of a knitted straight, the rest random
+    (three or four sets to make, four of a kind allowed: a fifth completes the shape only where the form says)."""
+    from mjcalc.readings import KNITTED_KINDS, _form_candidates, special_form
+    from mjcalc.shapewaits import _knitted_straight_waits
+
+    spec = FormSpec("knitted_straight")
+    rng = random.Random(26)
+    found_some = 0
+    for _ in range(6000):
+        free = rng.choice((3, 4, 4))
+        counts = [0] * T.NUM_KINDS
+        knitted = sorted(rng.choice(KNITTED_KINDS))
+        for k in rng.sample(knitted, rng.choice((8, 9, 9))):
+            counts[k] += 1
+        pool = rng.choice(POOLS)
+        while sum(counts) < 3 * free + 1:
+            k = rng.choice(pool)
+            if counts[k] < 4:
+                counts[k] += 1
+        concealed = tuple(t for t, n in enumerate(counts) for _ in range(n))
+        held = [t for t, n in enumerate(counts) if n]
+        expected = 0
+        for k in range(T.NUM_KINDS):
+            more = list(counts)
+            more[k] += 1
+            if special_form("knitted_straight", tuple(more), free, spec):
+                expected |= 1 << k
+                assert k in _form_candidates("knitted_straight", tuple(counts), held)
+        assert _knitted_straight_waits(concealed, free) == expected, (T.format_tiles(concealed), free)
+        found_some += bool(expected)
+    assert found_some > 500, found_some
