@@ -310,7 +310,8 @@ def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> di
     return out
 
 
-# The JSON of a text that comes back in payments (a seat, a formula), kept (bounded).
+# The JSON of a short text that comes back line after line (a seat, a ruleset's id, a tile's name, a wait, a
+# limit, a note, a formula), kept (bounded).
 _TEXT_JSON: Final[dict[str, bytes]] = {}
 
 
@@ -498,9 +499,11 @@ def _line(r: Result) -> bytes:
         groups = []
         for g in c.reading.groups:
             group_json = _GROUP_JSON.get(id(g))
-            if group_json is None or group_json[0] is not g:
-                group_json = remember(_GROUP_JSON, id(g), (g, _kept_dump(g.text())), 8192)
-            groups.append(group_json[1])
+            if group_json is not None and group_json[0] is g:  # (one type of tuple: read in place, compiled)
+                groups.append(group_json[1])
+            else:
+                kept_group: tuple[Any, bytes] = (g, _kept_dump(g.text()))
+                groups.append(remember(_GROUP_JSON, id(g), kept_group, 8192)[1])
         unit = rules.unit
         items = []
         for a in best.awards:
@@ -509,10 +512,11 @@ def _line(r: Result) -> bytes:
             # tuple of the four built and hashed cost 850 instructions an item, this some 400.
             item_key = id(item) ^ value << 48 ^ count << 56
             held = _ITEM_JSON.get(item_key)
-            if held is None or held[0] is not item or held[1] != value or held[2] != count or held[3] != unit:
-                held = remember(_ITEM_JSON, item_key, (item, value, count, unit, _kept_dump(_item_json(a, unit))),
-                                8192)
-            items.append(held[4])
+            if held is not None and held[0] is item and held[1] == value and held[2] == count and held[3] == unit:
+                items.append(held[4])
+            else:
+                kept_item: tuple[Any, int, int, str, bytes] = (item, value, count, unit, _kept_dump(_item_json(a, unit)))
+                items.append(remember(_ITEM_JSON, item_key, kept_item, 8192)[4])
         win = c.hand.win_tile
         parts.append(b',"reading":[%b],"winning_tile":%b,"wait":%b,"substitutions":%b,"items":[%b],"fan":%d' % (
             b",".join(groups), _text_json(T.name(win)) if win is not None else b"null", _opt_json(c.reading.wait),
