@@ -60,7 +60,7 @@ def record_bytes(r: Result) -> bytes:
             return _line(r)
         except (TypeError, ValueError):  # refused (a lone surrogate …): the standard library writes it
             return json_bytes(_record(r, "en", None))
-    return json_bytes(_record(r, "en", _SHARED if _orjson is None else None))
+    return json_bytes(_record(r, "en", _SHARED))
 
 
 def encode_jsonl(record: Any, res: Result | None) -> bytes:
