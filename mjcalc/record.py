@@ -1,12 +1,12 @@
 """The JSON record of a Result (docs/OUTPUT.md), and the bytes of one line of JSON a batch writes for it.
 
 Compiled (setup.py COMPILED): a batch builds one record a line. ``to_json`` gives the object (``score --json``,
-the Python and web APIs); ``record_bytes`` the compact line a batch writes, made from the same object, where the
-parts that come back line after line (the options, an item, the fu breakdown, a group's text) are each serialized
-once and kept (bounded): with orjson as ``orjson.Fragment`` (its bytes copied as they are), without it as the
-shared object the standard library writes again. Either way the bytes are those of ``json_line`` on
-``to_json``'s object (tests/test_batch.py).
-"""
+the Python and web APIs); ``record_bytes`` the compact line a batch writes. With orjson the line is formatted as
+bytes from the JSON of its members (``_line``), without the object made for orjson to write: the parts that come
+back line after line (the options, an item, a line of the fu breakdown, a seat, a formula, a context's member, a
+group's text) each written once and kept (bounded), numbers as they are, the rest (the input, an error) written by
+orjson. Without orjson the line is written from ``to_json``'s object, its parts that come back kept as shared
+objects. Either way the bytes are those of ``json_line`` on ``to_json``'s object (tests/test_batch.py)."""
 
 from __future__ import annotations
 
@@ -55,12 +55,12 @@ def json_bytes(obj: Any) -> bytes:
 
 def record_bytes(r: Result) -> bytes:
     """The line of JSON (bytes, without its line end) a batch writes for ``r``: ``json_bytes(to_json(r))``."""
-    if _orjson is not None and _orjson_fragment is not None:
+    if _orjson is not None:
         try:
-            return bytes(_orjson.dumps(_record(r, "en", _FRAGMENTS)))
+            return _line(r)
         except (TypeError, ValueError):  # refused (a lone surrogate …): the standard library writes it
             return json_bytes(_record(r, "en", None))
-    return json_bytes(_record(r, "en", _SHARED if _orjson is None else None))
+    return json_bytes(_record(r, "en", _SHARED))
 
 
 def encode_jsonl(record: Any, res: Result | None) -> bytes:
@@ -135,15 +135,11 @@ def _name(names: Mapping[str, Any], lang: str) -> str:
 
 # --- parts kept once serialized ------------------------------------------------------------------------------
 
-_orjson_fragment: Any = getattr(_orjson, "Fragment", None)  # orjson 3.9: bytes written into a document as they are
-
-
 class _Kept:
-    """Parts of records, each kept by a key once made: as orjson Fragments, or as the objects themselves (shared
-    by the records that have them, which are written at once and never changed). Bounded."""
+    """Parts of records without orjson, each kept by a key once made: the objects themselves, shared by the
+    records that have them, which are written at once and never changed. Bounded."""
 
-    def __init__(self, fragments: bool) -> None:
-        self.fragments = fragments
+    def __init__(self) -> None:
         self.memo: dict[Any, Any] = {}
         # The options of the last record and their kept form: the lines of a file share one options mapping
         # (engine._option_values), never changed once made, so most records find theirs without a key built.
@@ -161,17 +157,10 @@ class _Kept:
 
     def keep(self, key: Any, value: Any) -> Any:
         """``value`` kept for ``key``, in the form records hold it."""
-        return remember(self.memo, key, self.form(value), 8192)
-
-    def form(self, value: Any) -> Any:
-        """``value`` in the form records hold it: an orjson Fragment, or the object itself. The Fragment's bytes
-        are a copy: orjson's own are as long as its buffer (1 KiB and more for a payment of 200 bytes), and the
-        kept parts of a few thousand lines held 10 MB (``/usr/bin/time``: peak RSS 37 MB at 3,000 riichi lines)."""
-        return _orjson_fragment(bytes(memoryview(_orjson.dumps(value)))) if self.fragments else value
+        return remember(self.memo, key, value, 8192)
 
 
-_FRAGMENTS: Final = _Kept(True)
-_SHARED: Final = _Kept(False)
+_SHARED: Final = _Kept()
 # The text of each group of a reading met so far (Group.text), by the group's identity (the group kept beside its
 # text to tell a reused identity apart): groups are interned (readings._GROUPS, _MELD_GROUPS), and a group is a
 # tuple of six fields, its tiles a tuple too, hashed anew on every look-up by value.
@@ -228,12 +217,7 @@ def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> di
     out["ruleset"] = rules.id if rules is not None else None
     out["hand"] = r.hand.text() if r.hand is not None else None
     ctx = r.ctx
-    if ctx is None:
-        out["context"] = None
-    elif kept is not None and kept.fragments:  # made of the fields' kept texts: a context seldom comes back whole
-        out["context"] = _context_fragment(ctx)
-    else:
-        out["context"] = ctx.to_json()
+    out["context"] = ctx.to_json() if ctx is not None else None
     options = r.options
     if not options:
         out["options"] = None
@@ -294,7 +278,7 @@ def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> di
                 held = kept.items.get(item_key)
                 if held is None or held[0] is not item:
                     value = _item_json(a, unit)
-                    held = remember(kept.items, item_key, (item, kept.form(value)), 8192)
+                    held = remember(kept.items, item_key, (item, value), 8192)
                 items.append(held[1])
             out["items"] = items
         out["fan"] = s.fan
@@ -307,8 +291,7 @@ def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> di
                 for fu_line in s.fu_lines:
                     fu_kept = kept.fu_lines.get(fu_line)
                     if fu_kept is None:
-                        fu_kept = remember(kept.fu_lines, fu_line, kept.form({"reason": fu_line[0], "fu": fu_line[1]}),
-                                           1024)
+                        fu_kept = remember(kept.fu_lines, fu_line, {"reason": fu_line[0], "fu": fu_line[1]}, 1024)
                     fu_lines.append(fu_kept)
                 out["fu_breakdown"] = fu_lines
         if s.limit is not None:
@@ -327,38 +310,65 @@ def _filled(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None) -> di
     return out
 
 
+# The JSON of a short text that comes back line after line (a seat, a ruleset's id, a tile's name, a wait, a
+# limit, a note, a formula), kept (bounded).
+_TEXT_JSON: Final[dict[str, bytes]] = {}
+
+
+def _text_json(text: str) -> bytes:
+    found = _TEXT_JSON.get(text)
+    return remember(_TEXT_JSON, text, bytes(memoryview(_orjson.dumps(text))), 8192) if found is None else found
+
+
+def _payment_json(p: Payment) -> bytes:
+    """``p.to_json()`` as orjson writes it. The usual payment (nothing capped, no share, no items of its own)
+    written from the kept JSON of its seats and formula, its numbers as they are: a look-up by the 8 fields of a
+    payment cost 1.5k instructions and its first writing 9k, and a payment met once is the rule (at 3,000 riichi
+    lines: 1,542 kinds in 6,647 payments)."""
+    if p.capped_from is None and p.on_behalf_of is None and not p.extras:
+        return (b'{"payer":%b,"payee":%b,"fan":%d,"amount":%d,"capped_from":null,"formula":%b,"on_behalf_of":null,'
+                b'"payer_items":[]}' % (_text_json(p.payer), _text_json(p.payee), p.fan, p.amount,
+                                        _text_json(p.formula)))
+    key = _payment_key(p)
+    found = _PAYMENT_JSON.get(key)
+    return remember(_PAYMENT_JSON, key, _kept_dump(p.to_json()), 8192) if found is None else found
+
+
 def _kept_payment(p: Payment, kept: _Kept) -> Any:
     """``p.to_json()`` in its kept form, by the fields it is made of."""
-    extras = p.extras
-    key = (p.payer, p.payee, p.fan, p.amount, p.capped_from, p.formula, p.on_behalf_of,
-           tuple([a.item.id for a in extras]) if extras else ())
+    key = _payment_key(p)
     found = kept.payments.get(key)
-    return remember(kept.payments, key, kept.form(p.to_json()), 8192) if found is None else found
+    return remember(kept.payments, key, p.to_json(), 8192) if found is None else found
+
+
+def _payment_key(p: Payment) -> tuple[Any, ...]:
+    extras = p.extras
+    return (p.payer, p.payee, p.fan, p.amount, p.capped_from, p.formula, p.on_behalf_of,
+            tuple([a.item.id for a in extras]) if extras else ())
 
 
 # Each field of a context by name: its place in ``Context.to_json``'s object, and its texts as a member of that
 # object by value, each beside its value (``True == 1``: a member is used for a value of the same type). A member's
-# text is written as it is joined (``_placed``: ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's
-# closing brace is a last piece of its own, so that the object is one join (a brace added to each end copied it
-# twice more: 700 instructions a line). Those of the defaults made on first use.
-_CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, str]]]]] = {
+# JSON is written as it is joined (``_placed``: ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's
+# closing brace is a last piece of its own, so that the object is one formatting of its pieces (``_context_json``:
+# a brace added to each end copied it twice more, 700 instructions a line). Those of the defaults made on first use.
+_CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, bytes]]]]] = {
     name: (i, {}) for i, name in enumerate(_CONTEXT_FIELDS)}
-_CONTEXT_DEFAULTS: Final[list[str]] = []
+_CONTEXT_DEFAULTS: Final[list[bytes]] = []
 
 
-def _placed(at: int, name: str, value: Any) -> str:
-    """The text of field ``name`` (at ``at`` in the object) as a member, as ``_context_fragment`` joins it."""
-    member = str(_orjson.dumps({"from" if name == "discarder" else name: _json_value(name, value)}).decode())[1:-1]
-    return ("{" if at == 0 else ",") + member
+def _placed(at: int, name: str, value: Any) -> bytes:
+    """The text of field ``name`` (at ``at`` in the object) as a member, as ``_context_members`` gives it."""
+    member = bytes(_orjson.dumps({"from" if name == "discarder" else name: _json_value(name, value)}))[1:-1]
+    return (b"{" if at == 0 else b",") + member
 
 
-def _context_fragment(ctx: Context) -> Any:
-    """``ctx.to_json()`` as an orjson Fragment, joined from the kept members of its fields: the text orjson writes
-    for the object, for a fraction of the work (a context has 28 fields, nearly all at their defaults). Text, not
-    bytes: joining str is the quicker (bytes are joined through the buffer protocol), and a context is ASCII."""
+def _context_members(ctx: Context) -> list[bytes]:
+    """The pieces that joined are ``ctx.to_json()`` as orjson writes it, from the kept members of its fields: for
+    a fraction of the work (a context has 28 fields, nearly all at their defaults)."""
     if not _CONTEXT_DEFAULTS:
         _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(Context, name)) for at, name in enumerate(_CONTEXT_FIELDS)])
-        _CONTEXT_DEFAULTS.append("}")
+        _CONTEXT_DEFAULTS.append(b"}")
     members = _CONTEXT_DEFAULTS.copy()
     for name, value in ctx.__dict__.items():  # the fields given (and ``facts``, ``given``: no member)
         field = _CONTEXT_MEMBERS.get(name)
@@ -372,7 +382,7 @@ def _context_fragment(ctx: Context) -> Any:
             if held is None or type(held[0]) is not type(value):
                 held = remember(known, value, (value, _placed(at, name, value)), 1024)
             members[at] = held[1]
-    return _orjson_fragment("".join(members))
+    return members
 
 
 def _fu_json(lines: list[tuple[str, int]], lang: str) -> list[dict[str, Any]]:
@@ -387,3 +397,149 @@ def _wait_json(w: Any) -> dict[str, Any]:
         entry["points"] = res.best.settlement.points
         entry["items"] = [a.item.id for a in res.best.awards]
     return entry
+
+
+# --- the line of a batch, formatted ----------------------------------------------------------------------------
+
+# The JSON of the parts of lines that come back line after line, each kept (bounded), as in _Kept; a group's text
+# by the group's identity, as _GROUP_TEXT. A line of a fu breakdown by itself, as it is (a shared tuple: not
+# unpacked and packed again for the look-up).
+_OPTIONS_JSON: Final[dict[Any, bytes]] = {}
+_ITEM_JSON: Final[dict[int, tuple[Any, int, int, str, bytes]]] = {}
+_FU_JSON: Final[dict[Any, bytes]] = {}
+_GROUP_JSON: Final[dict[int, tuple[Any, bytes]]] = {}
+_PAYMENT_JSON: Final[dict[tuple[Any, ...], bytes]] = {}  # a payment other than the usual, by its fields
+_last_options: Final[list[Any]] = [None, b""]  # the options of the last line and their JSON (one mapping, shared)
+
+
+def _dumped(value: Any) -> bytes:
+    """``value`` as orjson writes it."""
+    data: bytes = _orjson.dumps(value)  # (bytes: checked, not made again)
+    return data
+
+
+def _kept_dump(value: Any) -> bytes:
+    """``_dumped(value)`` copied, to be kept: orjson's bytes are as long as its buffer (1 KiB and more for a
+    payment of 200 bytes), and the kept parts of a few thousand lines held 10 MB."""
+    return bytes(memoryview(_orjson.dumps(value)))
+
+
+def _opt_json(value: str | None) -> bytes:
+    return b"null" if value is None else _text_json(value)
+
+
+def _context_json(ctx: Context) -> bytes:
+    """``ctx.to_json()`` as orjson writes it, from its members (``_context_members``): one copy of its 29 pieces
+    (bytes formatting, compiled), where a join takes some 100 instructions a piece more (buffers got and released;
+    riichi jsonl at 3,000 lines 833.8M instructions joined, 827.5M so)."""
+    m = _context_members(ctx)
+    if len(m) != 29:  # (28 fields and the brace)
+        return b"".join(m)
+    return (b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b" % (
+            m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12], m[13],
+            m[14], m[15], m[16], m[17], m[18], m[19], m[20], m[21], m[22], m[23], m[24], m[25],
+            m[26], m[27], m[28]))
+
+
+def _line(r: Result) -> bytes:
+    """``json_bytes(to_json(r))``, formatted from the JSON of its members (those that come back kept), without the
+    record's object made for orjson to write (with each part kept as an orjson Fragment: record_bytes 215M
+    instructions at 3,000 riichi lines, 201M so). Bytes formatting (``b"…%b…%d" % (…)``), compiled, is one copy
+    of its pieces, numbers written in place; a join is dearer by the piece (its pieces' buffers) and text dearer
+    still (a line holding Chinese names is joined and encoded by the character: a join of text, 223M)."""
+    line = r.line
+    rules = r.ruleset
+    hand = r.hand
+    ctx = r.ctx
+    rules_json = _text_json(rules.id) if rules is not None else b"null"
+    hand_json = b'"%b"' % (hand.text().encode(),) if hand is not None else b"null"  # tiles: nothing to escape
+    ctx_json = _context_json(ctx) if ctx is not None else b"null"
+    if line is not None:
+        head = b'{"line":%d,"input":%b,"ruleset":%b,"hand":%b,"context":%b' % (line, _dumped(r.input), rules_json,
+                                                                                 hand_json, ctx_json)
+    else:
+        head = b'{"input":%b,"ruleset":%b,"hand":%b,"context":%b' % (_dumped(r.input), rules_json, hand_json, ctx_json)
+    parts = [head]
+    options = r.options
+    if not options:
+        options_json = b"null"
+    elif options is _last_options[0]:
+        options_json = _last_options[1]
+    else:
+        key: Any = tuple(options.items())
+        try:
+            found = _OPTIONS_JSON.get(key)
+        except TypeError:  # a value that is no key (a list): written as it is
+            options_json = _dumped(dict(options))
+        else:
+            if found is None:
+                found = remember(_OPTIONS_JSON, key, _kept_dump(dict(options)), 1024)
+            _last_options[0], _last_options[1] = options, found
+            options_json = found
+    error_json = _dumped(r.error.to_json("en")) if r.error is not None else b"null"
+    parts.append(b',"options":%b,"result":%b,"error":%b' % (options_json, _text_json(r.result), error_json))
+    if r.result == "not_a_win":
+        parts.append(b',"failed_conditions":%b' % (
+            _dumped([{"id": c.id, "message": _name(c.message, "en")} for c in r.failed]),))
+    if hand is not None:
+        names = r.wait_names()  # tiles' names: nothing to escape
+        parts.append(b',"waits":["%b"]' % ('","'.join(names).encode(),) if names else b',"waits":[]')
+    if r.result == "waiting":
+        from .waiting import shanten_of
+
+        parts.append(b',"shanten":%b,"wait_scores":%b' % (_dumped(shanten_of(r)),
+                                                            _dumped([_wait_json(w) for w in r.wait_scores])))
+    if r.ignored_flags:
+        parts.append(b',"ignored_flags":%b' % (_dumped(r.ignored_flags),))
+    if r.warnings:
+        parts.append(b',"warnings":%b' % (_dumped(r.warnings),))
+    best = r.best
+    if best is not None and rules is not None:
+        c, s = best.candidate, best.settlement
+        groups = []
+        for g in c.reading.groups:
+            group_json = _GROUP_JSON.get(id(g))
+            if group_json is not None and group_json[0] is g:  # (one type of tuple: read in place, compiled)
+                groups.append(group_json[1])
+            else:
+                kept_group: tuple[Any, bytes] = (g, _kept_dump(g.text()))
+                groups.append(remember(_GROUP_JSON, id(g), kept_group, 8192)[1])
+        unit = rules.unit
+        items = []
+        for a in best.awards:
+            item, value, count = a.item, a.value, a.count
+            # By one integer of the item's identity, value and count, the entry telling a key met twice apart: a
+            # tuple of the four built and hashed cost 850 instructions an item, this some 400.
+            item_key = id(item) ^ value << 48 ^ count << 56
+            held = _ITEM_JSON.get(item_key)
+            if held is not None and held[0] is item and held[1] == value and held[2] == count and held[3] == unit:
+                items.append(held[4])
+            else:
+                kept_item: tuple[Any, int, int, str, bytes] = (item, value, count, unit, _kept_dump(_item_json(a, unit)))
+                items.append(remember(_ITEM_JSON, item_key, kept_item, 8192)[4])
+        win = c.hand.win_tile
+        parts.append(b',"reading":[%b],"winning_tile":%b,"wait":%b,"substitutions":%b,"items":[%b],"fan":%d' % (
+            b",".join(groups), _text_json(T.name(win)) if win is not None else b"null", _opt_json(c.reading.wait),
+            _dumped(c.subs) if c.subs else b"{}", b",".join(items), s.fan))
+        fu = s.fu
+        if fu is not None:
+            fu_lines: list[Any] = s.fu_lines  # each as it is, not unpacked and packed again for the look-up
+            breakdown = []
+            for fu_line in fu_lines:
+                fu_json = _FU_JSON.get(fu_line)
+                if fu_json is None:
+                    fu_json = remember(_FU_JSON, fu_line, _kept_dump({"reason": fu_line[0], "fu": fu_line[1]}), 1024)
+                breakdown.append(fu_json)
+            parts.append(b',"fu":%d,"fu_breakdown":[%b]' % (fu, b",".join(breakdown)))
+        if s.limit is not None:
+            parts.append(b',"limit":%b' % (_text_json(s.limit),))
+        net = s.net
+        parts.append(b',"payments":[%b],"kong_payments":%b,"net":{"E":%d,"S":%d,"W":%d,"N":%d},"points":%d,'
+                     b'"notes":[%b]}' % (
+                         b",".join([_payment_json(p) for p in s.payments]),
+                         _dumped([k.to_json() for k in s.kong_payments]) if s.kong_payments else b"[]",
+                         net["E"], net["S"], net["W"], net["N"], s.points,
+                         b",".join([_text_json(note) for note in s.notes])))
+    else:
+        parts.append(b"}")
+    return b"".join(parts)
