@@ -178,9 +178,9 @@ def test_byte_order_mark_is_not_a_tile(tmp_path) -> None:
 
 def test_json_lines_are_the_same_with_or_without_orjson(monkeypatch) -> None:
     """orjson is an optional speed-up: the standard library writes the very same line without it, and for
-    what orjson refuses (a lone surrogate, an integer beyond 64 bits). The bytes the CLI writes (ENCODERS:
-    orjson's bytes as they are, the parts that repeat kept as fragments) are that text in UTF-8, twice over (the
-    second time from what was kept)."""
+    what orjson refuses (a lone surrogate, an integer beyond 64 bits). The bytes the CLI writes (ENCODERS: with
+    orjson a line formatted from its members' JSON, record._line, the parts that repeat kept) are that text in
+    UTF-8, twice over (the second time from what was kept)."""
     import mjcalc.record as record
 
     text, _ = make_file(300, seed=11)
