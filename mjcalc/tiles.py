@@ -160,6 +160,31 @@ def counts_of(tiles: Iterable[int]) -> list[int]:
     return counts
 
 
+def copy_masks(kinds: list[int]) -> tuple[int, int]:
+    """The kinds (a mask, bit t for kind t) these tiles hold four of, and those they hold more of, in any order
+    and with no counts made: each tile moves its kind's bit a mask up (seen once, twice, three times, four).
+
+    >>> copy_masks([3, 0, 3, 3, 3])
+    (8, 0)
+    >>> copy_masks([5] * 5)
+    (32, 32)
+    """
+    once = twice = thrice = four = more = 0
+    for t in kinds:
+        bit = 1 << t
+        if four & bit:
+            more |= bit
+        elif thrice & bit:
+            four |= bit
+        elif twice & bit:
+            thrice |= bit
+        elif once & bit:
+            twice |= bit
+        else:
+            once |= bit
+    return four, more
+
+
 BITS: Final = tuple(1 << t for t in range(NUM_KINDS))  # the bit of each kind in a mask
 
 

@@ -708,19 +708,8 @@ def tile_hog(c: Candidate) -> int:
 
 
 def _fours(tiles: list[int]) -> int:
-    """How many kinds these tiles hold four of: each tile moves its kind's bit a mask up (seen once, twice, three
-    times, four), small ints all (kinds below 34)."""
-    once = twice = thrice = four = 0
-    for t in tiles:
-        bit = 1 << t
-        if thrice & bit:
-            four |= bit
-        elif twice & bit:
-            thrice |= bit
-        elif once & bit:
-            twice |= bit
-        else:
-            once |= bit
+    """How many kinds these tiles hold four of (``T.copy_masks``)."""
+    four = T.copy_masks(tiles)[0]
     found = 0
     while four:
         four &= four - 1
