@@ -28,7 +28,6 @@ is read (tiles, GB strings, flag values): a digit of another script is an error 
 from __future__ import annotations
 
 import re
-from operator import getitem
 from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -571,8 +570,11 @@ def _plain_tiles(chunk: str, column: int) -> list[TileAt]:
         return _read_tiles(chunk, column, allow_flowers=False)[0]
     plain: list[TileAt] = []
     for digits, suit in _runs(chunk):
-        plain += map(getitem, map(_TILES_AT[suit].__getitem__, digits), range(column, column + len(digits)))
-        column += len(digits) + 1
+        row = _TILES_AT[suit]
+        for d in digits:  # a loop: a list extended by maps (of getitem) goes through the Python iteration protocol, compiled
+            plain.append(row[d][column])
+            column += 1
+        column += 1  # the suit letter
     return plain
 
 
@@ -693,8 +695,8 @@ def parse_gb(text: str) -> ParsedLine:
         ctx = tails[0].strip()
         if len(ctx) < 2 or ctx[0] not in "ESWN" or ctx[1] not in "ESWN":
             raise MjcalcError("notation", Msg("after '|' write the prevalent and seat winds, e.g. EE0000"), column)
-        line.flags.append(FlagWord("round", ctx[0], column))
-        line.flags.append(FlagWord("seat", ctx[1], column + 1))
+        line.flags.append(_new(FlagWord, ("round", ctx[0], column)))
+        line.flags.append(_new(FlagWord, ("seat", ctx[1], column + 1)))
         bits = ctx[2:]
         if len(bits) != 4 or any(b not in "01" for b in bits):
             raise MjcalcError("notation", Msg("four 0/1 flags must follow the winds: self-drawn, last of its kind, "
@@ -702,12 +704,13 @@ def parse_gb(text: str) -> ParsedLine:
         for i, (name, bit) in enumerate(zip(GB_FLAG_NAMES, bits, strict=False)):
             if bit == "1":  # the fourth flag is "about a kong": 杠上开花 when self-drawn, else 抢杠和
                 word = "gang" if name == "qiang" and bits[0] == "1" else name
-                line.flags.append(FlagWord(word, None, column + 2 + i))
+                line.flags.append(_new(FlagWord, (word, None, column + 2 + i)))
         column += len(tails[0]) + 1
     if len(tails) > 1:
         count = tails[1].strip() or "0"
         if _is_number(count) and int(count) <= 8:  # a line is short: int() of it is quick
-            line.flowers.extend(TileAt(k, column) for k in range(int(count)))
+            for k in range(int(count)):
+                line.flowers.append(_new(TileAt, (k, column, False)))
         elif all("a" <= ch <= "h" for ch in count.lower()):  # the flowers themselves: a-h = 春夏秋冬梅兰竹菊
             for k, ch in enumerate(count.lower()):
                 line.flowers.append(TileAt(ord(ch) - ord("a"), column + k))
@@ -729,7 +732,7 @@ def _read_gb_tiles(chunk: str, column: int) -> list[TileAt]:
     for t in _read_tiles(chunk, column, allow_flowers=False)[0]:
         rank = T.rank_of(t.tile)
         if T.is_honor(t.tile) and rank in GB_DRAGON_ORDER and "0" <= chunk[t.column - column] <= "9":
-            out.append(TileAt(GB_DRAGON_ORDER[rank], t.column))
+            out.append(_new(TileAt, (GB_DRAGON_ORDER[rank], t.column, False)))
         else:
             out.append(t)
     return out
