@@ -571,7 +571,7 @@ def _plain_tiles(chunk: str, column: int) -> list[TileAt]:
     plain: list[TileAt] = []
     for digits, suit in _runs(chunk):
         row = _TILES_AT[suit]
-        for d in digits:  # a loop: a list extended by maps (of getitem) goes through the Python iteration protocol, compiled
+        for d in digits:  # a loop: extending the list by maps of getitem went through Python-level iteration
             plain.append(row[d][column])
             column += 1
         column += 1  # the suit letter
@@ -600,22 +600,22 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
                     if not "1" <= d <= "8":
                         raise MjcalcError("notation", Msg("'{digit}f' is not a flower: flowers are 1f-8f", digit=d),
                                           dcol)
-                    flowers.append(TileAt(int(d) - 1, dcol))
+                    flowers.append(_new(TileAt, (int(d) - 1, dcol, False)))
                     continue
                 if ch == "z" and not "1" <= d <= "7":
                     raise MjcalcError("notation", Msg("'{digit}z' is not a tile: honors are 1z-7z (东南西北白发中)",
                                                           digit=d), dcol)
                 base = SUIT_BASE[ch]
                 if d == "0":
-                    found.append(TileAt(base + 4, dcol, True))
+                    found.append(_new(TileAt, (base + 4, dcol, True)))
                 else:
-                    found.append(TileAt(base + ord(d) - 49, dcol))
+                    found.append(_new(TileAt, (base + ord(d) - 49, dcol, False)))
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:
                 raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter",
                                                       digits="".join(d for d, _ in digits)), digits[0][1])
-            found.append(TileAt(T.parse_tile(ch), col))
+            found.append(_new(TileAt, (T.parse_tile(ch), col, False)))
         else:
             raise MjcalcError(
                 "notation",
@@ -713,7 +713,7 @@ def parse_gb(text: str) -> ParsedLine:
                 line.flowers.append(_new(TileAt, (k, column, False)))
         elif all("a" <= ch <= "h" for ch in count.lower()):  # the flowers themselves: a-h = 春夏秋冬梅兰竹菊
             for k, ch in enumerate(count.lower()):
-                line.flowers.append(TileAt(ord(ch) - ord("a"), column + k))
+                line.flowers.append(_new(TileAt, (ord(ch) - ord("a"), column + k, False)))
         else:
             raise MjcalcError("notation", Msg("the flower count after the second '|' must be 0-8, or the flowers "
                                               "written as letters a-h (春夏秋冬梅兰竹菊)"), column)
