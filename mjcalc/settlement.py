@@ -147,12 +147,9 @@ def split_awards(awards: list[Award], owed: list[list[Award]]) -> tuple[list[Awa
     return common, [tuple(a for a in mine if id(a) not in on_every) for mine in owed]
 
 
-def payers(ctx: Context, payments: Mapping[str, Any]) -> tuple[str, ...]:
-    return _payers(ctx.seat, ctx.zimo, ctx.discarder, payments)
-
-
-def _payers(seat: str, zimo: bool, discarder: str | None, payments: Mapping[str, Any]) -> tuple[str, ...]:
-    """``payers`` of the context's fields, read once by the caller (each a Python-level look-up)."""
+def payers(seat: str, zimo: bool, discarder: str | None, payments: Mapping[str, Any]) -> tuple[str, ...]:
+    """Who pays the winner (``seat``), from the context's fields, which the caller reads once (each a look-up of
+    the Python-level Context)."""
     if zimo or payments.get("discard", "all_losers") == "all_losers":
         return LOSERS[seat]  # ``Context.losers``, without a property's Python-level call
     return (discarder,)  # type: ignore[return-value]
@@ -299,7 +296,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
     # The context's fields read once each: a Python-level Context's attribute is a look-up each time (callgrind:
     # ~300 instructions an MCR settlement less).
     winner, zimo, discarder = ctx.seat, ctx.zimo, ctx.discarder
-    seats = _payers(winner, zimo, discarder, pay_cfg)
+    seats = payers(winner, zimo, discarder, pay_cfg)
     if bound.shared or _on_every_payment(awards):  # the usual hand: every item is on every payment
         owed: list[list[Award]] = [awards] * len(seats)
         common = awards
