@@ -335,22 +335,21 @@ def _shape(sets: list[int], chows: bool) -> int:
 
 def chow_fans(starts: tuple[int, ...]) -> Fans:
     """The fans the chows of a reading make together (their first tiles), under the account-once rule."""
-    sets = list(starts)
-    key = _shape(sets, True)
-    found = _CHOW_FANS.get(key)
-    return _worked_out(sets, key, True) if found is None else found
+    return _fans_of(list(starts), True)
 
 
 def pung_fans(kinds: tuple[int, ...]) -> Fans:
     """The fans the triplets and kongs of a reading make together (their kinds)."""
-    suited = [k for k in kinds if k < T.HONOR_START]
-    key = _shape(suited, False)
-    found = _PUNG_FANS.get(key)
-    return _worked_out(suited, key, False) if found is None else found
+    return _fans_of([k for k in kinds if k < T.HONOR_START], False)
 
 
-def _worked_out(sets: list[int], key: int, chows: bool) -> Fans:
-    """The fans of these sets (of shape ``key``) worked out, and remembered."""
+def _fans_of(sets: list[int], chows: bool) -> Fans:
+    """The fans of these chows (their first tiles) or suited triplets (their kinds), in any order: from the memo of
+    their shape, or worked out and remembered there."""
+    key = _shape(sets, chows)
+    found = _CHOW_FANS.get(key) if chows else _PUNG_FANS.get(key)
+    if found is not None:
+        return found
     ordered = tuple(sorted(sets))
     fans = _combine(ordered, chows) if len(ordered) >= 2 else ()
     if chows:
@@ -395,11 +394,7 @@ def _add_fans(found: dict[Any, int], sets: list[int], chows: bool) -> None:
         if fan is not None:
             found[fan] = 1
     elif len(sets) > 2:
-        key = _shape(sets, chows)
-        fans = _CHOW_FANS.get(key) if chows else _PUNG_FANS.get(key)
-        if fans is None:
-            fans = _worked_out(sets, key, chows)
-        for name, n in fans:
+        for name, n in _fans_of(sets, chows):
             found[name] = n
 
 
