@@ -73,8 +73,8 @@ def _hand(line: ParsedLine, rules: object) -> object:
 
 
 def _text_as_defined(hand: Hand) -> str:
-    """Hand.text as its docstring defines it, tile by tile through tiles.format_tiles (Hand.text writes each suit's
-    run from a table kept by the run)."""
+    """Hand.text as its docstring defines it, from the melds themselves (Hand.text reads each meld's text, called
+    and reds from a memo kept by the meld)."""
     from mjcalc import tiles as T
 
     win = hand.win_tile
