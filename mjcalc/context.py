@@ -11,8 +11,6 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from mypy_extensions import mypyc_attr
-
 from . import tiles as T
 from .errors import MjcalcError, did_you_mean
 from .i18n import N_, Msg
@@ -93,12 +91,17 @@ _SELF_DRAW, _DISCARD = frozenset(SELF_DRAW_FLAGS), frozenset(DISCARD_FLAGS)
 _NOT_FIELDS: Final = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read that are no field of the Context
 
 
-@mypyc_attr(native_class=False)  # a Python class when compiled: its instance dictionary is written to
+_NO_SEATS: Final[frozenset[str]] = frozenset()
+
+
 class Context:
     """Everything about the win besides the tiles. Seats are named by wind; East is the dealer.
 
-    The fields (``FIELDS``) and their defaults are class attributes; an instance's dictionary holds those given
-    (``_context``), and ``facts``. Made once and not changed (``replace`` makes another)."""
+    The fields (``FIELDS``) have their defaults in the class; ``values`` holds the others the line set besides the
+    seat, the way of winning and the discarder (always set), ``given`` the flags it gave, ``facts`` the flags that
+    are on and whether the dealer wins (facts.py). A native class when compiled: a Python-level class's field cost
+    compiled code some 250 instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made once and not
+    changed (``replace`` makes another)."""
 
     seat: str = "S"
     round: str = "E"
@@ -110,7 +113,7 @@ class Context:
     tian: bool = False
     di: bool = False
     ren: bool = False
-    closed: frozenset[str] = frozenset()
+    closed: frozenset[str] = _NO_SEATS
     bao: int | None = None
     mobao: bool = False
     duibao: bool = False
@@ -128,19 +131,36 @@ class Context:
     lian: int = 0
     baozhuang: bool = False
     win: int | None = None
-    given: frozenset[str] = frozenset()  # the flags the line gave
-    # The flags that are on, and whether the dealer wins, as facts (facts.py): a plain attribute, read for every
-    # reading of every line.
-    facts: int
+    given: frozenset[str] = _NO_SEATS  # the flags the line gave
+    facts: int = 0  # read for every reading of every line
+    values: dict[str, object]  # the other fields set, by name (``to_json`` and a batch's record write those)
 
-    def __init__(self, **fields: Any) -> None:
-        """A Context of these fields (the others at their defaults), its facts made from them."""
-        unknown = fields.keys() - _FIELD_SET
-        if unknown:
-            raise TypeError(f"Context has no field {sorted(unknown)[0]!r}")
-        values = self.__dict__
-        values.update(fields)
-        values["facts"] = _facts_of(self.seat, {name: getattr(self, name) for name in FLAG_FACTS})
+    def __init__(self, seat: str = "S", zimo: bool = False, discarder: str | None = "N",
+                 values: dict[str, object] | None = None, given: frozenset[str] = _NO_SEATS,
+                 facts: int | None = None) -> None:
+        """A Context of the seat, the way of winning, the discarder and other field values (the others at their
+        defaults; kept, not copied), and the flags given; ``facts`` of the fields, made from them unless given (the
+        reader of a line has them). The three always set are arguments of their own: each ``values`` item is set by
+        name (PyObject_SetAttr and the dictionary's iteration, callgrind: ~300 instructions an item)."""
+        if values is None:
+            values = {}
+        if facts is None:
+            unknown = values.keys() - _VALUE_FIELDS
+            if unknown:
+                raise TypeError(f"Context has no field {sorted(unknown)[0]!r}")
+            facts = _facts_of(seat, zimo, values)
+        self.seat = seat
+        self.zimo = zimo
+        self.discarder = discarder
+        for name, value in values.items():
+            setattr(self, name, value)
+        self.values = values
+        self.given = given
+        self.facts = facts
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its values, flags given and facts (a compiled class has no instance dictionary)."""
+        return Context, (self.seat, self.zimo, self.discarder, self.values, self.given, self.facts)
 
     def _key(self) -> tuple[object, ...]:
         return tuple([getattr(self, name) for name in _CONTEXT_FIELDS])
@@ -156,12 +176,12 @@ class Context:
 
     def replace(self, **changes: Any) -> Context:
         """This context with some fields changed (as ``dataclasses.replace``): its facts made again."""
-        made: Context = _NEW_OBJECT(Context)
-        values = dict(self.__dict__)
+        values = dict(self.values)
         values.update(changes)
-        _SET_ATTRIBUTE(made, "__dict__", values)
-        values["facts"] = _facts_of(made.seat, {name: getattr(made, name) for name in FLAG_FACTS})
-        return made
+        seat: str = values.pop("seat", self.seat)  # type: ignore[assignment]
+        zimo: bool = values.pop("zimo", self.zimo)  # type: ignore[assignment]
+        discarder: str | None = values.pop("discarder", self.discarder)  # type: ignore[assignment]
+        return Context(seat, zimo, discarder, values, self.given)
 
     @property
     def dealer(self) -> str:
@@ -182,9 +202,9 @@ class Context:
         out = dict(_DEFAULT_JSON)
         for key in _LIST_DEFAULTS:  # a list of its own in every output: a caller may change it
             out[key] = []
-        for name, value in vars(self).items():  # the fields given (the others are the class's defaults); each key
-            if name in _CONTEXT_FIELDS_SET:  # is in ``out`` already, so the order stays the fields' order
-                out["from" if name == "discarder" else name] = _json_value(name, value)
+        out["seat"], out["zimo"], out["from"] = self.seat, self.zimo, self.discarder
+        for name, value in self.values.items():  # the others set (the rest are at their defaults); each key is in
+            out[name] = _json_value(name, value)  # ``out`` already, so the order stays the fields' order
         return out
 
 
@@ -202,10 +222,12 @@ def _json_value(name: str, value: object) -> object:
 FIELDS: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "last", "tian", "di", "ren", "closed", "bao",
                  "mobao", "duibao", "hui", "flip", "gangpao", "riichi", "wriichi", "ippatsu", "dora", "ura", "honba",
                  "sticks", "fourth", "lian", "baozhuang", "win", "given")
-_FIELD_SET: Final = frozenset(FIELDS)
 _CONTEXT_FIELDS: Final = FIELDS[:-1]
 _CONTEXT_FIELDS_SET: Final = frozenset(_CONTEXT_FIELDS)
-_DEFAULT_JSON: Final = {"from" if name == "discarder" else name: _json_value(name, getattr(Context, name))
+_VALUE_FIELDS: Final = _CONTEXT_FIELDS_SET - {"seat", "zimo", "discarder"}  # those a Context's ``values`` may hold
+# Every field at its default: a compiled class's defaults are no class attributes to read.
+DEFAULT: Final = Context("S", False, "N", {}, _NO_SEATS, 0)
+_DEFAULT_JSON: Final = {"from" if name == "discarder" else name: _json_value(name, getattr(DEFAULT, name))
                         for name in _CONTEXT_FIELDS}
 _LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
 # A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
@@ -223,9 +245,11 @@ _ZIMO_LOW: Final = _ZIMO >> _FACTS_AT
 _DEALER_LOW: Final = DEALER >> _FACTS_AT
 
 
-def _facts_of(seat: str, fields: Mapping[str, object]) -> int:
-    """The facts of a context's seat and flag fields (facts.py)."""
+def _facts_of(seat: str, zimo: bool, fields: Mapping[str, object]) -> int:
+    """The facts of a context's seat, way of winning and other flag fields (facts.py)."""
     facts = DEALER if seat == "E" else 0
+    if zimo:
+        facts |= _ZIMO
     for name in fields.keys() & FLAG_FACTS.keys():
         if fields[name]:
             facts |= FLAG_FACTS[name]
@@ -410,29 +434,18 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     return _context(used, frozenset(values), seat, zimo, discarder, facts)
 
 
-_NEW_OBJECT: Final = object.__new__
-_SET_ATTRIBUTE: Final = object.__setattr__
-
-
 def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: bool, discarder: str | None,
              facts: int) -> Context:
     """The Context of checked flag fields, with the seat, the way of winning and the discarder settled; ``facts``
     of the flags that are on (shifted down by ``_FACTS_AT``), to which zimo (also when a self-drawn flag implies
-    it) and the dealer are added.
-
-    The Context's instance dictionary is ``fields`` itself, not a copy made by its __init__. Fields not given keep
-    their defaults, which the class holds as class attributes."""
-    # Item by item, not fields.update(seat=…): a call with keywords costs a compiled module a dictionary more.
-    fields["seat"] = seat
-    fields["zimo"] = zimo
-    fields["discarder"] = discarder
-    fields["given"] = given
-    fields["facts"] = (facts | (_ZIMO_LOW if zimo else 0) | (_DEALER_LOW if seat == "E" else 0)) << _FACTS_AT
-    ctx: Context = _NEW_OBJECT(Context)  # Context._of without looking up a class method (2,000 instructions a line)
-    # Set as an attribute, not through object.__setattr__: the set itself, without a call of the method (~600
-    # instructions a line less).
-    ctx.__dict__ = fields
-    return ctx
+    it) and the dealer are added. The Context's ``values`` are ``fields`` itself, not a copy, less the seat and
+    +zimo (the three always set are the Context's arguments)."""
+    if "seat" in fields:
+        del fields["seat"]
+    if "zimo" in fields:
+        del fields["zimo"]
+    facts |= (_ZIMO_LOW if zimo else 0) | (_DEALER_LOW if seat == "E" else 0)
+    return Context(seat, zimo, discarder, fields, given, facts << _FACTS_AT)
 
 
 # Flags whose value is a field of the Context and nothing more, bar what a self-drawn or discard flag (+gang,

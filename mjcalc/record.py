@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from . import tiles as T
-from .context import _CONTEXT_FIELDS, Context, _json_value
+from .context import _CONTEXT_FIELDS, DEFAULT, Context, _json_value
 from .engine import Result
 from .i18n import localized, tr
 from .memo import remember
@@ -367,22 +367,31 @@ def _context_members(ctx: Context) -> list[bytes]:
     """The pieces that joined are ``ctx.to_json()`` as orjson writes it, from the kept members of its fields: for
     a fraction of the work (a context has 28 fields, nearly all at their defaults)."""
     if not _CONTEXT_DEFAULTS:
-        _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(Context, name)) for at, name in enumerate(_CONTEXT_FIELDS)])
+        _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(DEFAULT, name)) for at, name in enumerate(_CONTEXT_FIELDS)])
         _CONTEXT_DEFAULTS.append(b"}")
     members = _CONTEXT_DEFAULTS.copy()
-    for name, value in ctx.__dict__.items():  # the fields given (and ``facts``, ``given``: no member)
-        field = _CONTEXT_MEMBERS.get(name)
-        if field is not None:
-            at, known = field
-            try:
-                held = known.get(value)
-            except TypeError:  # a value that is no key (a list given through the API): written as it is
-                members[at] = _placed(at, name, value)
-                continue
-            if held is None or type(held[0]) is not type(value):
-                held = remember(known, value, (value, _placed(at, name, value)), 1024)
-            members[at] = held[1]
+    _set_member(members, "seat", ctx.seat)  # the three fields always set
+    _set_member(members, "zimo", ctx.zimo)
+    _set_member(members, "discarder", ctx.discarder)
+    for name, value in ctx.values.items():  # the others set (the rest are at their defaults)
+        _set_member(members, name, value)
     return members
+
+
+def _set_member(members: list[bytes], name: str, value: Any) -> None:
+    """Field ``name`` of value ``value`` in its place among ``members``, from its kept text."""
+    field = _CONTEXT_MEMBERS.get(name)
+    if field is None:
+        return
+    at, known = field
+    try:
+        held = known.get(value)
+    except TypeError:  # a value that is no key (a list given through the API): written as it is
+        members[at] = _placed(at, name, value)
+        return
+    if held is None or type(held[0]) is not type(value):
+        held = remember(known, value, (value, _placed(at, name, value)), 1024)
+    members[at] = held[1]
 
 
 def _fu_json(lines: list[tuple[str, int]], lang: str) -> list[dict[str, Any]]:
