@@ -7,8 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from mypy_extensions import mypyc_attr
-
 from . import tiles as T
 from .context import (
     ALIASES,
@@ -155,9 +153,10 @@ class Result:
         return 1 if self.result == "not_a_win" else 0
 
 
-@mypyc_attr(native_class=False)  # pickled to the processes of a batch (--jobs), which a compiled class is not
 class Request:
-    """What the caller adds to a line: a ruleset, options (``--set``) and flags given as CLI options."""
+    """What the caller adds to a line: a ruleset, options (``--set``) and flags given as CLI options. A native class
+    when compiled (a line reads its ruleset and flags: a Python-level class's field costs compiled code some 250
+    instructions a read), pickled (``__reduce__``) to the processes of a batch (--jobs)."""
 
     def __init__(self, rules: str | None = None, options: Mapping[str, Any] | None = None,
                  flags: Sequence[FlagWord] = (), config_options: Mapping[str, Any] | None = None,
@@ -175,6 +174,10 @@ class Request:
         # Built-in rulesets only (``mjcalc serve``): a ruleset file named by ``rules`` or by a line's ``+rules=`` is
         # refused without being read.
         self.builtin_only: Final = builtin_only
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Request, (self.rules, self.options, self.flags, self.config_options, self.lenient, self.rules_dir,
+                         self.builtin_only)
 
     def in_folder(self, rules_dir: str | None) -> Request:
         """The same request, its ruleset paths looked up first in ``rules_dir``."""
@@ -282,6 +285,36 @@ def ruleset_path(ref: str, folder: str | None) -> str:
     return found
 
 
+class RulesRead:
+    """What every line reads of its ruleset, read once (``rules_read``): a Ruleset is a Python-level object, each
+    field a look-up for compiled code (~250 instructions), some seven a riichi line (a batch's record reads two)."""
+
+    __slots__ = ("rules", "id", "flags", "tile_rules", "wildcard", "immediate_items", "forms", "unit")
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules: Final = rules
+        self.id: Final = rules.id
+        self.flags: Final = rules.flags
+        self.tile_rules: Final = rules.tile_rules
+        self.wildcard: Final = rules.wildcard
+        self.immediate_items: Final = rules.immediate_items
+        self.forms: Final = rules.forms
+        self.unit: Final = rules.unit
+
+
+# By the ruleset's identity, the ruleset kept beside it to tell a reused identity apart (a ruleset is never changed
+# once loaded). Bounded.
+_RULES_READ: Final[dict[int, RulesRead]] = {}
+
+
+def rules_read(rules: Ruleset) -> RulesRead:
+    """What lines read of ``rules``, read once."""
+    found = _RULES_READ.get(id(rules))
+    if found is None or found.rules is not rules:
+        found = remember(_RULES_READ, id(rules), RulesRead(rules), 64)
+    return found
+
+
 class ReadLine:
     """A line read under a ruleset: its flags typed (``values``, by name, with their columns), those the ruleset
     does not read, the options, the hand and the context. A native class, made for every line (a named tuple is
@@ -352,12 +385,15 @@ def _plain_options(rules: Ruleset, options: Mapping[str, Any], lenient: bool) ->
     return found[1]
 
 
-def read_line(parsed: ParsedLine, rules: Ruleset, request: Request) -> ReadLine:
-    """The first half of scoring a line: flags, options, hand and context, checked."""
+def read_line(parsed: ParsedLine, rules: Ruleset, request: Request, seen: RulesRead | None = None) -> ReadLine:
+    """The first half of scoring a line: flags, options, hand and context, checked (``seen``: ``rules_read(rules)``,
+    when the caller has it)."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
     # What is read more than once of the line, the request and the ruleset (Python objects) is read once.
     # The line's FlagWords (``parsed.flags``) are asked for only where columns or an unusual line need them.
-    more, reads, tile_rules = request.flags, rules.flags, rules.tile_rules
+    if seen is None:
+        seen = rules_read(rules)
+    more, reads, tile_rules = request.flags, seen.flags, seen.tile_rules
     # What the flags make is kept with their text (the same few come back line after line, ``FlagsRead``), by the
     # flags the ruleset reads: read_plain_flags depends on nothing else; collect_flags and build_context on the
     # columns too.
@@ -483,14 +519,15 @@ def check_run_options(request: Request) -> None:
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
-    read = read_line(parsed, rules, request)
+    seen = rules_read(rules)
+    read = read_line(parsed, rules, request, seen)
     values, ignored, options, hand, ctx = read.values, read.ignored, read.options, read.hand, read.ctx
-    wild = wildcards(rules, hand, ctx, values)
-    waits_of = _WaitsBeforeWin(rules, hand, wild)
+    wild = NO_WILDCARDS if seen.wildcard == "none" else wildcards(rules, hand, ctx, values)
+    waits_of = _WaitsBeforeWin(rules, hand, wild, seen.forms)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if wild.note:
         result.warnings.append(wild.note)
-    if rules.immediate_items:
+    if seen.immediate_items:
         immediate = immediate_win(rules, options, hand, ctx, waits_of)
         if immediate is not None:
             scored, failed = immediate
@@ -570,10 +607,11 @@ class _WaitsBeforeWin:
     it, and most lines never ask (an object with slots costs less to make than a closure, made once a line).
     Without wildcards the waits and the completions (``completions``) come from one pass (``hand_shapes``)."""
 
-    __slots__ = ("found", "hand", "masks", "rules", "shapes", "wild")
+    __slots__ = ("forms", "found", "hand", "masks", "rules", "shapes", "wild")
 
-    def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards) -> None:
-        self.rules, self.hand, self.wild = rules, hand, wild
+    def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> None:
+        """``forms``: the ruleset's (read of it once, ``rules_read``)."""
+        self.rules, self.hand, self.wild, self.forms = rules, hand, wild, forms
         self.found: frozenset[int] | None = None
         self.shapes: frozenset[int] | None = None
         self.masks: tuple[int, int] | None = None
@@ -604,7 +642,7 @@ class _WaitsBeforeWin:
     def _masks(self) -> tuple[int, int]:
         if self.masks is None:
             hand = self.hand
-            self.masks = hand_shapes(hand.without_win(), hand.melds, hand.sets, self.rules.forms)
+            self.masks = hand_shapes(hand.without_win(), hand.melds, hand.sets, self.forms)
         return self.masks
 
 
@@ -1353,6 +1391,6 @@ def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx:
         wild = wildcards(rules, full, ctx, {})
     except MjcalcError as exc:  # e.g. a discard win on a wildcard: that wait cannot be won this way
         return WaitScore(tile, unseen, Result(full.text(), "error", rules, dict(options), full, ctx, error=exc))
-    best, failed, _ = best_reading(rules, options, full, ctx, wild, _WaitsBeforeWin(rules, full, wild))
+    best, failed, _ = best_reading(rules, options, full, ctx, wild, _WaitsBeforeWin(rules, full, wild, rules.forms))
     res = Result(full.text(), "win" if best else "not_a_win", rules, dict(options), full, ctx, best=best, failed=failed)
     return WaitScore(tile, unseen, res)

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from . import tiles as T
 from .context import _CONTEXT_FIELDS, DEFAULT, Context, _json_value
-from .engine import Result
+from .engine import Result, rules_read
 from .i18n import localized, tr
 from .memo import remember
 from .settlement import Award, Payment
@@ -460,7 +460,8 @@ def _line(r: Result) -> bytes:
     rules = r.ruleset
     hand = r.hand
     ctx = r.ctx
-    rules_json = _text_json(rules.id) if rules is not None else b"null"
+    seen = rules_read(rules) if rules is not None else None  # a Python-level Ruleset's fields, read once
+    rules_json = _text_json(seen.id) if seen is not None else b"null"
     hand_json = b'"%b"' % (hand.text().encode(),) if hand is not None else b"null"  # tiles: nothing to escape
     ctx_json = _context_json(ctx) if ctx is not None else b"null"
     if line is not None:
@@ -503,7 +504,7 @@ def _line(r: Result) -> bytes:
     if r.warnings:
         parts.append(b',"warnings":%b' % (_dumped(r.warnings),))
     best = r.best
-    if best is not None and rules is not None:
+    if best is not None and seen is not None:
         c, s = best.candidate, best.settlement
         groups = []
         for g in c.reading.groups:
@@ -513,7 +514,7 @@ def _line(r: Result) -> bytes:
             else:
                 kept_group: tuple[Any, bytes] = (g, _kept_dump(g.text()))
                 groups.append(remember(_GROUP_JSON, id(g), kept_group, 8192)[1])
-        unit = rules.unit
+        unit = seen.unit
         items = []
         for a in best.awards:
             item, value, count = a.item, a.value, a.count
