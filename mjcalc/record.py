@@ -347,14 +347,18 @@ def _payment_key(p: Payment) -> tuple[Any, ...]:
             tuple([a.item.id for a in extras]) if extras else ())
 
 
-# Each field of a context by name: its place in ``Context.to_json``'s object, and its texts as a member of that
-# object by value, each beside its value (``True == 1``: a member is used for a value of the same type). A member's
-# JSON is written as it is joined (``_placed``: ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's
-# closing brace is a last piece of its own, so that the object is one formatting of its pieces (``_context_json``:
-# a brace added to each end copied it twice more, 700 instructions a line). Those of the defaults made on first use.
+# Each field of a context by name, but the first four: its place among the pieces of ``Context.to_json``'s object
+# (``_context_members``), and its texts as a member of that object by value, each beside its value (``True == 1``:
+# a member is used for a value of the same type). A member's JSON is written as it is joined (``_placed``:
+# ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's closing brace is a last piece of its own, so that
+# the object is one formatting of its pieces (``_context_json``: a brace added to each end copied it twice more, 700
+# instructions a line). Those of the defaults made on first use.
 _CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, bytes]]]]] = {
-    name: (i, {}) for i, name in enumerate(_CONTEXT_FIELDS)}
+    name: (i - 3, {}) for i, name in enumerate(_CONTEXT_FIELDS) if i >= 4}
 _CONTEXT_DEFAULTS: Final[list[bytes]] = []
+# The first four fields (seat, round, zimo, discarder), set on nearly every line, as one piece, by their values: one
+# look-up for the four, where each field's member took two (callgrind: ~530 instructions a field).
+_CONTEXT_HEADS: Final[dict[tuple[str, str, bool, str | None], bytes]] = {}
 
 
 def _placed(at: int, name: str, value: Any) -> bytes:
@@ -365,33 +369,34 @@ def _placed(at: int, name: str, value: Any) -> bytes:
 
 def _context_members(ctx: Context) -> list[bytes]:
     """The pieces that joined are ``ctx.to_json()`` as orjson writes it, from the kept members of its fields: for
-    a fraction of the work (a context has 28 fields, nearly all at their defaults)."""
+    a fraction of the work (a context has 28 fields, nearly all at their defaults). The first four are one piece."""
     if not _CONTEXT_DEFAULTS:
-        _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(DEFAULT, name)) for at, name in enumerate(_CONTEXT_FIELDS)])
+        _CONTEXT_DEFAULTS.append(b"")  # (the first four fields')
+        _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(DEFAULT, name)) for at, name in enumerate(_CONTEXT_FIELDS)
+                                  if at >= 4])
         _CONTEXT_DEFAULTS.append(b"}")
     members = _CONTEXT_DEFAULTS.copy()
-    _set_member(members, "seat", ctx.seat)  # the three fields always set
-    _set_member(members, "zimo", ctx.zimo)
-    _set_member(members, "discarder", ctx.discarder)
-    for name, value in ctx.values.items():  # the others set (the rest are at their defaults)
-        _set_member(members, name, value)
+    seat, round_, zimo, discarder = ctx.seat, ctx.round, ctx.zimo, ctx.discarder
+    key = (seat, round_, zimo, discarder)
+    head = _CONTEXT_HEADS.get(key)
+    if head is None:
+        head = remember(_CONTEXT_HEADS, key, _placed(0, "seat", seat) + _placed(1, "round", round_) +
+                        _placed(2, "zimo", zimo) + _placed(3, "discarder", discarder), 1024)
+    members[0] = head
+    for name, value in ctx.values.items():  # the others set (the rest are at their defaults; round: in the head)
+        field = _CONTEXT_MEMBERS.get(name)
+        if field is None:
+            continue
+        at, known = field
+        try:
+            held = known.get(value)
+        except TypeError:  # a value that is no key (a list given through the API): written as it is
+            members[at] = _placed(at + 3, name, value)
+            continue
+        if held is None or type(held[0]) is not type(value):
+            held = remember(known, value, (value, _placed(at + 3, name, value)), 1024)
+        members[at] = held[1]
     return members
-
-
-def _set_member(members: list[bytes], name: str, value: Any) -> None:
-    """Field ``name`` of value ``value`` in its place among ``members``, from its kept text."""
-    field = _CONTEXT_MEMBERS.get(name)
-    if field is None:
-        return
-    at, known = field
-    try:
-        held = known.get(value)
-    except TypeError:  # a value that is no key (a list given through the API): written as it is
-        members[at] = _placed(at, name, value)
-        return
-    if held is None or type(held[0]) is not type(value):
-        held = remember(known, value, (value, _placed(at, name, value)), 1024)
-    members[at] = held[1]
 
 
 def _fu_json(lines: list[tuple[str, int]], lang: str) -> list[dict[str, Any]]:
@@ -438,16 +443,15 @@ def _opt_json(value: str | None) -> bytes:
 
 
 def _context_json(ctx: Context) -> bytes:
-    """``ctx.to_json()`` as orjson writes it, from its members (``_context_members``): one copy of its 29 pieces
+    """``ctx.to_json()`` as orjson writes it, from its members (``_context_members``): one copy of its 26 pieces
     (bytes formatting, compiled), where a join takes some 100 instructions a piece more (buffers got and released;
     riichi jsonl at 3,000 lines 833.8M instructions joined, 827.5M so)."""
     m = _context_members(ctx)
-    if len(m) != 29:  # (28 fields and the brace)
+    if len(m) != 26:  # (the first four fields, the other 24 and the brace)
         return b"".join(m)
-    return (b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b" % (
+    return (b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b" % (
             m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12], m[13],
-            m[14], m[15], m[16], m[17], m[18], m[19], m[20], m[21], m[22], m[23], m[24], m[25],
-            m[26], m[27], m[28]))
+            m[14], m[15], m[16], m[17], m[18], m[19], m[20], m[21], m[22], m[23], m[24], m[25]))
 
 
 def _line(r: Result) -> bytes:
