@@ -97,9 +97,9 @@ _NO_SEATS: Final[frozenset[str]] = frozenset()
 class Context:
     """Everything about the win besides the tiles. Seats are named by wind; East is the dealer.
 
-    The fields (``FIELDS``) have their defaults in the class; ``values`` holds the others the line set besides the
-    seat, the way of winning and the discarder (always set), ``given`` the flags it gave, ``facts`` the flags that
-    are on and whether the dealer wins (facts.py). A native class when compiled: a Python-level class's field cost
+    The fields (``FIELDS``) have their defaults in the class; ``values`` holds those the line set (the seat, the way
+    of winning and the discarder are always set: arguments of their own), ``given`` the flags it gave, ``facts`` the
+    flags that are on and whether the dealer wins (facts.py). A native class when compiled: a Python-level class's field cost
     compiled code some 250 instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made once and not
     changed (``replace`` makes another)."""
 
@@ -131,17 +131,19 @@ class Context:
     lian: int = 0
     baozhuang: bool = False
     win: int | None = None
-    given: frozenset[str] = _NO_SEATS  # the flags the line gave
     facts: int = 0  # read for every reading of every line
-    values: dict[str, object]  # the other fields set, by name (``to_json`` and a batch's record write those)
+    values: dict[str, object]  # the fields the line set, by name (``to_json`` and a batch's record write those)
+    _given: frozenset[str] | None  # ``given``, or None: those of ``values``
 
     def __init__(self, seat: str = "S", zimo: bool = False, discarder: str | None = "N",
-                 values: dict[str, object] | None = None, given: frozenset[str] = _NO_SEATS,
+                 values: dict[str, object] | None = None, given: frozenset[str] | None = None,
                  facts: int | None = None) -> None:
-        """A Context of the seat, the way of winning, the discarder and other field values (the others at their
-        defaults; kept, not copied), and the flags given; ``facts`` of the fields, made from them unless given (the
-        reader of a line has them). The three always set are arguments of their own: each ``values`` item is set by
-        name (PyObject_SetAttr and the dictionary's iteration, callgrind: ~300 instructions an item)."""
+        """A Context of the seat, the way of winning, the discarder and the field values the line set (the others
+        at their defaults; kept, not copied; the seat or +zimo among them, the same as the arguments, when the line
+        gave them), and the flags given (None: those of ``values``, made when asked for); ``facts`` of the fields,
+        made from them unless given (the reader of a line has them). The three always set are arguments of their
+        own: each ``values`` item is set by name (PyObject_SetAttr and the dictionary's iteration, callgrind: ~300
+        instructions an item)."""
         if values is None:
             values = {}
         if facts is None:
@@ -155,12 +157,19 @@ class Context:
         for name, value in values.items():
             setattr(self, name, value)
         self.values = values
-        self.given = given
+        self._given = given
         self.facts = facts
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled as its values, flags given and facts (a compiled class has no instance dictionary)."""
-        return Context, (self.seat, self.zimo, self.discarder, self.values, self.given, self.facts)
+        return Context, (self.seat, self.zimo, self.discarder, self.values, self._given, self.facts)
+
+    @property
+    def given(self) -> frozenset[str]:
+        """The flags the line gave. Most lines' are those of ``values``, made only when asked for (a table's
+        context line): a frozenset made for every line cost ~1,100 instructions."""
+        given = self._given
+        return frozenset(self.values) if given is None else given
 
     def _key(self) -> tuple[object, ...]:
         return tuple([getattr(self, name) for name in _CONTEXT_FIELDS])
@@ -224,9 +233,9 @@ FIELDS: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "last", 
                  "sticks", "fourth", "lian", "baozhuang", "win", "given")
 _CONTEXT_FIELDS: Final = FIELDS[:-1]
 _CONTEXT_FIELDS_SET: Final = frozenset(_CONTEXT_FIELDS)
-_VALUE_FIELDS: Final = _CONTEXT_FIELDS_SET - {"seat", "zimo", "discarder"}  # those a Context's ``values`` may hold
+_VALUE_FIELDS: Final = _CONTEXT_FIELDS_SET - {"discarder"}  # those a Context's ``values`` may hold
 # Every field at its default: a compiled class's defaults are no class attributes to read.
-DEFAULT: Final = Context("S", False, "N", {}, _NO_SEATS, 0)
+DEFAULT: Final = Context("S", False, "N", {}, None, 0)
 _DEFAULT_JSON: Final = {"from" if name == "discarder" else name: _json_value(name, getattr(DEFAULT, name))
                         for name in _CONTEXT_FIELDS}
 _LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
@@ -434,16 +443,12 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     return _context(used, frozenset(values), seat, zimo, discarder, facts)
 
 
-def _context(fields: dict[str, object], given: frozenset[str], seat: str, zimo: bool, discarder: str | None,
+def _context(fields: dict[str, object], given: frozenset[str] | None, seat: str, zimo: bool, discarder: str | None,
              facts: int) -> Context:
     """The Context of checked flag fields, with the seat, the way of winning and the discarder settled; ``facts``
     of the flags that are on (shifted down by ``_FACTS_AT``), to which zimo (also when a self-drawn flag implies
-    it) and the dealer are added. The Context's ``values`` are ``fields`` itself, not a copy, less the seat and
-    +zimo (the three always set are the Context's arguments)."""
-    if "seat" in fields:
-        del fields["seat"]
-    if "zimo" in fields:
-        del fields["zimo"]
+    it) and the dealer are added. The Context's ``values`` are ``fields`` itself, not a copy; ``given`` None: the
+    flags of ``fields``."""
     facts |= (_ZIMO_LOW if zimo else 0) | (_DEALER_LOW if seat == "E" else 0)
     return Context(seat, zimo, discarder, fields, given, facts << _FACTS_AT)
 
@@ -541,7 +546,7 @@ def _plain_context(fields: dict[str, object], facts: int) -> Context | None:
             return None
         if facts & _TIAN_LOW and seat != "E" or facts & _DI_LOW and seat == "E":
             return None
-    return _context(fields, frozenset(fields), seat, zimo, None if zimo else OPPOSITE[seat], facts)
+    return _context(fields, None, seat, zimo, None if zimo else OPPOSITE[seat], facts)
 
 
 def _plain_typed(word: str, raw: str | None, reads: frozenset[str]) -> tuple[str, object, int]:
