@@ -273,11 +273,9 @@ class Hand:
                 for k in held[3]:
                     if k in red:
                         red.remove(k)
-        body = list(self.concealed)
-        if win is not None:  # the tiles before the win, sorted (as without_win)
-            if not called:
-                body.remove(win)
-            body.sort()
+        body = list(self.concealed)  # sorted (every Hand's are), and so still without the winning tile
+        if win is not None and not called:  # the tiles before the win (as without_win)
+            body.remove(win)
         parts = [T.format_tiles(body, sort=False, red=red, between=" "), *meld_texts]  # a run of each suit
         if self.flowers:
             parts.append("".join(str(f + 1) for f in sorted(self.flowers)) + "f")
