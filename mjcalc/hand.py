@@ -101,7 +101,7 @@ KONG_KINDS: Final = frozenset(("kong", "concealed_kong", "special"))
 # and ``reds``. Slotted, and a native class when compiled: a Python-level class's field costs compiled code some 250
 # instructions a read (PyObject_GenericGetAttr), about five a riichi line.
 class Meld:
-    __slots__ = ("kind", "tiles", "special", "extra", "added", "called", "held", "reds")
+    __slots__ = ("kind", "tiles", "special", "extra", "added", "called", "held", "reds", "_text")
 
     def __init__(self, kind: str, tiles: tuple[int, ...], special: str | None = None, extra: int = 0,
                  added: bool = False, called: bool = False, held: tuple[int, ...] | None = None,
@@ -115,6 +115,7 @@ class Meld:
         self.held: Final = tiles if held is None else held  # the tiles as written and held: a special kong's wild 1s
         # is a 1s here
         self.reds: Final = reds  # the kinds of its red fives, to write it back
+        self._text: str | None = None  # ``text()``, kept on first use (the same melds come back line after line)
 
     def _key(self) -> tuple[object, ...]:
         return self.kind, self.tiles, self.special, self.extra, self.called, self.held
@@ -142,6 +143,12 @@ class Meld:
 
     def text(self) -> str:
         """The meld as written: its red fives where they were, a special kong's tiles in the order given."""
+        text = self._text
+        if text is None:
+            text = self._text = self._made_text()
+        return text
+
+    def _made_text(self) -> str:
         key = (self.kind, self.held, self.reds)
         found = _MELD_TEXT.get(key)
         if found is not None:
@@ -158,10 +165,6 @@ class Meld:
 
 # The text of each meld written so far, by what it depends on (a batch writes each hand's melds back): bounded.
 _MELD_TEXT: Final[dict[tuple[str, tuple[int, ...], tuple[int, ...]], str]] = {}
-# The same by the meld itself (its identity, the meld kept beside its text to tell a reused identity apart), with
-# the two fields ``Hand.text`` reads (``called``, ``reds``): a Meld is a Python class, whose method and fields cost
-# some 3k instructions a call to reach.
-_TEXT_OF_MELD: Final[dict[int, tuple[Meld, str, bool, tuple[int, ...]]]] = {}
 
 
 class Hand:
@@ -263,14 +266,11 @@ class Hand:
         meld_texts = []
         red = list(self.red_kinds)
         for m in melds:  # the melds of a line are those of its meld texts, kept (``_meld_of``): their text kept too
-            held = _TEXT_OF_MELD.get(id(m))
-            if held is None or held[0] is not m:
-                held = remember(_TEXT_OF_MELD, id(m), (m, m.text(), m.called, m.reds), 8192)
-            meld_texts.append(held[1])
-            if held[2]:
+            meld_texts.append(m.text())
+            if m.called:
                 called = True
             if red:
-                for k in held[3]:
+                for k in m.reds:
                     if k in red:
                         red.remove(k)
         body = list(self.concealed)  # sorted (every Hand's are), and so still without the winning tile
