@@ -325,7 +325,7 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
     if texts:
         melds = tuple([_meld_of(m, rules) for m in texts])
         kinds_held = opened = kongs = 0
-        for m in texts:  # each meld's facts, kept with its shape by _meld_of: no look-up on the Python-level Meld
+        for m in texts:  # each meld's facts, kept with its shape by _meld_of: not worked out from the Meld again
             facts = m.shape.meld_facts
             kinds_held |= facts[0]
             opened += facts[1]
