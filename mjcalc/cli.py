@@ -121,7 +121,6 @@ def score(
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     from .engine import Request, score_line
     from .notation import FlagWord
-    from .record import to_json
     from .render import terminal_width, to_text
 
     config = _config(lang)
@@ -141,6 +140,8 @@ def score(
     request = Request(rules or config.rules, _options(set_), words, config.options)
     result = score_line(" ".join(hand), request)
     if json_out:
+        from .record import to_json
+
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
         text = to_text(result, chosen, terminal_width())

@@ -10,8 +10,14 @@ from .engine import Result
 from .facts import describe
 from .i18n import N_, localized, tr
 from .readings import IMMEDIATE
-from .record import _name
 from .ruleset import SCOPES, Ruleset
+
+
+def _name(names: Mapping[str, Any], lang: str) -> str:
+    """A name in ``lang``, else in English (as a record writes it, ``record._name``: not imported from there,
+    which would import orjson and the record's tables for a table printed; 7 M instructions of ``mjcalc score``)."""
+    return str(names.get(lang) or names.get("en", ""))
+
 
 WAIT_NAMES = {
     "edge": ("边张", "edge wait"), "closed": ("坎张", "closed wait"), "pair": ("单钓", "pair wait"),
