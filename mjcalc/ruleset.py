@@ -89,7 +89,8 @@ def builtin_dir() -> Path:
 
 
 def builtin_names() -> list[str]:
-    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+    # os.listdir, not Path.glob("*.yaml"): the same names, 0.4 M instructions fewer a command (callgrind)
+    return sorted(name[:-5] for name in os.listdir(builtin_dir()) if name.endswith(".yaml"))
 
 
 def check_builtin(ref: str, where: str, column: int | None = None) -> None:
