@@ -8,11 +8,10 @@ Every mistake in a file fails at load time, naming the file, the entry and the f
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Mapping
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from . import tiles as T
 from .context import FLAG_BY_NAME, OPTION_FLAGS
@@ -33,7 +32,6 @@ from .schema import (
     PAYMENT_PARAMS,
     PREDICATE_PARAMS,
     RANGES,
-    RULESET_ID_PATTERN,
     SCOPES,
     WILDCARD_PROVIDERS,
     option_fits,
@@ -51,7 +49,18 @@ else:
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}
 with V any of these, where 0 means the item does not count on that kind of hand (open 0 = closed only)"""
-ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_ID_FIRST, _ID_REST = _LOWER, _LOWER | frozenset("0123456789_")  # an item's id: ^[a-z][a-z0-9_]*$
+_NAME_FIRST = _LOWER | frozenset("0123456789")  # a built-in ruleset's name: schema.RULESET_ID_PATTERN
+_NAME_REST = _NAME_FIRST | frozenset("_-")
+
+
+def matches(text: str, first: frozenset[str], rest: frozenset[str]) -> bool:
+    """Whether ``re.match(f"^[{first}][{rest}]*$", text)`` would match (``$`` also before a last newline), read
+    without compiling a pattern: compiling the two patterns cost a command more than checking every id of a
+    ruleset with them (tests/test_ruleset.py holds this to ``re``)."""
+    body = text[:-1] if text.endswith("\n") else text
+    return bool(body) and body[0] in first and all(ch in rest for ch in body[1:])
 
 
 def option_key(value: Any) -> str:
@@ -320,7 +329,6 @@ _OPTION_VALUES: dict[tuple[Any, ...], tuple[Ruleset, dict[str, Any]]] = {}
 
 
 RULESET_KEYS = ("id", "names", "items", "extends", "formula")  # a file with none of them is no ruleset
-_NAME_RE = re.compile(RULESET_ID_PATTERN)
 
 
 def where_of(path: Path) -> str:
@@ -399,7 +407,7 @@ class _Loader:
             return path
         names = builtin_names()
         path = builtin_dir() / f"{ref}.yaml"
-        if len(ref) > 64 or not _NAME_RE.match(ref) or ref not in names:
+        if len(ref) > 64 or not matches(ref, _NAME_FIRST, _NAME_REST) or ref not in names:
             shown = ref if len(ref) <= 64 else f"{ref[:64]}… ({len(ref)} characters)"
             shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
             raise MjcalcError(
@@ -529,15 +537,20 @@ def check_config_options(names: tuple[str, ...], rules_id: str, source: str) -> 
                                              hint=did_you_mean(name, sorted(known))))
 
 
-class Compiled(NamedTuple):
+class Compiled:
     """A compiled ``when``: the function, its text, its gates (facts.py) for being true and being false, and
-    whether it holds exactly when its true gate is met."""
+    whether it holds exactly when its true gate is met. (A plain class: a NamedTuple is made by compiling its
+    ``__new__``, 0.4 M instructions of every command's start-up.)"""
 
-    fn: Callable[[Candidate], bool | int]
-    text: str
-    gate: Gate = OPEN_GATE
-    fail_gate: Gate = OPEN_GATE
-    exact: bool = False
+    __slots__ = ("fn", "text", "gate", "fail_gate", "exact")
+
+    def __init__(self, fn: Callable[[Candidate], bool | int], text: str, gate: Gate = OPEN_GATE,
+                 fail_gate: Gate = OPEN_GATE, exact: bool = False) -> None:
+        self.fn = fn
+        self.text = text
+        self.gate = gate
+        self.fail_gate = fail_gate
+        self.exact = exact
 
 
 class _Validator:
@@ -819,7 +832,7 @@ class _Validator:
             raise self.fail(f"item #{index + 1}: expected a mapping")
         iid = self.need(raw, "id", str, f"item #{index + 1}")
         entry = f"item '{iid}'"
-        if not ID_RE.match(iid):
+        if not matches(iid, _ID_FIRST, _ID_REST):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
         allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
                    "fallback", "immediate", "remove"}
