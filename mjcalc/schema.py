@@ -14,7 +14,7 @@ library's most relevant error into one message naming the entry (``item 'single_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from .i18n import N_
 
@@ -110,12 +110,25 @@ FORM_PARAMS: dict[str, dict[str, Any]] = {
 }
 
 
-class Number(NamedTuple):
+class Number:
     """A parameter that is a whole number in ``RANGES[range]`` (``int`` alone means the "param_int" range);
-    ``none``: null is allowed too (no cap)."""
+    ``none``: null is allowed too (no cap). (A plain class: a NamedTuple is made by compiling its ``__new__``,
+    some 0.4 M instructions of every command's start-up.)"""
 
-    range: str = "param_int"
-    none: bool = False
+    __slots__ = ("range", "none")
+
+    def __init__(self, range: str = "param_int", none: bool = False) -> None:  # noqa: A002  (the RANGES key)
+        self.range = range
+        self.none = none
+
+    def __repr__(self) -> str:
+        return f"Number(range={self.range!r}, none={self.none!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Number) and (self.range, self.none) == (other.range, other.none)
+
+    def __hash__(self) -> int:
+        return hash((self.range, self.none))
 
 
 # The parameters of ``formula:`` (any kind) and of ``payments:``; each may also be {option: NAME} naming an
