@@ -391,12 +391,17 @@ def _arguments(fn: Predicate, params: Mapping[str, object]) -> tuple[object, ...
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError. An exact one is
     recorded as decided by the facts (``DECIDED``)."""
+    return bind_gated(name, params)[0]
+
+
+def bind_gated(name: str, params: dict[str, object]) -> tuple[Callable[[Candidate], bool | int], Gate, Gate, bool]:
+    """``bind``, with the gates of the predicate so bound (``gate_of``), read once for both."""
     bound = _bind(name, params)
-    gate, _, exact = gate_of(name, params)
+    gate, fail_gate, exact = gate_of(name, params)
     if exact:
         mask = gate.mask
         DECIDED[bound] = ((mask | mask >> WIDTH) & _ALL_FACTS, lambda facts: not mask & unmet(facts))
-    return bound
+    return bound, gate, fail_gate, exact
 
 
 def _bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:

@@ -20,7 +20,7 @@ from .i18n import Msg
 from .facts import OPEN_GATE, Gate
 from .hand import SpecialKongDef, TileRules
 from .memo import remember
-from .predicates import PREDICATES, Candidate, bind, combined, gate_of, negated, with_options
+from .predicates import PREDICATES, Candidate, bind_gated, combined, negated, with_options
 from .readings import FORM_NAMES, FormSpec
 from .schema import (
     FORM_PARAMS,
@@ -553,6 +553,10 @@ class Compiled:
         self.exact = exact
 
 
+_ITEM_FIELDS = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
+                "fallback", "immediate", "remove"}
+
+
 class _Validator:
     def __init__(self, data: dict[str, Any], path: Path) -> None:
         self.data = data
@@ -834,11 +838,9 @@ class _Validator:
         entry = f"item '{iid}'"
         if not matches(iid, _ID_FIRST, _ID_REST):
             raise self.fail(f"{entry}: ids are snake_case ASCII")
-        allowed = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
-                   "fallback", "immediate", "remove"}
         for key in raw:
-            if key not in allowed:
-                raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, allowed)}")
+            if key not in _ITEM_FIELDS:
+                raise self.fail(f"{entry}: unknown field '{key}'{did_you_mean(key, _ITEM_FIELDS)}")
         value = self.need(raw, "value", (int, dict), entry)
         self.value(value, options, f"{entry}: field 'value'", top=True)
         when = self.when(self.need(raw, "when", (str, dict), entry), entry)
@@ -928,7 +930,7 @@ class _Validator:
         """Compile ``when``: a name, ``{name: {params}}``, or ``{any|all: [...]}`` / ``{not: ...}``; with its
         text and its gates (facts.py) for being true and for being false, from the predicates' own gates."""
         if isinstance(expr, str):
-            return Compiled(self.pred(expr, {}, entry), expr, *gate_of(expr, {}))
+            return Compiled(*self.pred(expr, {}, entry, expr))
         if isinstance(expr, dict) and len(expr) == 1:
             (key, arg), = expr.items()
             if key in ("any", "all"):
@@ -950,10 +952,12 @@ class _Validator:
             if params is None:
                 raise self.fail(f"{entry}: field 'when': parameters of '{key}' are a mapping")
             inner_text = ", ".join(f"{k}={v}" for k, v in params.items())
-            return Compiled(self.pred(str(key), params, entry), f"{key}({inner_text})", *gate_of(str(key), params))
+            return Compiled(*self.pred(str(key), params, entry, f"{key}({inner_text})"))
         raise self.fail(f"{entry}: field 'when' is a predicate name, {{name: {{params}}}}, or any / all / not")
 
-    def pred(self, name: str, params: dict[str, Any], entry: str) -> Callable[[Candidate], bool | int]:
+    def pred(self, name: str, params: dict[str, Any], entry: str,
+             text: str) -> tuple[Callable[[Candidate], bool | int], str, Gate, Gate, bool]:
+        """The predicate bound to its parameters, with ``text`` and its gates (``Compiled``'s fields)."""
         if name not in PREDICATES:
             raise self.fail(f"{entry}: field 'when': unknown predicate '{name[:64]}'"
                             f"{did_you_mean(name, PREDICATES)}")
@@ -970,14 +974,15 @@ class _Validator:
                 raise self.fail(f"{entry}: field 'when': predicate '{name}': parameter '{key}' is {wrong}, "
                                 f"not {_shown(given)}")
         try:
-            fn = bind(name, params)
+            fn, gate, fail_gate, exact = bind_gated(name, params)
         except TypeError as exc:
             raise self.fail(f"{entry}: field 'when': predicate '{name}': {exc}") from None
         refs = {k: v["option"] for k, v in params.items() if isinstance(v, dict) and set(v) == {"option"}}
         if not refs:
-            return fn
+            return fn, text, gate, fail_gate, exact
         # A parameter may be an option's value ({option: NAME}); it is read from the options the engine scores with.
         for key, ref in refs.items():
             self.option_ref(ref, self.options_def, f"{entry}: field 'when': predicate '{name}': parameter '{key}'",
                             declared.get(key))
-        return with_options(PREDICATES[name], {k: v for k, v in params.items() if k not in refs}, refs)
+        return (with_options(PREDICATES[name], {k: v for k, v in params.items() if k not in refs}, refs), text, gate,
+                fail_gate, exact)

@@ -14,6 +14,7 @@ library's most relevant error into one message naming the entry (``item 'single_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from .i18n import N_
@@ -39,6 +40,7 @@ DISCARD_PAYERS = ("all_losers", "discarder")
 # with parameters gets its line here (tests/test_ruleset_hostile.py checks that each has one).
 
 
+@lru_cache(maxsize=1)  # from constant tables: once a process, not once per `flag` of a ruleset (0.5 M of riichi's)
 def _flag_names() -> tuple[str, ...]:
     """a flag the context holds: zimo, gang, mobao … (not from, base, cap, rules)"""
     from .context import FIELDS, FLAG_BY_NAME
@@ -68,6 +70,7 @@ def _pair_kinds() -> tuple[str, ...]:
     return tuple(_PAIR_KIND_FACTS)
 
 
+@lru_cache(maxsize=1)
 def _tile_names() -> tuple[str, ...]:
     """a tile: 1m … 9s, 1z … 7z"""
     from . import tiles as T
