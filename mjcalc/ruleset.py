@@ -60,7 +60,7 @@ def matches(text: str, first: frozenset[str], rest: frozenset[str]) -> bool:
     without compiling a pattern: compiling the two patterns cost a command more than checking every id of a
     ruleset with them (tests/test_ruleset.py holds this to ``re``)."""
     body = text[:-1] if text.endswith("\n") else text
-    return bool(body) and body[0] in first and all(ch in rest for ch in body[1:])
+    return bool(body) and body[0] in first and rest.issuperset(body[1:])
 
 
 def option_key(value: Any) -> str:
