@@ -570,7 +570,7 @@ def serve(
 def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None:
     """The built-in rulesets."""
     from .config import Config
-    from .render import rules_list
+    from .render_rules import rules_list
     from .ruleset import builtin_names, load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
@@ -606,7 +606,8 @@ def rules_show(
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
     from .config import Config
-    from .render import ruleset_json, ruleset_text, terminal_width
+    from .render import terminal_width
+    from .render_rules import ruleset_json, ruleset_text
     from .ruleset import load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
