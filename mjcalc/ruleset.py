@@ -370,7 +370,7 @@ class _Loader:
             raise MjcalcError("ruleset", f"{where}: not a ruleset: it has none of the fields "
                               f"{', '.join(RULESET_KEYS)}")
         if not is_builtin(path):  # the built-in files are validated by the test suite
-            from .schema import problem
+            from .schema_check import problem
 
             found = problem(data, partial="extends" in data)
             if found:

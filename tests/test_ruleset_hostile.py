@@ -30,7 +30,8 @@ from mjcalc.errors import MjcalcError
 from mjcalc.predicates import PREDICATES
 from mjcalc.readings import FORM_NAMES
 from mjcalc.ruleset import builtin_dir, builtin_names, load_ruleset, merge
-from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS, problem
+from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS
+from mjcalc.schema_check import problem
 from mjcalc.yamlfile import load as load_yaml
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
