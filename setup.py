@@ -58,6 +58,11 @@ def _ext_modules() -> list:
     extensions = mypycify(COMPILED, opt_level="3", group_name="mjcalc")
     for extension in extensions:
         extension.optional = True  # a module that fails to compile stays pure Python
+        if sys.platform != "win32":
+            # Only PyInit_* need be seen from outside (the modules reach each other's code by capsules): the
+            # library's ~2,000 references to its own functions are then bound when it is linked, not looked up
+            # by name at each start-up (2.8 M instructions fewer a command, callgrind).
+            extension.extra_compile_args = [*(extension.extra_compile_args or []), "-fvisibility=hidden"]
     return extensions
 
 

@@ -194,7 +194,7 @@ def rulesets() -> dict[str, dict[str, Any]]:
     >>> r["riichi"]["unit"], r["changchun"]["names"]["en"] != ""
     ('han', True)
     """
-    from .render import ruleset_json
+    from .render_rules import ruleset_json
     from .ruleset import builtin_names, load_ruleset
 
     try:

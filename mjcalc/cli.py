@@ -2,11 +2,14 @@
 
 # No ``from __future__ import annotations`` here: the commands' annotations are what typer reads, and evaluated
 # when this module runs (from its .pyc) they cost nothing more; left as text, typer would compile each one.
+# Parameters are declared as defaults (``x: bool = typer.Option(False, "--x")``), not ``Annotated[bool,
+# typer.Option("--x")] = False``: typing makes each Annotated alias for some 67,000 instructions, and this module
+# declares 36 of them for every command (the one-hand batch 277.6M → 274.1M instructions, score 288.0M → 283.5M).
 import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
@@ -36,23 +39,23 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-VersionOpt = Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Print the version and whether the core is compiled.")]
+VersionOpt = typer.Option(False, "--version", callback=_version, is_eager=True,
+                          help="Print the version and whether the core is compiled.")
 
 
 @app.callback()
-def _app_options(version: VersionOpt = False) -> None:
+def _app_options(version: bool = VersionOpt) -> None:
     pass  # the options of mjcalc itself (the app's help is the Typer's)
 
 
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
 
-RulesOpt = Annotated[str | None, typer.Option("--rules", "-r", help="Ruleset name or path to a .yaml file "
-                                                 "(default: MJCALC_RULES, the config file, then changchun).")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")]
-LangOpt = Annotated[str | None, typer.Option("--lang", help="Language of messages: en or zh.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the JSON object of docs/OUTPUT.md.")]
+RulesOpt = typer.Option(None, "--rules", "-r", help="Ruleset name or path to a .yaml file "
+                                                    "(default: MJCALC_RULES, the config file, then changchun).")
+SetOpt = typer.Option(None, "--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")
+LangOpt = typer.Option(None, "--lang", help="Language of messages: en or zh.")
+JsonOpt = typer.Option(False, "--json", help="Print the JSON object of docs/OUTPUT.md.")
 
 
 _LANG = ["en"]  # the language of this run's messages, once known (_lang)
@@ -96,32 +99,31 @@ def _lang(lang: str | None, config: "Config") -> str:
 
 @app.command()
 def score(
-    hand: Annotated[list[str], typer.Argument(help="The hand in one line, e.g. \"123m456p789s111z22z +zimo +seat=E\" "
-                                                   "(quotes optional: the words are joined).")],
-    rules: RulesOpt = None,
-    set_: SetOpt = None,
-    json_out: JsonOpt = False,
-    lang: LangOpt = None,
-    zimo: Annotated[bool, typer.Option("--zimo", help="Self-drawn (+zimo).")] = False,
-    seat: Annotated[str | None, typer.Option(help="Winner's seat wind E/S/W/N; E is the dealer.")] = None,
-    from_: Annotated[str | None, typer.Option("--from", help="Discarder's seat on a discard win.")] = None,
-    round_: Annotated[str | None, typer.Option("--round", help="Prevalent wind.")] = None,
-    closed: Annotated[str | None, typer.Option(help="Other seats whose hands are closed, e.g. W,N.")] = None,
-    bao: Annotated[str | None, typer.Option(help="Treasure tile (宝牌), e.g. 5m.")] = None,
-    mobao: Annotated[bool, typer.Option("--mobao", help="Won by drawing the treasure tile.")] = False,
-    duibao: Annotated[bool, typer.Option("--duibao", help="The treasure tile is the winning tile.")] = False,
-    hui: Annotated[str | None, typer.Option(help="Wildcard tile kind (会牌).")] = None,
-    flip: Annotated[str | None, typer.Option(help="Tile flipped to find the wildcard.")] = None,
-    gang: Annotated[bool, typer.Option("--gang", help="Won on a kong replacement tile.")] = False,
-    qiang: Annotated[bool, typer.Option("--qiang", help="Won by robbing a kong.")] = False,
-    last: Annotated[bool, typer.Option("--last", help="Won on the last tile.")] = False,
-    flag: Annotated[list[str] | None, typer.Option("--flag", "-f", help="Any other flag, as in the line: "
-                                                      "-f riichi -f dora=3m (repeatable).")] = None,
+    hand: list[str] = typer.Argument(..., help="The hand in one line, e.g. \"123m456p789s111z22z +zimo +seat=E\" "
+                                               "(quotes optional: the words are joined)."),
+    rules: str | None = RulesOpt,
+    set_: list[str] | None = SetOpt,
+    json_out: bool = JsonOpt,
+    lang: str | None = LangOpt,
+    zimo: bool = typer.Option(False, "--zimo", help="Self-drawn (+zimo)."),
+    seat: str | None = typer.Option(None, help="Winner's seat wind E/S/W/N; E is the dealer."),
+    from_: str | None = typer.Option(None, "--from", help="Discarder's seat on a discard win."),
+    round_: str | None = typer.Option(None, "--round", help="Prevalent wind."),
+    closed: str | None = typer.Option(None, help="Other seats whose hands are closed, e.g. W,N."),
+    bao: str | None = typer.Option(None, help="Treasure tile (宝牌), e.g. 5m."),
+    mobao: bool = typer.Option(False, "--mobao", help="Won by drawing the treasure tile."),
+    duibao: bool = typer.Option(False, "--duibao", help="The treasure tile is the winning tile."),
+    hui: str | None = typer.Option(None, help="Wildcard tile kind (会牌)."),
+    flip: str | None = typer.Option(None, help="Tile flipped to find the wildcard."),
+    gang: bool = typer.Option(False, "--gang", help="Won on a kong replacement tile."),
+    qiang: bool = typer.Option(False, "--qiang", help="Won by robbing a kong."),
+    last: bool = typer.Option(False, "--last", help="Won on the last tile."),
+    flag: list[str] | None = typer.Option(None, "--flag", "-f", help="Any other flag, as in the line: "
+                                                                     "-f riichi -f dora=3m (repeatable)."),
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     from .engine import Request, score_line
     from .notation import FlagWord
-    from .record import to_json
     from .render import terminal_width, to_text
 
     config = _config(lang)
@@ -141,6 +143,8 @@ def score(
     request = Request(rules or config.rules, _options(set_), words, config.options)
     result = score_line(" ".join(hand), request)
     if json_out:
+        from .record import to_json
+
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
         text = to_text(result, chosen, terminal_width())
@@ -314,26 +318,26 @@ def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
 
 @app.command()
 def batch(
-    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Hand file (one line per hand, CSV, JSONL or "
-                                               "YAML), or - for stdin; with --dask, files and globs.")],
-    rules: RulesOpt = None,
-    set_: SetOpt = None,
-    output_format: Annotated[str, typer.Option("--format", help="table | csv | jsonl")] = "table",
-    input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml "
-                                              "(auto: the file's extension, else its first line)")] = "auto",
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", show_default=False, help="Worker processes (at "
-                                             "most the cores; default: every core for a file of more than "
-                                             "about 2,000 lines, else 1); order is kept.")] = None,
-    from_line: Annotated[int, typer.Option("--from-line", min=1, help="Resume an interrupted run: score the "
-                                           "records from this input line on (line numbers kept; -o is "
-                                           "appended to).")] = 1,
-    dask: Annotated[str | None, typer.Option("--dask", metavar="SCHEDULER", help="Score on a Dask cluster: its "
-                                             "scheduler's address, or local; one output file per partition of "
-                                             "the FILEs in -o DIR (needs the dask extra).")] = None,
-    partition_size: Annotated[str | None, typer.Option("--partition-size", metavar="SIZE", help="With --dask: "
-                                                       "the files are cut into partitions of about this size "
-                                                       "(default 8MiB: some 150,000 lines).")] = None,
+    files: list[str] = typer.Argument(..., metavar="FILE", help="Hand file (one line per hand, CSV, JSONL or "
+                                      "YAML), or - for stdin; with --dask, files and globs."),
+    rules: str | None = RulesOpt,
+    set_: list[str] | None = SetOpt,
+    output_format: str = typer.Option("table", "--format", help="table | csv | jsonl"),
+    input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml "
+                                     "(auto: the file's extension, else its first line)"),
+    output: str | None = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", show_default=False, help="Worker processes (at "
+                                    "most the cores; default: every core for a file of more than "
+                                    "about 2,000 lines, else 1); order is kept."),
+    from_line: int = typer.Option(1, "--from-line", min=1, help="Resume an interrupted run: score the "
+                                  "records from this input line on (line numbers kept; -o is "
+                                  "appended to)."),
+    dask: str | None = typer.Option(None, "--dask", metavar="SCHEDULER", help="Score on a Dask cluster: its "
+                                    "scheduler's address, or local; one output file per partition of "
+                                    "the FILEs in -o DIR (needs the dask extra)."),
+    partition_size: str | None = typer.Option(None, "--partition-size", metavar="SIZE", help="With --dask: "
+                                              "the files are cut into partitions of about this size "
+                                              "(default 8MiB: some 150,000 lines)."),
 ) -> None:
     """Score every hand of a file in order: one output record per input record, errors included."""
     import signal
@@ -461,13 +465,13 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
 
 @app.command()
 def check(
-    file: Annotated[str, typer.Argument(
-        help="Homework file: HAND => fan 3 points 16 items 自摸,夹胡 (or - for stdin).")],
-    rules: RulesOpt = None,
-    set_: SetOpt = None,
-    json_out: JsonOpt = False,
-    lang: LangOpt = None,
-    input_format: Annotated[str, typer.Option("--input-format", help="auto | lines | csv | jsonl | yaml")] = "auto",
+    file: str = typer.Argument(...,
+        help="Homework file: HAND => fan 3 points 16 items 自摸,夹胡 (or - for stdin)."),
+    rules: str | None = RulesOpt,
+    set_: list[str] | None = SetOpt,
+    json_out: bool = JsonOpt,
+    lang: str | None = LangOpt,
+    input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml"),
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
     from .batch import read_records
@@ -513,12 +517,12 @@ def check(
 
 @app.command()
 def waits(
-    hand: Annotated[list[str], typer.Argument(help="A hand one tile short (13 tiles, 16 for 16-tile rules); "
-                                                   "quotes optional.")],
-    rules: RulesOpt = None,
-    set_: SetOpt = None,
-    json_out: JsonOpt = False,
-    lang: LangOpt = None,
+    hand: list[str] = typer.Argument(..., help="A hand one tile short (13 tiles, 16 for 16-tile rules); "
+                                               "quotes optional."),
+    rules: str | None = RulesOpt,
+    set_: list[str] | None = SetOpt,
+    json_out: bool = JsonOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
     from .engine import Request
@@ -540,10 +544,10 @@ def waits(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on: 0.0.0.0 shares the page with the phones on "
-                                           "your network (127.0.0.1: this machine only).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
-    open_: Annotated[bool, typer.Option("--open", help="Open the page in this machine's browser.")] = False,
+    host: str = typer.Option("127.0.0.1", help="Address to listen on: 0.0.0.0 shares the page with the phones on "
+                                               "your network (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free one)."),
+    open_: bool = typer.Option(False, "--open", help="Open the page in this machine's browser."),
 ) -> None:
     """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
     from .web import missing  # the web stack only for this command: the others start without it
@@ -563,10 +567,10 @@ def serve(
 
 
 @rules_app.command("list")
-def rules_list_cmd(json_out: JsonOpt = False, lang: LangOpt = None) -> None:
+def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None:
     """The built-in rulesets."""
     from .config import Config
-    from .render import rules_list
+    from .render_rules import rules_list
     from .ruleset import builtin_names, load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
@@ -585,7 +589,7 @@ def rules_list_cmd(json_out: JsonOpt = False, lang: LangOpt = None) -> None:
 
 @rules_app.command("schema")
 def rules_schema(
-    markdown: Annotated[bool, typer.Option("--markdown", help="The tables of rules/SCHEMA.md instead.")] = False,
+    markdown: bool = typer.Option(False, "--markdown", help="The tables of rules/SCHEMA.md instead."),
 ) -> None:
     """The grammar of a ruleset file, as a JSON Schema (for an editor that checks YAML as you type)."""
     from .schema import markdown as schema_markdown
@@ -596,13 +600,14 @@ def rules_schema(
 
 @rules_app.command("show")
 def rules_show(
-    name: Annotated[str, typer.Argument(help="A built-in ruleset name or a path to a .yaml file.")],
-    json_out: JsonOpt = False,
-    lang: LangOpt = None,
+    name: str = typer.Argument(..., help="A built-in ruleset name or a path to a .yaml file."),
+    json_out: bool = JsonOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
     from .config import Config
-    from .render import ruleset_json, ruleset_text, terminal_width
+    from .render import terminal_width
+    from .render_rules import ruleset_json, ruleset_text
     from .ruleset import load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration

@@ -182,8 +182,7 @@ def _frozen(cls: Any) -> Any:
             for name in names:
                 values[name] = kwargs[name]
             kwargs = {}
-        for name, value in zip(names, args):
-            values[name] = value
+        values.update(zip(names, args))
         for name in names[len(args):] if kwargs else ():
             value = kwargs.pop(name, _MISSING)
             if value is not _MISSING:

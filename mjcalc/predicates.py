@@ -309,20 +309,104 @@ def _signature(fn: Predicate) -> inspect.Signature:
     return signature
 
 
+# A predicate's parameters after the candidate, each (name, default or REQUIRED), when all of them can be given by
+# position or by name; None for any other signature (which ``bind`` leaves to inspect). By the function, read once.
+REQUIRED: Final = inspect.Parameter.empty
+_PARAMETERS: Final[dict[Predicate, tuple[tuple[str, object], ...] | None]] = {}
+_LITERALS: Final[dict[str, object]] = {"True": True, "False": False, "None": None}
+
+
+def parameters_of(fn: Predicate) -> tuple[tuple[str, object], ...] | None:
+    """The parameters of ``fn`` after the candidate, with their defaults (``REQUIRED`` for none), as
+    ``signature_of(fn)`` has them when all are plain (positional or keyword); else None. A compiled function's
+    text signature of names and simple literal defaults, such as ``(c, count, pair=False)``, is read as text:
+    signature_of parses it as Python (a compile each, 3.4 M instructions of a riichi batch's start-up)."""
+    if fn in _PARAMETERS:
+        return _PARAMETERS[fn]
+    found = _parameters_from_text(getattr(fn, "__text_signature__", None))
+    if found is None:
+        found = _parameters_from_signature(_signature(fn))
+    _PARAMETERS[fn] = found
+    return found
+
+
+def _parameters_from_text(text: object) -> tuple[tuple[str, object], ...] | None:
+    """``parameters_of`` from a text signature of plain names and defaults True, False, None, whole numbers or
+    quoted words; None for anything else (positional-only or keyword-only markers, annotations, other values)."""
+    if not isinstance(text, str) or not text.startswith("(") or not text.endswith(")"):
+        return None
+    out: list[tuple[str, object]] = []
+    for part in text[1:-1].split(","):
+        name, equals, default = part.strip().partition("=")
+        if not name.isidentifier():
+            return None
+        if not equals:
+            if out and out[-1][1] is not REQUIRED:
+                return None  # not Python
+            out.append((name, REQUIRED))
+        elif not out:
+            return None  # the candidate has no default
+        elif default in _LITERALS:
+            out.append((name, _LITERALS[default]))
+        elif default.isdigit() or (default[:1] == "-" and default[1:].isdigit()):
+            out.append((name, int(default)))
+        elif len(default) >= 2 and default[0] in "'\"" and default[-1] == default[0] and default[1:-1].isalnum():
+            out.append((name, default[1:-1]))
+        else:
+            return None
+    return tuple(out[1:])
+
+
+def _parameters_from_signature(signature: inspect.Signature) -> tuple[tuple[str, object], ...] | None:
+    parameters = list(signature.parameters.values())
+    if not parameters or any(p.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters):
+        return None
+    return tuple((p.name, p.default) for p in parameters[1:])
+
+
+def _arguments(fn: Predicate, params: Mapping[str, object]) -> tuple[object, ...]:
+    """The values of ``fn``'s parameters after the candidate, in order, its defaults filled in: what inspect's
+    ``Signature.bind(None, **params)`` and ``apply_defaults`` give, read from ``parameters_of``. Parameters that
+    do not fit go through inspect, for the very TypeError it raises."""
+    table = parameters_of(fn)
+    if table is not None:
+        args: list[object] = []
+        given = 0
+        for name, default in table:
+            if name in params:
+                args.append(params[name])
+                given += 1
+            elif default is not REQUIRED:
+                args.append(default)
+            else:
+                break
+        else:
+            if given == len(params):
+                return tuple(args)
+    bound = _signature(fn).bind(None, **params)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())[1:]
+
+
 def bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     """The predicate with its YAML parameters bound; unknown or missing parameters raise TypeError. An exact one is
     recorded as decided by the facts (``DECIDED``)."""
+    return bind_gated(name, params)[0]
+
+
+def bind_gated(name: str, params: dict[str, object]) -> tuple[Callable[[Candidate], bool | int], Gate, Gate, bool]:
+    """``bind``, with the gates of the predicate so bound (``gate_of``), read once for both."""
     bound = _bind(name, params)
-    gate, _, exact = gate_of(name, params)
+    gate, fail_gate, exact = gate_of(name, params)
     if exact:
         mask = gate.mask
         DECIDED[bound] = ((mask | mask >> WIDTH) & _ALL_FACTS, lambda facts: not mask & unmet(facts))
-    return bound
+    return bound, gate, fail_gate, exact
 
 
 def _bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | int]:
     fn = PREDICATES[name]
-    bound = _signature(fn).bind(None, **params)
+    args = _arguments(fn, params)
     if name in ATTRIBUTE_PREDICATES:
         return attrgetter(ATTRIBUTE_PREDICATES[name])
     if name == "flag" and FLAG_BY_NAME.get(str(params["name"]), None) is not None \
@@ -333,8 +417,7 @@ def _bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | 
     tally = TALLIES.get(fn)
     if tally is not None and len(params) == 1:
         return Tallied(tally, next(iter(params.values())))
-    bound.apply_defaults()
-    return _positional(fn, tuple(bound.arguments.values())[1:])
+    return _positional(fn, args)
 
 
 # Bound predicates, and any / all / not of them, whose answer the facts of a reading decide (facts.py): each is an
@@ -452,19 +535,17 @@ def with_options(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> 
 def _option_args(fn: Predicate, fixed: dict[str, Any], refs: dict[str, str]) -> list[tuple[bool, Any]] | None:
     """The parameters of ``fn`` after the candidate in order, each (True, an option's name) or (False, its value),
     when there are one or two, each given or with a default, and all can be passed by position; else None."""
-    params = list(_signature(fn).parameters.values())[1:]
-    if not 1 <= len(params) <= 2 or (set(fixed) | set(refs)) - {p.name for p in params}:
+    params = parameters_of(fn)  # None: not all positional or keyword (bind has refused positional-only ones)
+    if params is None or not 1 <= len(params) <= 2 or (set(fixed) | set(refs)) - {name for name, _ in params}:
         return None
     out: list[tuple[bool, Any]] = []
-    for p in params:
-        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            return None
-        if p.name in refs:
-            out.append((True, refs[p.name]))
-        elif p.name in fixed:
-            out.append((False, fixed[p.name]))
-        elif p.default is not p.empty:
-            out.append((False, p.default))
+    for name, default in params:
+        if name in refs:
+            out.append((True, refs[name]))
+        elif name in fixed:
+            out.append((False, fixed[name]))
+        elif default is not REQUIRED:
+            out.append((False, default))
         else:
             return None
     return out

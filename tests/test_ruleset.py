@@ -97,3 +97,19 @@ def test_extends_cycle(tmp_path: Path) -> None:
     load_ruleset.cache_clear()
     with pytest.raises(MjcalcError, match="circle"):
         load_ruleset(str(a))
+
+
+def test_ids_and_names_are_checked_as_their_patterns_read_them() -> None:
+    """ruleset.matches: the item-id and ruleset-name checks, made without compiling their patterns."""
+    import re
+
+    from mjcalc import ruleset
+    from mjcalc.schema import RULESET_ID_PATTERN
+
+    texts = ["", "a", "z9_", "ab\n", "ab\n\n", "\n", "9a", "_a", "a-b", "a b", "aB", "é", "a\x00", "-", "a_", "0",
+             "riichi", "changchun-mil", "taiwan-common", "a\nb", "ａ", "a\r", "A", "a.b"]
+    for text in texts:
+        assert ruleset.matches(text, ruleset._ID_FIRST, ruleset._ID_REST) == bool(
+            re.match(r"^[a-z][a-z0-9_]*$", text)), repr(text)
+        assert ruleset.matches(text, ruleset._NAME_FIRST, ruleset._NAME_REST) == bool(
+            re.match(RULESET_ID_PATTERN, text)), repr(text)

@@ -30,7 +30,8 @@ from mjcalc.errors import MjcalcError
 from mjcalc.predicates import PREDICATES
 from mjcalc.readings import FORM_NAMES
 from mjcalc.ruleset import builtin_dir, builtin_names, load_ruleset, merge
-from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS, problem
+from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS
+from mjcalc.schema_check import problem
 from mjcalc.yamlfile import load as load_yaml
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
@@ -471,7 +472,7 @@ def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
             assert r.result in ("win", "not_a_win", "waiting", "error")
             if r.result == "error":
                 assert r.error.kind != "internal", r.error.message
-        from mjcalc.render import ruleset_text
+        from mjcalc.render_rules import ruleset_text
 
         ruleset_text(rules)
     assert outcomes["refused"] > 60 and outcomes["loaded"] > 10, outcomes

@@ -171,6 +171,27 @@ def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:
     assert signature_of(Compiled()) == expected
 
 
+def test_a_predicates_parameters_are_its_signatures() -> None:
+    """``parameters_of`` (what bind reads) gives each predicate's parameters and defaults as inspect has them."""
+    import inspect
+
+    import mjcalc.hooks  # noqa: F401  (their predicates too)
+    from mjcalc.predicates import PREDICATES, REQUIRED, _parameters_from_text, parameters_of
+
+    for name, fn in PREDICATES.items():
+        parameters = list(inspect.signature(fn).parameters.values())
+        assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in parameters), name
+        table = parameters_of(fn)
+        assert table == tuple((p.name, p.default) for p in parameters[1:]), name
+        assert all(type(d) is type(p.default) for (_, d), p in zip(table, parameters[1:])), name
+    assert _parameters_from_text("(c, n=-1, s='ab', on=True, no=None)") == (("n", -1), ("s", "ab"), ("on", True),
+                                                                          ("no", None))
+    assert _parameters_from_text("(c, count)") == (("count", REQUIRED),)
+    for text in ("(c, /, x)", "(c, *, x)", "(c, x=(1, 2))", "(c, x='a,b')", "(c=1)", "(c, x=1, y)", "()", None,
+                 "($self, c)", "(c, x=1.5)"):
+        assert _parameters_from_text(text) is None, text
+
+
 def test_the_process_ends_with_the_commands_code_and_all_its_output(tmp_path: Path) -> None:
     """mjcalc.__main__ ends a finished command at once (os._exit): its exit code and its output, flushed."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MJCALC_RULES", "MJCALC_LANG")}
