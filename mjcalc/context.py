@@ -99,9 +99,9 @@ class Context:
 
     The fields (``FIELDS``) have their defaults in the class; ``values`` holds those the line set (the seat, the way
     of winning and the discarder are always set: arguments of their own), ``given`` the flags it gave, ``facts`` the
-    flags that are on and whether the dealer wins (facts.py). A native class when compiled: a Python-level class's field cost
-    compiled code some 250 instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made once and not
-    changed (``replace`` makes another)."""
+    flags that are on and whether the dealer wins (facts.py). A native class when compiled: a Python-level class's
+    field cost compiled code some 250 instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made
+    once and not changed (``replace`` makes another)."""
 
     seat: str = "S"
     round: str = "E"

@@ -674,8 +674,8 @@ def tile_hog(c: Candidate) -> int:
             return found
         # The kinds four times among the tiles but the kongs' (a kong holds every copy of its kind, so such a kind
         # is never a kong's). The melds' tiles are read from the reading's groups of them (a reading from
-        # ``readings`` ends with a group of each meld): a tuple each, where a Python-level Meld costs two attribute
-        # look-ups (callgrind: ~2,000 instructions a hand with melds less).
+        # ``readings`` ends with a group of each meld): a tuple each, where a Meld costs two attribute reads
+        # (callgrind, when Meld was a Python-level class: ~2,000 instructions a hand with melds less).
         held = list(hand.concealed)
         declared = 0
         for g in c.reading.groups:
@@ -687,7 +687,7 @@ def tile_hog(c: Candidate) -> int:
         if declared != len(hand.melds):  # a reading without its melds' groups: from the melds themselves
             held = list(hand.concealed)
             for m in hand.melds:
-                if m.kind not in KONG_KINDS:  # not ``Meld.is_kong``: a property is a Python-level call
+                if m.kind not in KONG_KINDS:  # as ``Meld.is_kong``, without the property's call
                     held.extend(m.tiles)
         return _fours(held)
     counts = c.counts
@@ -738,8 +738,8 @@ def kong_fan(c: Candidate, name: str, mingangang: bool) -> bool:
     """The kongs declared make the fan ``name``: 明杠 / 暗杠 for one, 双明杠 / 双暗杠 / 明暗杠 for two (with the
     option ``mingangang`` off, one of each is 明杠 + 暗杠), 三杠, 四杠."""
     hand = c.hand
-    if hand is not _KONGS_OF[0]:  # counted once for the hand's seven kong items (a meld's kind is a Python-level
-        _KONGS_OF[0] = hand       # look-up)
+    if hand is not _KONGS_OF[0]:  # counted once for the hand's seven kong items
+        _KONGS_OF[0] = hand
         melded = concealed = 0
         for m in hand.melds:
             kind = m.kind
@@ -855,7 +855,7 @@ def last_tile(c: Candidate) -> bool:
         return False
     shown = 0
     for m in hand.melds:
-        if m.kind in EXPOSED_KINDS:  # Meld.exposed, without a property's Python-level call
+        if m.kind in EXPOSED_KINDS:  # Meld.exposed, without the property's call
             for t in m.tiles:  # a loop: tuple.count is a Python-level method call in a compiled module
                 if t == win:
                     shown += 1
