@@ -208,6 +208,13 @@ class Output:
         except OSError as exc:
             raise OutputError(self.name, exc) from None
 
+    def write_lines(self, data: str | bytes | memoryview) -> None:
+        """Whole lines (text, or the bytes the batch's ENCODERS give, each record followed by its line end)."""
+        try:
+            self.stream.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)
+        except OSError as exc:
+            raise OutputError(self.name, exc) from None
+
     def flush(self) -> None:
         try:
             self.stream.flush()
@@ -382,7 +389,7 @@ def batch(
             with _quiet_collector(), Stop.handling():
                 records = read_records(source, fmt, from_line) if file == "-" else \
                     FileRecords(file, source, fmt, from_line)  # --jobs: each worker reads its share of the file
-                run(records, request, ENCODERS[output_format], out.write,
+                run(records, request, ENCODERS[output_format], out.write_lines,
                     jobs=jobs, progress=progress, summary=summary, chunk=1 if interactive else None,
                     flush=out.flush, split_only=auto, joined=True)  # without --jobs: a file the workers cannot split stays here
         finally:

@@ -174,8 +174,7 @@ def test_the_ranges_of_a_worker_that_dies_are_scored_by_the_parent(
             assert message is not None
             start, end, first, last, head = __import__("marshal").loads(message)
             done = batch_module._score_range(batch_module._Range(plan, start, end, first, last, None), base, render)
-            batch_module._send(results, __import__("marshal").dumps((done.text, done.counts, done.last_line,
-                                                                      done.stopped)))
+            batch_module._send(results, batch_module._result_parts(done))
         os._exit(9)
 
     path = tmp_path / "h.txt"
@@ -295,3 +294,41 @@ def test_the_parent_scores_ranges_beside_its_workers(
     assert len(forks) == jobs - 1
     assert 0 < len(scored_here) < ranges  # some ranges here, the others by the workers
     assert _live_children() == []
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "writev"), reason="os.writev: POSIX")
+@pytest.mark.parametrize("most", [1, 5, 1000])
+def test_a_result_cut_short_by_the_pipe_is_sent_whole_and_read_back_as_it_was(
+        monkeypatch: pytest.MonkeyPatch, most: int) -> None:
+    """A worker's result goes as many buffers to a system call; one that writes only part of them (a signal, a full
+    pipe) is finished, and the parent reads back, a piece at a time, the records and their counts as they were."""
+    import os
+
+    texts = [f'{{"line": {i}, "input": "{"x" * (i % 7)}"}}'.encode() for i in range(300)]
+    scored = batch_module._Scored(texts, {"win": 290, "error": 10}, 300, None)
+    parts = batch_module._result_parts(scored)
+    real_writev = os.writev
+
+    def short_writev(fd, buffers):  # noqa: ANN001, ANN202  (at most ``most`` bytes a call)
+        data = b"".join(bytes(b) for b in buffers)[:most]
+        return real_writev(fd, [data])
+
+    monkeypatch.setattr(os, "writev", short_writev)
+    r, w = os.pipe()
+    try:
+        batch_module._widen(w)
+        batch_module._send(w, parts)
+        os.close(w)
+        os.set_blocking(r, False)
+        worker = batch_module._Worker(0, -1, r)
+        worker.given.append(7)
+        done: dict[int, batch_module._Scored] = {}
+        spare = [bytearray(10)]  # too small: replaced by one large enough
+        while 7 not in done and worker.alive:
+            batch_module._read_some(worker, done, spare)
+    finally:
+        os.close(r)
+    got = done[7]
+    assert got.counts == {"win": 290, "error": 10} and got.last_line == 300 and got.stopped is None
+    assert b"".join(bytes(c) for c in got.lines()) == b"".join(t + b"\n" for t in texts)
+    assert got.text == b"\n".join(texts) and spare == []
