@@ -31,10 +31,10 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
 from .lines import (
-    JSON_START, MAX_RECORD, LazyPattern, Line, LineSource, Record, chain, read_lines, sniff_encoding, split_answer,
-    unread,
+    JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, sniff_encoding, split_answer, unread,
 )
 from .notation import FlagWord
+from .pyclasses import LazyPattern
 from .record import control_escaped as _printable
 from .record import csv_cells, encode_jsonl, json_line, to_json
 

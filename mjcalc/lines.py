@@ -15,9 +15,8 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
-from mypy_extensions import mypyc_attr
-
 from .notation import FlagWord
+from .pyclasses import LazyPattern
 
 MAX_RECORD: Final = 65_536  # characters in one physical line (one record of lines / CSV / JSONL)
 
@@ -53,21 +52,6 @@ _BOMS: Final = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE 
     (codecs.BOM_UTF8, "utf-8", "UTF-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"), (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
 )
-
-
-@mypyc_attr(native_class=False)  # a Python class when compiled: it sets attributes of any name on itself
-class LazyPattern:
-    """A regular expression compiled when it is first used (then its methods are kept on the instance): most
-    batches need none of the patterns of this module (hand lines in ASCII, JSON Lines out), and compiling them
-    all at import cost a batch's start-up about a fifth of what reading its lines costs."""
-
-    def __init__(self, pattern: str | bytes) -> None:
-        self.pattern = pattern
-
-    def __getattr__(self, name: str) -> Any:  # only what the instance lacks: the compiled pattern's methods, kept
-        value = getattr(re.compile(self.pattern), name)
-        setattr(self, name, value)
-        return value
 
 
 _BLOCK: Final = 1 << 16

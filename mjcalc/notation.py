@@ -28,15 +28,15 @@ is read (tiles, GB strings, flag values): a digit of another script is an error 
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any, Final, NamedTuple
-
-from mypy_extensions import mypyc_attr
 
 from . import tiles as T
 from .errors import MjcalcError
 from .i18n import Msg
 from .memo import remember
 from .normalise import normalise
+from .pyclasses import FillingDict
 
 
 class FlagWord(NamedTuple):
@@ -67,25 +67,19 @@ class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per til
 
 # Every plain tile (a digit of a suit; 0m 0p 0s the red fives) at every column of a line up to _COLUMNS, made
 # once: a TileAt is a value, so a line's tiles are looked up here rather than built one by one. Each digit's row
-# is made when a line first has that digit (``_Row.__missing__``): all 37 rows at import cost every command
+# is made when a line first has that digit (``FillingDict.__missing__``): all 37 rows at import cost every command
 # ~10M instructions (6,000 tuples), where one hand needs a few rows.
 _COLUMNS: Final = 160
 
 
-@mypyc_attr(native_class=False)  # a dict subclass whose look-ups stay the dict's own (C)
-class _Row(dict[str, tuple[TileAt, ...]]):
-    def __init__(self, base: int) -> None:
-        super().__init__()
-        self.base = base
-
-    def __missing__(self, digit: str) -> tuple[TileAt, ...]:
-        d = int(digit)
-        kind = self.base + 4 if d == 0 else self.base + d - 1
-        row = self[digit] = tuple([_new(TileAt, (kind, column, d == 0)) for column in range(_COLUMNS)])
-        return row
+def _row(kinds: int, digit: str) -> tuple[TileAt, ...]:
+    """A digit's tiles at every column (``kinds``: the kind of its suit's 1)."""
+    d = int(digit)
+    kind = kinds + 4 if d == 0 else kinds + d - 1
+    return tuple([_new(TileAt, (kind, column, d == 0)) for column in range(_COLUMNS)])
 
 
-_TILES_AT: Final = {suit: _Row(base) for suit, base in SUIT_BASE.items()}
+_TILES_AT: Final = {suit: FillingDict(partial(_row, kinds)) for suit, kinds in SUIT_BASE.items()}
 
 
 class MeldShape:
