@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 import io
-import re
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
