@@ -98,7 +98,7 @@ try:
 except SystemExit:
     pass
 print("IMPORTED:", *(m for m in ("concurrent.futures.process", "multiprocessing", "yaml", "tabulate", "mjcalc.batch",
-                           "mjcalc.homework", "html") if m in sys.modules), file=sys.stderr)
+                           "mjcalc.homework", "html", "dataclasses") if m in sys.modules), file=sys.stderr)
 """
 
 
@@ -108,7 +108,8 @@ print("IMPORTED:", *(m for m in ("concurrent.futures.process", "multiprocessing"
     (["score", "123m456p789s111z22z +zimo +seat=E", "--json"],
      {"concurrent.futures.process", "multiprocessing", "yaml", "tabulate", "mjcalc.batch", "mjcalc.homework"}),
     (["score", "123m456p789s111z22z +zimo +seat=E"],
-     {"concurrent.futures.process", "multiprocessing", "yaml", "mjcalc.batch", "mjcalc.homework", "html"}),
+     {"concurrent.futures.process", "multiprocessing", "yaml", "mjcalc.batch", "mjcalc.homework", "html",
+      "dataclasses"}),
 ], ids=["batch-jsonl", "score-json", "score"])
 def test_a_command_imports_only_what_it_uses(tmp_path: Path, args: list[str], absent: set[str]) -> None:
     hands = tmp_path / "hands.txt"
@@ -142,6 +143,28 @@ print(html.unescape("&lt;"), hasattr(html, "entities"))
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out == ["False <b>    1", "1 function", "< True"]
+
+
+def test_tables_imported_without_dataclasses_still_read_dataclass_rows(tmp_path: Path) -> None:
+    """render imports tabulate with a stand-in for the standard dataclasses module (which tabulate asks whether the
+    first row is a dataclass): the stand-in is gone afterwards, a row that is not a dataclass does not import the
+    real module, and rows of a dataclass made later are read by their fields, as tabulate reads them."""
+    code = """
+import sys
+from mjcalc.render import tabulate
+print(tabulate([("a", 1)], tablefmt="plain"), "dataclasses" in sys.modules)
+from dataclasses import dataclass
+@dataclass
+class Row:
+    name: str
+    n: int
+print(tabulate([Row("b", 2)], headers="keys", tablefmt="plain").splitlines(), type(sys.modules["dataclasses"]).__name__)
+print(sys.modules["dataclasses"].__file__ is not None)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out == ["a  1 False", "['name      n', 'b         2'] module", "True"]
 
 
 def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:
