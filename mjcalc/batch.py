@@ -1042,14 +1042,14 @@ def _send(fd: int, parts: list[bytes]) -> None:
     """``parts`` written to ``fd`` whole and in order, up to ``_iov_max()`` of them a system call."""
     at, most = 0, _iov_max()
     while at < len(parts):
-        group = parts[at:at + most]
-        written = os.writev(fd, group)
-        for part in group:  # the parts written whole, then the rest of one cut short (a signal, a full pipe)
-            if written < len(part):
-                view = memoryview(part)[written:]
-                while view:
-                    view = view[os.write(fd, view):]
-            written = max(written - len(part), 0)
+        written = os.writev(fd, parts[at:at + most])
+        while at < len(parts) and written >= len(parts[at]):  # the parts written whole
+            written -= len(parts[at])
+            at += 1
+        if written:  # one cut short (a signal, a full pipe): the rest of it, then on as before
+            view = memoryview(parts[at])[written:]
+            while view:
+                view = view[os.write(fd, view):]
             at += 1
 
 

@@ -203,10 +203,7 @@ class Output:
 
     def write(self, text: str | bytes) -> None:
         """One record (text, or the UTF-8 bytes the batch's ENCODERS give) and its line end."""
-        try:
-            self.stream.write((text if isinstance(text, bytes) else text.encode("utf-8", "backslashreplace")) + b"\n")
-        except OSError as exc:
-            raise OutputError(self.name, exc) from None
+        self.write_lines(text + b"\n" if isinstance(text, bytes) else text + "\n")
 
     def write_lines(self, data: str | bytes | memoryview) -> None:
         """Whole lines (text, or the bytes the batch's ENCODERS give, each record followed by its line end)."""
