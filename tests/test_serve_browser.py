@@ -413,13 +413,15 @@ def test_phone_screenshot_without_horizontal_scroll(page: Page, tmp_path: Path) 
 # - broken: a word laid out on two lines. A word is a run of letters and digits (a hyphen, a space or a
 #   bracket ends it); a run of Chinese characters is a word in a short text (12 characters or fewer: a
 #   button, a header, a name) but not in a sentence, where Chinese may break between any two characters.
-# - picker: a ruleset's name in the picker is wider than the picker can show (20 px are left for its arrow).
+# - picker: a ruleset's name in the picker is wider than the picker can show (20 px are left for its arrow);
+#   a select drawn unseen under text of the page's own (that text is checked as any other) is not measured.
 LAYOUT_PROBLEMS = r"""
 () => {
   const problems = [];
   const say = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
     + (typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\s+/).join(".") : "");
-  const skip = (el) => el.closest("script, style, input, select, textarea, option, .sr, [hidden]");
+  const skip = (el) => el.closest("script, style, input, select, textarea, option, .sr, [hidden]")
+    || !el.checkVisibility({visibilityProperty: true});  // inside a closed <details>, or not drawn
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const WORD = /[\p{L}\p{N}'’]+/gu;
   const HAN = /\p{Script=Han}/u;
@@ -434,6 +436,7 @@ LAYOUT_PROBLEMS = r"""
     for (let box = node.parentElement; box && box !== document.documentElement; box = box.parentElement) {
       const style = getComputedStyle(box);
       if (style.display.startsWith("inline") && !style.display.includes("-")) continue;  // an inline span
+      if (["auto", "scroll"].includes(style.overflowX) || ["auto", "scroll"].includes(style.overflowY)) break;
       const b = box.getBoundingClientRect();
       const out = rects.find((r) => r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1
         || r.bottom > b.bottom + 1);
@@ -443,7 +446,6 @@ LAYOUT_PROBLEMS = r"""
           + ` outside ${Math.round(b.left)}..${Math.round(b.right)} x ${Math.round(b.top)}..${Math.round(b.bottom)})`);
         break;
       }
-      if (["auto", "scroll"].includes(style.overflowX) || ["auto", "scroll"].includes(style.overflowY)) break;
     }
     // broken: each word's own range on one line
     const short = [...text.trim()].length <= 12;
@@ -458,9 +460,11 @@ LAYOUT_PROBLEMS = r"""
       }
     }
   }
+  if (document.scrollingElement.scrollWidth > innerWidth) problems.push("the page scrolls sideways");
   // the picker: each ruleset's name as the closed picker draws it, in the picker's font
   const sel = document.getElementById("ruleset");
   const style = getComputedStyle(sel);
+  if (style.opacity === "0") return problems;
   const pen = document.createElement("canvas").getContext("2d");
   pen.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
   const room = sel.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
@@ -468,7 +472,6 @@ LAYOUT_PROBLEMS = r"""
     const wide = pen.measureText(o.text).width;
     if (wide > room) problems.push(`picker: "${o.text}" is ${Math.round(wide)} px, the picker shows ${Math.round(room)}`);
   }
-  if (document.scrollingElement.scrollWidth > innerWidth) problems.push(`the page scrolls sideways`);
   return problems;
 }
 """
@@ -539,6 +542,28 @@ def test_no_text_is_clipped_and_no_word_broken_at_390_px(page: Page, lang: str) 
         assert page.locator("#result").get_attribute("data-line") in (line, None, ""), line
         seen += [f"{rules} {line!r}: {p}" for p in layout_problems(page)]
     assert not seen, "\n".join(seen)
+
+
+@pytest.mark.parametrize("width", [320, 430])
+def test_every_ruleset_reads_whole_at_320_and_430_px(browser: Browser, server: str, width: int) -> None:
+    """The controls (the picker showing each ruleset's name, the modes, the context) at a small and a large
+    phone, in both languages."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US", has_touch=True,
+                                  is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.goto(server)
+        settled(phone)
+        seen: list[str] = []
+        for lang in ("en", "zh"):
+            phone.locator(f"#lang-{lang}").click()
+            settled(phone)
+            for rules in mjcalc.api.rulesets():
+                pick_ruleset(phone, rules)
+                seen += [f"{lang} {rules}: {p}" for p in layout_problems(phone)]
+        assert not seen, "\n".join(seen)
+    finally:
+        context.close()
 
 
 # Errors whose caret must land under the right character: wide characters (Chinese, full-width) before the
