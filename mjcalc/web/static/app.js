@@ -1025,7 +1025,7 @@ function render(r, waits, text) {
     out.appendChild(el("p", "total", `${unitWord(unit)} ${r.fan}` + (r.fu ? ` · ${t("fu")} ${r.fu}` : "")
       + (r.limit ? ` · ${r.limit}` : "")));
     if ((r.fu_breakdown || []).length) {
-      out.appendChild(el("p", "muted", `${t("fu")} ${r.fu} = ` + r.fu_breakdown.map((f) => `${f.reason} ${f.fu}`).join(" + ")));
+      out.appendChild(el("p", "muted fu-sum", `${t("fu")} ${r.fu} = ` + r.fu_breakdown.map((f) => `${f.reason} ${f.fu}`).join(" + ")));
     }
     out.appendChild(table([`${t("payer")} → ${t("payee")}`, unitWord(unit), t("formula"), t("amount")],
       (r.payments || []).map((p) => {
