@@ -880,14 +880,14 @@ class Game:
             for place, j in enumerate(ranking):
                 if place:
                     out[j] = Fraction(round_half_away(10 * (base(scores[j]) + uma[place])), 10)
-            out[ranking[0]] = -sum(out)
+            out[ranking[0]] = -sum(out, Fraction(0))
         else:
             uma = [30, 10, -10, -30]
-            oka = [Fraction(4 * (RETURN - int(self.opts["start"])), 1000), 0, 0, 0]
+            oka = [Fraction(4 * (RETURN - int(self.opts["start"])), 1000)] + [Fraction(0)] * 3
             place = 0
             while place < 4:
                 tied = [j for j in ranking if scores[j] == scores[ranking[place]]]
-                share = sum((uma[p] + oka[p] for p in range(place, place + len(tied))), Fraction(0)) / len(tied)
+                share = sum((oka[p] + uma[p] for p in range(place, place + len(tied))), Fraction(0)) / len(tied)
                 for j in tied:
                     out[j] = Fraction(round_half_away(10 * (base(scores[j]) + share)), 10)
                 place += len(tied)
