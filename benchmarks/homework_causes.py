@@ -1,5 +1,6 @@
 """Labelled homework answers: right answers with one known mistake applied, and how often ``mjcalc check`` names
-that mistake as the primary cause (the first difference's ``cause``).
+that mistake as the primary cause (the first difference's ``cause``); ``among``: it is one of the differences'
+causes; ``only``: it is the cause of every difference (one mistake, one cause throughout).
 
     python benchmarks/homework_causes.py gen > /tmp/labelled.jsonl         # every ruleset, every mistake
     python benchmarks/homework_causes.py measure /tmp/labelled.jsonl       # per ruleset and per cause
@@ -27,7 +28,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ("changchun", "changchun-mil", "jilin", "meihe", "taiwan", "taiwan-common", "mcr", "riichi")
 PER_RULESET = 45  # cases written to tests/homework/labelled/ per ruleset
-HANDS_PER_RULESET = 60
+HANDS_PER_RULESET = 70
 
 
 def _hand_lines() -> list[str]:
@@ -49,6 +50,7 @@ def _variants(line: str) -> list[str]:
     if "+seat" not in line and "+dealer" not in line:
         out += [f"{v} +seat=E" for v in list(out)]
     out += [f"{v} +closed=N" for v in out if "+closed" not in v and "+zimo" not in v][:1]
+    out += [f"{out[-1]} +cap=20", f"{out[0]} +base=50"]  # a cap that cuts (where the ruleset takes the flags)
     return out
 
 
@@ -140,12 +142,17 @@ def mistakes(h: Hand, rng: random.Random) -> Iterator[tuple[str, str]]:
                         for b in h.awards])
         if alt is not None and alt.points != s.points:
             yield "payer_item_to_all", ans(s.fan, fu, alt.points)
+        if alt is not None and (alt.points != s.points or alt.fan != s.fan):  # the fan with it, the points too
             yield "payer_item_to_all", ans(alt.fan, fu, alt.points)
             yield "payer_item_to_all", ans(alt.fan, fu, alt.points, h.right_items())
     if len(own) > 1:
         alt = h.settle([b for b in h.awards if all(b is not a for a in own)])
         if alt is not None and alt.points != s.points:
             yield "payer_item_missed", ans(s.fan, fu, alt.points)
+        alt = h.settle([Award(replace(b.item, applies_to="all"), b.value, b.count) if any(b is a for a in own)
+                        else b for b in h.awards])
+        if alt is not None and alt.points != s.points:
+            yield "payer_item_to_all", ans(s.fan, fu, alt.points)
     pay_cfg = {k: h.rules.resolve(v, h.res.options) for k, v in h.rules.payments.items()}
     ctx = h.best.candidate.ctx
     if not h.riichi and not ctx.zimo:
@@ -196,7 +203,7 @@ def mistakes(h: Hand, rng: random.Random) -> Iterator[tuple[str, str]]:
             yield "wrong_value", ans(alt.fan, fu, alt.points, items)
     # a wrong total
     for delta in (-1, 1):
-        if s.fan + delta < 1:
+        if s.fan + delta < 1 or not h.awards or (h.riichi and s.fan >= 13):  # a yakuman's han is no count
             continue
         alt = h.settle(what_if={"han": s.fan + delta}) if h.riichi else h.settle(_shift(h, delta))
         if alt is not None:
@@ -218,9 +225,9 @@ def mistakes(h: Hand, rng: random.Random) -> Iterator[tuple[str, str]]:
             yield "rounding", ans(s.fan, fu, alt.points)
     # one payment for the total
     if len(s.payments) > 1:
-        p = s.payments[0]
-        if p.amount != s.points:
-            yield "one_share", ans(s.fan, fu, p.amount)
+        for amount in dict.fromkeys(p.amount for p in s.payments):
+            if amount != s.points:
+                yield "one_share", ans(s.fan, fu, amount)
     # the base, the cap
     if h.riichi:
         alt = h.settle(what_if={"dealer": ctx.seat != "E"})
@@ -245,6 +252,17 @@ def mistakes(h: Hand, rng: random.Random) -> Iterator[tuple[str, str]]:
         alt = h.settle(cap=None, fan_cap=None)
         if alt is not None and alt.points != s.points:
             yield "cap_missed", ans(s.fan, fu, alt.points)
+    fan_cap = h.params.get("fan_cap")
+    if fan_cap is not None and s.fan > fan_cap:  # the cap written as the hand's fan
+        yield "cap_wrong", ans(fan_cap, fu, s.points)
+        yield "cap_wrong", ans(fan_cap, fu, s.points, h.right_items())
+    for name in ("cap", "fan_cap"):
+        value = h.params.get(name)
+        if value is not None and any(p.capped_from is not None for p in s.payments) or s.notes:
+            for other in ((value + 1,) if name == "fan_cap" else (value * 2,)) if value is not None else ():
+                alt = h.settle(**{name: other})
+                if alt is not None and alt.points != s.points:
+                    yield "cap_wrong", ans(s.fan, fu, alt.points)
     if h.params.get("cap") is not None:
         scope = h.params.get("cap_scope", "per_player_net")
         alt = h.settle(cap_scope="per_payer" if scope == "per_player_net" else "per_player_net")
@@ -270,6 +288,9 @@ def generate(rules: str, seed: int = 31) -> tuple[list[dict[str, str]], int]:
     for h in hands:
         for cause, answer in mistakes(h, rng):
             labels[(h.line, answer)].add(cause)
+            figures = re.fullmatch(r"(?:fan|han|tai) \d+(?: fu \d+)? (points \d+)", answer)
+            if figures and figures.group(1) != f"points {h.s.points}":  # the points alone, as a student writes
+                labels[(h.line, figures.group(1))].add(cause)
     out = [{"rules": rules, "cause": next(iter(c)), "line": line, "answer": answer}
            for (line, answer), c in labels.items() if len(c) == 1]
     return out, sum(len(c) > 1 for c in labels.values())
@@ -278,7 +299,8 @@ def generate(rules: str, seed: int = 31) -> tuple[list[dict[str, str]], int]:
 def measure(cases: list[dict[str, str]]) -> dict[str, Any]:
     from mjcalc.api import check
 
-    table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])  # total, primary, among the causes
+    # total, primary, among the causes, every difference's cause
+    table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     misses: list[str] = []
     for case in cases:
         got = check(case["line"], case["answer"], rules=case["rules"])
@@ -288,6 +310,7 @@ def measure(cases: list[dict[str, str]]) -> dict[str, Any]:
         row[0] += 1
         row[1] += bool(causes) and causes[0] == case["cause"]
         row[2] += case["cause"] in causes
+        row[3] += bool(causes) and set(causes) == {case["cause"]}
         if not causes or causes[0] != case["cause"]:
             misses.append(f"{case['rules']}: {case['cause']} → {causes[:3]}  | {case['line']} => {case['answer']}")
     return {"table": table, "misses": misses}
@@ -297,20 +320,17 @@ def _report(result: dict[str, Any]) -> str:
     table = result["table"]
     rows = []
     for key in ("rules", "cause"):
-        totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-        for (rules, cause), (n, first, among) in table.items():
+        totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+        for (rules, cause), counts in table.items():
             t = totals[rules if key == "rules" else cause]
-            t[0] += n
-            t[1] += first
-            t[2] += among
-        rows.append(f"{key:<20} {'n':>5} {'primary':>9} {'among':>9}")
-        for name, (n, first, among) in sorted(totals.items()):
-            rows.append(f"{name:<20} {n:>5} {100 * first / n:>8.1f}% {100 * among / n:>8.1f}%")
+            for i, k in enumerate(counts):
+                t[i] += k
+        rows.append(f"{key:<20} {'n':>5} {'primary':>9} {'among':>9} {'only':>9}")
+        for name, (n, *hits) in sorted(totals.items()):
+            rows.append(f"{name:<20} {n:>5}" + "".join(f" {100 * k / n:>8.1f}%" for k in hits))
         rows.append("")
-    n = sum(v[0] for v in table.values())
-    first = sum(v[1] for v in table.values())
-    among = sum(v[2] for v in table.values())
-    rows.append(f"{'all':<20} {n:>5} {100 * first / n:>8.1f}% {100 * among / n:>8.1f}%")
+    n, *hits = (sum(v[i] for v in table.values()) for i in range(4))
+    rows.append(f"{'all':<20} {n:>5}" + "".join(f" {100 * k / n:>8.1f}%" for k in hits))
     return "\n".join(rows)
 
 
@@ -341,6 +361,7 @@ def main(argv: list[str]) -> None:
             by_cause: dict[str, list[dict[str, str]]] = defaultdict(list)
             for case in cases:
                 by_cause[case["cause"]].append(case)
+            del by_cause["is_a_win"][2:]  # the same every time: two are enough
             chosen: list[dict[str, str]] = []
             while len(chosen) < PER_RULESET and any(by_cause.values()):  # every cause in turn
                 for cause in sorted(by_cause):
