@@ -13,8 +13,8 @@ Every difference names the fact of this hand that decides it, read from the scor
 (where the winning tile went, which wait), the wildcard and what it stood for, the context (who discarded,
 the dealer, the closed seats) and the settlement (each payment's items, formula and cap). A wrong total is
 traced to its step by settling the same reading again with that one step done the way the student did it
-(``settlement.WHAT_IF``): every way that gives the student's number is named. Each difference carries a
-``cause`` from ``CAUSES`` (docs/OUTPUT.md).
+(``settlement.WHAT_IF``). Each wrong number gets one difference: the explanation that gives it most directly, with
+the others that give it too as "or" (``_choose``); each carries a ``cause`` from ``CAUSES`` (docs/OUTPUT.md).
 """
 
 from __future__ import annotations
@@ -341,7 +341,7 @@ class Wrong:
     whys: list[Why]
 
 
-# Explanations that assert an item was counted, or missed: never given together for one item.
+# The causes of a wrong item, the most telling first: a fan or points that follow from the items take one.
 ITEM_CAUSES: Final = ("not_applicable", "excluded", "wrong_value", "missed_item", "payer_item_missed")
 
 
@@ -400,13 +400,14 @@ def _pick(w: Wrong, whys: list[Why], support: Mapping[str, int]) -> Difference:
                                                     not whys[i].follows, whys[i].prio, i))
     whys[:] = [whys[i] for i in order]
     first = whys[0]
-    shown = {first.short or first.message, first.same}
+    texts, settled = {first.short or first.message}, {first.same}
     alternatives: list[tuple[str, str]] = []
     for y in whys[1:]:
         text = y.short or y.message
-        if y.generic or text in shown or (y.same and y.same in shown):
+        if y.generic or text in texts or (y.same and y.same in settled):
             continue
-        shown |= {text, y.same}
+        texts.add(text)
+        settled.add(y.same)
         alternatives.append((y.cause, text))
     return Difference(w.field, w.kind, first.message, first.cause, alternatives)
 
