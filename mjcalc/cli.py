@@ -479,7 +479,7 @@ def check(
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
     from .batch import read_records
-    from .homework import check_record, score_text
+    from .homework import check_record, msg, score_text
     from .render import terminal_width, wrap
 
     config = _config(lang)
@@ -510,8 +510,10 @@ def check(
             if not json_out:
                 mark = "✓" if correct else "✗"
                 say(tr("line {line}:", chosen).format(line=record.line) + f" {mark} {record.text}", 4)
-                for message in dict.fromkeys(d["message"] for d in entry["differences"]):  # one per message
-                    say(f"    - {message}", 6)
+                for d in entry["differences"]:  # one per wrong number, its other explanations under it
+                    say(f"    - {d['message']}", 6)
+                    for alt in d["or"]:
+                        say("      " + msg("or_line", chosen, text=alt["message"]), 10)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
