@@ -595,25 +595,41 @@ def _gang_needs_a_replacement(hand: Hand, ctx: Context, tiles: TileRules) -> str
                "[2222s]")
 
 
+# The dead wall shows one dora indicator, and one more for each kong declared at the table (anyone's, up to four).
+MOST_INDICATORS: Final = 5
+
+
 def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+dora: one indicator, and one more for each kong."""
-    return None if len(ctx.dora) <= 1 else _one_per_kong("dora", len(ctx.dora), hand)
+    """+dora: one indicator, and one more for each kong at the table (anyone's): five at most."""
+    given = len(ctx.dora)
+    if given <= MOST_INDICATORS:
+        return _too_many_copies("dora", hand, ctx.dora)
+    return Msg("+dora: {given} indicators, but a table turns at most {most}: one, and one more for each of up to four "
+               "kongs", given=given, most=MOST_INDICATORS)
 
 
 def _ura_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+ura: one indicator, and one more for each kong."""
-    return None if len(ctx.ura) <= 1 else _one_per_kong("ura", len(ctx.ura), hand)
+    """+ura: one under each dora indicator, so no more of them than of the dora indicators (a line without +dora
+    has one, which the hand was not hit by)."""
+    given, dora = len(ctx.ura), max(1, len(ctx.dora))
+    if given <= dora:
+        return _too_many_copies("ura", hand, ctx.dora + ctx.ura)
+    if dora == 1:
+        return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives one "
+                   "(write every dora indicator: +dora=…)", given=given)
+    return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives {dora}",
+               given=given, dora=dora)
 
 
-def _one_per_kong(flag: str, given: int, hand: Hand) -> str | None:
-    kongs = _kongs(hand)
-    if given <= 1 + kongs:
-        return None
-    if kongs == 1:
-        return Msg("+{flag}: {given} indicators, but a hand with 1 kong has at most 2: one, and one more for each "
-                   "kong", flag=flag, given=given)
-    return Msg("+{flag}: {given} indicators, but a hand with {kongs} kongs has at most {most}: one, and one more for "
-               "each kong", flag=flag, given=given, kongs=kongs, most=1 + kongs)
+def _too_many_copies(flag: str, hand: Hand, indicators: tuple[int, ...]) -> str | None:
+    """An indicator is a tile of the set: a kind's copies in the hand and among the indicators are four at most."""
+    counts = hand.counts
+    for kind in indicators:
+        held = counts[kind] + indicators.count(kind)
+        if held > 4:
+            return Msg("+{flag}: {tile}: the hand holds {held} and the indicators show {shown}, but there are four "
+                       "of each tile", flag=flag, tile=T.name(kind), held=counts[kind], shown=indicators.count(kind))
+    return None
 
 
 def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
