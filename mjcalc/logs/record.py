@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import WINDS, Game, Hand, LogError, Win, plain, write_tiles
+from .model import WINDS, Game, Hand, LogError, Win, write_tiles
 
 ROUND_WINDS = ("E", "S", "W", "N")
 
@@ -59,15 +59,30 @@ def _names(game: Game) -> list[str]:
     return names
 
 
+def tenhou_points(scores: list[int], thousand: bool) -> list[float]:
+    """riichi-tenhou's final points (GAME.md): return 30000, uma +20/+10/−10/−20, each non-first player's
+    (score − 30000) / 1000, first place the others' sum negated; ``thousand`` rounds each score to the thousand
+    first, 500 away from zero. Ties rank by seat order."""
+    order = sorted(range(4), key=lambda p: (-scores[p], p))
+    uma = (20, 10, -10, -20)
+    points = [0.0] * 4
+    for rank, p in enumerate(order[1:], 1):
+        s = scores[p]
+        if thousand:
+            s = (abs(s) + 500) // 1000 * 1000 * (1 if s >= 0 else -1)
+        points[p] = round((s - 30000) / 1000 + uma[rank], 1)
+    points[order[0]] = round(-sum(points), 1)
+    return points
+
+
 def rounding(game: Game) -> str | None:
-    """``thousand`` when the log's final points are those of scores rounded to the thousand (older logs),
-    ``none`` when they are to one decimal, None when the log gives no points or neither fits."""
-    if game.final_points_text is None or game.final_scores is None:
+    """How the log's final points were rounded: ``none`` (to one decimal) or ``thousand`` (older logs: scores
+    to the thousand first), whichever reproduces them; None when the log gives none or neither does."""
+    if game.final_points is None or game.final_scores is None:
         return None
-    if all("." in t for t in game.final_points_text):
-        return "none"
-    if all(t.lstrip("-").isdigit() for t in game.final_points_text):
-        return "thousand"
+    for how, thousand in (("none", False), ("thousand", True)):
+        if all(abs(a - b) < 0.05 for a, b in zip(tenhou_points(game.final_scores, thousand), game.final_points)):
+            return how
     return None
 
 
@@ -112,6 +127,3 @@ def game_record(game: Game, rules: str = "riichi-tenhou") -> list[dict[str, Any]
         records.append(record)
     return records
 
-
-def tile_kinds(tiles: list[str]) -> list[str]:
-    return [plain(t) for t in tiles]
