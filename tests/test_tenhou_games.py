@@ -204,6 +204,25 @@ def test_the_real_hands_in_other_situations_agree_with_the_reference() -> None:
 
 # --- the readers ---------------------------------------------------------------------------------------
 
+BOTH = sorted(p.stem for p in LOGS if p.suffix == ".xml" and (DATA / f"{p.stem}.json").exists())
+
+
+@pytest.mark.parametrize("stem", BOTH)
+def test_one_game_in_both_formats_reads_alike(stem: str) -> None:
+    """The same game as mjlog XML (every event in order) and as tenhou.net/6 JSON (each seat's draws and
+    discards apart, the order replayed): the same record, hands, wins and what the log says of each."""
+    xml, js = game(f"{stem}.xml"), game(f"{stem}.json")
+    assert game_record(xml) == game_record(js)
+    assert [(h.label, h.dealer, h.scores, h.riichi) for h in xml.hands] == \
+           [(h.label, h.dealer, h.scores, h.riichi) for h in js.hands]
+    for hx, hj in zip(xml.hands, js.hands):
+        assert [win_line(hx, w) for w in hx.wins] == [win_line(hj, w) for w in hj.wins]
+        assert [(w.changes, w.log and (w.log.han, w.log.points, sorted(w.log.yaku))) for w in hx.wins] == \
+               [(w.changes, w.log and (w.log.han, w.log.points, sorted(w.log.yaku))) for w in hj.wins]
+        assert (hx.draw and (hx.draw.kind, hx.draw.ready, hx.draw.changes)) == \
+               (hj.draw and (hj.draw.kind, hj.draw.ready, hj.draw.changes))
+    assert (xml.final_scores, xml.final_points) == (js.final_scores, js.final_points)
+
 XML_GAME = DATA / "nm-case-2025010410gm-00a9-0000-b84156ef.xml"
 JSON_GAME = DATA / "2019081518gm-00a9-0000-cce9d00c.json"
 

@@ -236,6 +236,7 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     yaku_numbers = reader.ints(el, "yaku", required=False)
     yakuman = reader.ints(el, "yakuman", required=False)
     pairs = [(yaku_numbers[i], yaku_numbers[i + 1]) for i in range(0, len(yaku_numbers) - 1, 2)]
+    pairs = [(n, h) for n, h in pairs if h]  # riichi wins list ura-dora at 0 han; the JSON leaves them out
     pairs += [(n, 13) for n in yakuman]
     for n, _ in pairs:
         if n not in TENHOU_YAKU:
@@ -249,6 +250,9 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     if sorted(concealed) != sorted(closed):
         raise reader.fail(f"the winner's tiles {''.join(sorted(closed))} are not the tiles the events leave them "
                           f"({''.join(sorted(concealed))})")
+    if sorted(m.notation() for m in melds) != sorted(m.notation() for m in tracker.melds[who]):
+        raise reader.fail("the winner's melds (m) are not the calls the events show")
+    melds = list(tracker.melds[who])  # in the order they were called (the log lists them last first)
     if machi != tracker.last[2]:
         raise reader.fail(f"the winning tile {machi} is not the last tile drawn or discarded ({tracker.last[2]})")
     first = not hand.wins
