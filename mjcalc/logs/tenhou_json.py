@@ -165,68 +165,104 @@ def _hand(reader: _Reader, entry: Any, path: str) -> Hand:
     return hand
 
 
-def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
-            path: str) -> None:
-    took = [0, 0, 0, 0]
-    gave = [0, 0, 0, 0]
-    current = hand.dealer
-    must_draw = True
-    last_drawn = ""
-    for _ in range(400):  # a hand has at most 70 draws and as many discards and calls
-        take_path = f"{path}[{5 + 3 * current}][{took[current]}]"
+Step = tuple[str, int, int]  # ("take" | "give", player, index in that player's list)
+
+
+def _code(item: Any) -> Any:
+    """The tile code a discard entry gives up: ``r`` (riichi) stripped; 60 stays 60 (the tile just drawn)."""
+    if isinstance(item, str) and item.startswith("r") and item[1:].isdigit():
+        return int(item[1:])
+    return item
+
+
+def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], dealer: int, path: str) -> list[Step]:
+    """The one order of the seats' takes and gives the hand can have had. A call names the discarder and the tile,
+    but not which of two such discards it took (a player may pass a tile and call the next copy): each discard a
+    call could take is a choice, tried with the call first, undone when the rest of the hand cannot follow."""
+    calls: dict[tuple[int, int], Meld] = {}
+    for q in range(4):
+        for i, item in enumerate(takes[q]):
+            if isinstance(item, str):
+                calls[(q, i)] = reader.call(item, q, f"{path}[{5 + 3 * q}][{i}]")
+    took, gave = [0, 0, 0, 0], [0, 0, 0, 0]
+    current, must_draw, drawn = dealer, True, None
+    steps: list[Step] = []
+    choices: list[tuple[list[int], list[int], int, bool, Any, int, list[int | None]]] = []
+    for _ in range(100_000):  # a hand has a few hundred steps; the bound only stops a search that cannot end
+        ended = failed = False
         if must_draw:
             if took[current] == len(takes[current]):
-                return
-            item = takes[current][took[current]]
-            if isinstance(item, str):
-                raise reader.fail(take_path, f"{item!r}: a call where player {current} draws")
-            last_drawn = reader.tile(item, take_path)
-            tracker.where = f"{reader.source}: {take_path}"
-            tracker.draw(current, last_drawn)
-            took[current] += 1
-        give_path = f"{path}[{6 + 3 * current}][{gave[current]}]"
-        if gave[current] == len(gives[current]):
-            return
-        item = gives[current][gave[current]]
-        gave[current] += 1
-        tracker.where = f"{reader.source}: {give_path}"
-        if isinstance(item, str) and ("a" in item or "k" in item):
-            tracker.call(reader.call(item, current, give_path))
-            must_draw = True
-            continue
-        riichi = isinstance(item, str) and item.startswith("r")
-        code: Any = int(item[1:]) if riichi and isinstance(item, str) and item[1:].isdigit() else item
-        if code == TSUMOGIRI:
-            if not last_drawn or not must_draw:
-                raise reader.fail(give_path, "60 (the tile just drawn) where no tile was drawn")
-            tile = last_drawn
+                ended = True
+            elif isinstance(takes[current][took[current]], str):
+                failed = True
+            else:
+                steps.append(("take", current, took[current]))
+                drawn = takes[current][took[current]]
+                took[current] += 1
+        if not ended and not failed and gave[current] == len(gives[current]):
+            ended = True
+        if ended:
+            if took == [len(t) for t in takes] and gave == [len(g) for g in gives]:
+                return steps
+            failed = True
+        if not failed:
+            item = gives[current][gave[current]]
+            steps.append(("give", current, gave[current]))
+            gave[current] += 1
+            if isinstance(item, str) and ("a" in item or "k" in item):
+                must_draw = True
+                continue
+            code = _code(item)
+            if code == TSUMOGIRI:
+                code = drawn if must_draw else None
+            options: list[int | None] = []
+            for q in ((current + k) % 4 for k in (1, 2, 3)):
+                meld = calls.get((q, took[q]))
+                if meld is not None and meld.from_who == current and code is not None and \
+                        meld.called == reader.tile(code, f"{path}[{6 + 3 * current}][{gave[current] - 1}]"):
+                    options.append(q)
+            options.append(None)
+            choices.append((list(took), list(gave), current, must_draw, drawn, len(steps), options))
         else:
-            tile = reader.tile(code, give_path)
-        tracker.discard(current, tile, riichi)
-        caller = None
-        for q in ((current + k) % 4 for k in (1, 2, 3)):
-            if took[q] < len(takes[q]) and isinstance(takes[q][took[q]], str):
-                call_path = f"{path}[{5 + 3 * q}][{took[q]}]"
-                meld = reader.call(takes[q][took[q]], q, call_path)
-                if meld.from_who == current and meld.called == tile:
-                    caller = (q, meld, call_path)
-                    break
+            while choices and len(choices[-1][6]) == 1:
+                choices.pop()
+            if not choices:
+                raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
+            took, gave, current, must_draw, drawn, size, options = choices[-1]
+            took, gave = list(took), list(gave)
+            del steps[size:]
+            options.pop(0)
+        caller = choices[-1][6][0]
         if caller is None:
-            current = (current + 1) % 4
-            must_draw = True
+            current, must_draw = (current + 1) % 4, True
             continue
-        q, meld, call_path = caller
-        took[q] += 1
-        tracker.where = f"{reader.source}: {call_path}"
-        tracker.call(meld)
-        current = q
-        must_draw = False
-        last_drawn = ""
-        if meld.kind == "daiminkan":
-            if gave[q] < len(gives[q]) and gives[q][gave[q]] == 0:
-                gave[q] += 1
+        steps.append(("take", caller, took[caller]))
+        took[caller] += 1
+        current, must_draw, drawn = caller, False, None
+        if calls[(caller, took[caller] - 1)].kind == "daiminkan":
+            if gave[caller] < len(gives[caller]) and gives[caller][gave[caller]] == 0:
+                steps.append(("give", caller, gave[caller]))
+                gave[caller] += 1
             must_draw = True
-    raise reader.fail(path, "the hand does not end")
+    raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
+
+
+def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
+            path: str) -> None:
+    drawn = ""
+    for kind, p, i in _order(reader, takes, gives, hand.dealer, path):
+        item = takes[p][i] if kind == "take" else gives[p][i]
+        where = f"{path}[{(5 if kind == 'take' else 6) + 3 * p}][{i}]"
+        tracker.where = f"{reader.source}: {where}"
+        if isinstance(item, str) and (kind == "take" or "a" in item or "k" in item):
+            tracker.call(reader.call(item, p, where))
+        elif kind == "take":
+            drawn = reader.tile(item, where)
+            tracker.draw(p, drawn)
+        elif item != 0:
+            code = _code(item)
+            tracker.discard(p, drawn if code == TSUMOGIRI else reader.tile(code, where), _code(item) != item)
+            drawn = ""
 
 
 def _points(reader: _Reader, text: str, tsumo: bool, path: str) -> tuple[int | None, int, str | None]:
