@@ -2,7 +2,7 @@
 neutral record (model.py), each win written back as a line of mjcalc's notation and each game as GAME.md's
 JSON Lines game record (record.py). Standard library only; nothing here scores a hand.
 
->>> game = read_log(b'{"name": ["A", "B", "C", "D"], "rule": {"disp": "般南喰赤", "aka": 1}, "log": []}')
+>>> read_log('{"name": ["A", "B", "C", "D"], "rule": {"disp": "般南喰赤", "aka": 1}, "log": []}')
 Traceback (most recent call last):
 ...
 mjcalc.logs.model.LogError: <log>: log: no hand at all
@@ -19,8 +19,22 @@ from .record import game_record, win_line
 from .tenhou_json import read_json
 from .tenhou_xml import read_xml
 
-__all__ = ["Draw", "Game", "Hand", "LogError", "LogScore", "Meld", "Rules", "Win", "game_record", "read_log",
-           "read_path", "win_line", "read_json", "read_xml"]
+__all__ = [
+    "Draw",
+    "Game",
+    "Hand",
+    "LogError",
+    "LogScore",
+    "Meld",
+    "Rules",
+    "Win",
+    "game_record",
+    "read_json",
+    "read_log",
+    "read_path",
+    "read_xml",
+    "win_line",
+]
 
 
 def read_log(data: bytes | str, source: str = "<log>") -> Game:

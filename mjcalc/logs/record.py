@@ -81,7 +81,8 @@ def rounding(game: Game) -> str | None:
     if game.final_points is None or game.final_scores is None:
         return None
     for how, thousand in (("none", False), ("thousand", True)):
-        if all(abs(a - b) < 0.05 for a, b in zip(tenhou_points(game.final_scores, thousand), game.final_points)):
+        points = tenhou_points(game.final_scores, thousand)
+        if all(abs(a - b) < 0.05 for a, b in zip(points, game.final_points, strict=True)):
             return how
     return None
 

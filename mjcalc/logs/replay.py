@@ -200,8 +200,10 @@ def is_ready(tiles: list[str], melds: int) -> bool:
         base[k] += 1
         won = _complete(base, 4 - melds)
         if not won and melds == 0:
-            won = sum(1 for c in base if c == 2) == 7 or (all(base[i] for i in TERMINALS) and sum(base) == 14
-                                                           and all(base[i] == 0 for i in range(34) if i not in TERMINALS))
+            pairs = sum(1 for c in base if c == 2) == 7
+            orphans = sum(base) == 14 and all(base[i] for i in TERMINALS) and \
+                all(base[i] == 0 for i in range(34) if i not in TERMINALS)
+            won = pairs or orphans
         base[k] -= 1
         if won:
             return True

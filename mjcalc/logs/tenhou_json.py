@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from .model import YAKU_BY_NAME, YAKUMAN, Draw, Game, Hand, LogError, LogScore, Meld, Rules, Win
+from .model import YAKU_BY_NAME, Draw, Game, Hand, LogError, LogScore, Meld, Rules, Win
 from .replay import Tracker, is_ready
 
 TSUMOGIRI = 60
@@ -285,7 +285,8 @@ def _result(reader: _Reader, tracker: Tracker, hand: Hand, result: list[Any], do
         if len(result) < 3 or len(result) % 2 != 1:
             raise reader.fail(path, "a win needs its changes and its detail, per winner")
         for k in range(1, len(result), 2):
-            changes = [reader.number(x, f"{path}[{k}][{j}]") for j, x in enumerate(reader.list(result[k], f"{path}[{k}]", 4))]
+            paid = reader.list(result[k], f"{path}[{k}]", 4)
+            changes = [reader.number(x, f"{path}[{k}][{j}]") for j, x in enumerate(paid)]
             detail = reader.list(result[k + 1], f"{path}[{k + 1}]")
             if len(detail) < 4:
                 raise reader.fail(f"{path}[{k + 1}]", "expected winner, from, liable player and points")
@@ -344,5 +345,3 @@ def _win(reader: _Reader, tracker: Tracker, hand: Hand, who: int, from_who: int 
                winning_tile=tracker.last[2], dora=list(dora), ura=list(ura) if riichi else [],
                honba=hand.honba if first else 0, sticks=sticks, pao=pao, log=score, changes=changes, **facts)
 
-
-__all__ = ["read_json", "YAKUMAN"]
