@@ -288,6 +288,13 @@ def test_a_damaged_json_log_is_an_error_naming_the_json_path() -> None:
         read_log(b"hello", "x.txt")
 
 
+def test_the_liable_player_is_read_from_pao_who() -> None:
+    text = XML_GAME.read_text("utf-8").replace('who="0" fromWho="3"', 'who="0" fromWho="3" paoWho="1"', 1)
+    hand = read_log(text, "pao.xml").hands[0]
+    assert (hand.wins[0].pao, hand.wins[1].pao) == (1, None)
+    assert win_line(hand, hand.wins[0]).endswith("+pao=S")
+
+
 def test_calls_are_decoded_from_tenhou_s_meld_codes() -> None:
     g = read_path(XML_GAME)
     kinds = {m.kind for h in g.hands for m in h.melds}
