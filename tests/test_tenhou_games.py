@@ -98,6 +98,24 @@ def test_every_win_scores_as_tenhou_recorded(case: tuple[str, int, int]) -> None
     assert disagreements(g, hand, win) == []
 
 
+SITUATIONS = {"riichi": 1, "double_riichi": 21, "ippatsu": 2, "chankan": 3, "rinshan": 4, "haitei": 5, "houtei": 6,
+              "tenhou": 37, "chiihou": 38}
+
+
+@pytest.mark.parametrize("case", WINS, ids=_id)
+def test_the_situation_read_from_the_events_is_the_log_s_own(case: tuple[str, int, int]) -> None:
+    """Riichi, ippatsu, rinshan, chankan, the last tile, the first draw: read from the order of events, they are
+    the yaku the log lists (a yakuman hand lists none of them)."""
+    name, h, w = case
+    win = game(name).hands[h].wins[w]
+    assert win.log is not None
+    if win.log.yakuman:
+        return
+    listed = {number for number, _ in win.log.yaku}
+    assert {fact for fact, number in SITUATIONS.items() if getattr(win, fact)} == \
+           {fact for fact, number in SITUATIONS.items() if number in listed}
+
+
 def test_the_games_cover_what_the_issue_asks_for() -> None:
     """Whole games, and among the hands a double ron, pao, a kan-dora from another player's kong, an abortive
     draw, a West-round extension, an exhaustive draw with ready payments, nagashi and the situational yaku."""
