@@ -122,7 +122,7 @@ def test_the_games_cover_what_the_issue_asks_for() -> None:
     games = [game(p.name) for p in LOGS]
     hands = [h for g in games for h in g.hands]
     all_wins = [w for h in hands for w in h.wins]
-    assert sum(g.whole for g in games) >= 17 and len(all_wins) >= 150
+    assert sum(g.whole and g.final_scores is not None for g in games) >= 18 and len(all_wins) >= 150
     assert any(len(h.wins) == 2 for h in hands)
     assert any(w.pao is not None for w in all_wins)
     assert any(len(w.dora) > 1 + sum(m.is_kong for m in w.melds) for w in all_wins)
