@@ -23,7 +23,7 @@ from .notation import MeldText, ParsedLine, TileAt
 class SpecialKongDef:
     """A special kong kind (旋风杠, 喜杠 …): at least ``min_distinct`` different kinds from ``core``; each tile
     beyond that is an extra (补 / 毛) and must come from ``extra_from``. ``wild`` kinds may stand in for a
-    missing core kind (the 2024 competition rules' 一条). ``last_set``: the winning tile may complete the core
+    core kind, a missing one or an extra (the 2024 competition rules' 一条). ``last_set``: the winning tile may complete the core
     in the concealed hand as the last set (Meihe's 中发白 叫胡), scoring as this kong."""
 
     __slots__ = ("id", "names", "core", "min_distinct", "extra_from", "wild", "last_set")
