@@ -144,6 +144,7 @@ MESSAGES: Final[dict[str, str]] = {
     "f_win": N_("the winning tile {tile} completes {group}: {wait}"),
     "f_win_plain": N_("the winning tile {tile} completes {group}"),
     "f_waits": N_("before it the hand waited on {waits}"),
+    "f_winning_waits": N_("of them only {waits} makes a legal win"),
     "f_reading": N_("read as {reading}"),
     "f_form": N_("the hand is read as {form}"),
     "f_zimo": N_("self-drawn"),
@@ -152,6 +153,7 @@ MESSAGES: Final[dict[str, str]] = {
     "f_dealer_other": N_("the winner is {seat}; the dealer is E"),
     "f_closed": N_("the winner's hand is closed"),
     "f_open": N_("the winner's hand is open ({melds})"),
+    "f_special_added": N_("a tile was added to the special kong {melds} (a 加杠)"),
     "f_closed_payers": N_("closed losers (+closed): {seats}"),
     "f_no_closed_payers": N_("no loser is closed (+closed names none)"),
     "f_wild": N_("the wildcard is {tile}; the hand holds {count}{stood}"),
@@ -468,6 +470,18 @@ class Facts:
         waits = self.res.waits
         return msg("f_waits", self.lang, waits=" ".join(T.name(t) for t in waits)) if waits else ""
 
+    def winning_waits(self) -> str:
+        """Which of the waits make a legal win, when some do not (单和 counts those)."""
+        legal = self.c.winning_waits
+        if not legal or set(legal) == set(self.res.waits):
+            return ""
+        return msg("f_winning_waits", self.lang, waits=" ".join(T.name(t) for t in sorted(legal)))
+
+    def special_added(self) -> str:
+        """The special kongs that took an added tile, when any did (that opens the hand under some rules)."""
+        added = [m.text() for m in self.c.raw.melds if m.kind == "special" and m.extra > 0]
+        return msg("f_special_added", self.lang, melds=" ".join(added)) if added else self.closed()
+
     def form(self) -> str:
         form = FORM_NAMES.get(self.c.reading.form)
         return msg("f_form", self.lang, form=tr(form, self.lang)) if form else self.reading()
@@ -551,6 +565,8 @@ class Facts:
 # Which facts of the hand a predicate reads (the rest read the sets of the reading kept: ``Facts.reading``).
 FACT_OF: Final[dict[str, tuple[str, ...]]] = {
     "placed_in_single_wait": ("win",), "one_tile_wait": ("win", "waits"), "wait_is": ("win",),
+    "one_winning_tile": ("win", "waits", "winning_waits"), "special_kong_added": ("special_added",),
+    "all_sets_shown": ("closed", "draw"), "seven_pairs_win_makes_four": ("form", "win"),
     "riichi.pinfu": ("win",), "mcr.wait_fan": ("win", "waits"), "wait_fans": ("win", "waits"),
     "self_drawn": ("draw",), "won_on_discard": ("draw",), "dealer_discarded": ("draw", "dealer"),
     "dealer_wins": ("dealer",), "closed_hand": ("closed",), "all_others_closed": ("closed_payers",),

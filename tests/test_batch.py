@@ -133,14 +133,14 @@ def test_csv_jsonl_yaml_inputs(tmp_path) -> None:
                                      "- hand: 1122m3344p5566s77z\n  rules: changchun-mil\n", encoding="utf-8")
     csv_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.csv"), "--format", "jsonl"],
                                                     env=ENV).stdout.splitlines()]
-    assert [(r["line"], r["points"]) for r in csv_out] == [(2, 8), (3, 160)]
+    assert [(r["line"], r["points"]) for r in csv_out] == [(2, 8), (3, 40)]
     jsonl_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.jsonl"), "--format", "jsonl"],
                                                       env=ENV).stdout.splitlines()]
     assert [r["result"] for r in jsonl_out] == ["win", "error", "error"]
     assert jsonl_out[0]["points"] == 4 and "JSON" in jsonl_out[1]["error"]["message"]
     yaml_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.yaml"), "--format", "jsonl"],
                                                      env=ENV).stdout.splitlines()]
-    assert [(r["line"], r["points"]) for r in yaml_out] == [(1, 48), (4, 160)]
+    assert [(r["line"], r["points"]) for r in yaml_out] == [(1, 48), (4, 40)]
 
 
 def test_stdin(tmp_path) -> None:
