@@ -342,7 +342,7 @@ def resolve_word(word: str, column: int | None, reads: frozenset[str]) -> tuple[
     raise MjcalcError(
         "context",
         Msg("unknown flag '+{word}'{hint}; this ruleset reads: {known}", word=word,
-            hint=did_you_mean(low, [*ALIASES, *SHORTHANDS]), known=", ".join("+" + k for k in known)),
+            hint=did_you_mean(low, [*ALIASES, *SHORTHANDS], "+"), known=", ".join("+" + k for k in known)),
         column,
     )
 

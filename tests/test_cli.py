@@ -173,6 +173,9 @@ def test_the_cli_forgives_what_people_type() -> None:
         r = run("score", "234m 567p 345s 999s 11z", word)
         assert r.exit_code == 2 and f"did you mean {meant}?" in r.output, r.output
     assert "did you mean" not in run("score", "234m 567p 345s 999s 11x").output  # no flag-like word: no guess
+    for args in (["234m 567p 345s 999s 11z +zmio"], ["234m 567p 345s 999s 11z", "-f", "zmio"]):
+        misspelt = run("score", *args)  # a flag misspelt: the suggestion as it is written, with its +
+        assert misspelt.exit_code == 2 and "unknown flag '+zmio' (did you mean '+zimo'?)" in misspelt.output
     r = run("score", "123m456p789s111z22z +dealer +seat=S")
     assert r.exit_code == 2
     assert "+dealer and +seat=S" in r.output and "+dealer means +seat=E (East is the dealer)" in r.output
