@@ -106,7 +106,7 @@ def score(
     json_out: bool = JsonOpt,
     lang: str | None = LangOpt,
     zimo: bool = typer.Option(False, "--zimo", help="Self-drawn (+zimo)."),
-    seat: str | None = typer.Option(None, help="Winner's seat wind E/S/W/N; E is the dealer."),
+    seat: str | None = typer.Option(None, help="Winner's seat wind E/S/W/N (or east…, 东…); E is the dealer."),
     from_: str | None = typer.Option(None, "--from", help="Discarder's seat on a discard win."),
     round_: str | None = typer.Option(None, "--round", help="Prevalent wind."),
     closed: str | None = typer.Option(None, help="Other seats whose hands are closed, e.g. W,N."),

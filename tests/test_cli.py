@@ -162,6 +162,25 @@ def test_version_says_whether_the_core_is_compiled() -> None:
     assert ("compiled with mypyc" if compiled else "pure Python") in r.output
 
 
+def test_seats_by_letter_name_character_or_tile() -> None:
+    """--seat, --from and --round (and +seat=, +from=, +round=, +closed=) take east / 东 / 1z as well as E."""
+    def context(*args: str) -> dict:
+        r = run("score", *args, "--rules", "riichi", "--json")
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)["context"]
+
+    want = {"seat": "E", "from": "S", "round": "W"}
+    for seat, frm, rnd in [("E", "S", "W"), ("east", "South", "WEST"), ("东", "南", "西"), ("東", "2z", "3z")]:
+        got = context("123m456p789s111z22z", "--seat", seat, "--from", frm, "--round", rnd)
+        assert {k: got[k] for k in want} == want, (seat, frm, rnd)
+    got = context("123m456p789s111z22z +seat=east +from=south +round=west")
+    assert {k: got[k] for k in want} == want
+    closed = run("score", "123m456p789s111z22z +closed=west,北", "--rules", "jilin", "--json")
+    assert closed.exit_code == 0 and json.loads(closed.output)["context"]["closed"] == ["W", "N"]
+    bad = run("score", "123m456p789s111z22z", "--seat", "eats")
+    assert bad.exit_code == 2 and "'eats' is not a seat wind" in bad.output
+
+
 def test_the_cli_forgives_what_people_type() -> None:
     """Words after the hand are joined into it; a flag without its + gets a did-you-mean; +dealer with another
     +seat says why it is refused."""
