@@ -30,6 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
+from .hooks.riichi import yakuman_shown
 from .lines import (
     JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, sniff_encoding, split_answer, unread,
 )
@@ -1440,9 +1441,12 @@ def render_row(record: Record, res: Result | None) -> str:
         return f"{res.line:>7}  {res.result:<9}  {why}  | {_printable(res.input)}"
     s = res.best.settlement
     net = " ".join(f"{seat}{s.net[seat]:+d}" for seat in "ESWN")
-    fu = f" {s.fu}fu" if s.fu is not None else ""
-    return f"{res.line:>7}  win        {s.fan:>3} {res.ruleset.unit if res.ruleset else ''}{fu}  " \
-           f"{s.points:>6}  {net}  | {_printable(res.input)}"
+    shown = yakuman_shown(res.best.awards, s.fan)  # a yakuman hand: its limit, not its count of 13 han a yakuman
+    if shown is None:
+        shown = f"{s.fan:>3} {res.ruleset.unit if res.ruleset else ''}" + (f" {s.fu} fu" if s.fu is not None else "")
+        if s.limit is not None:
+            shown += f" {s.limit}"
+    return f"{res.line:>7}  win        {shown}  {s.points:>6}  {net}  | {_printable(res.input)}"
 
 
 def _wait_names(res: Result) -> list[str]:

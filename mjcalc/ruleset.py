@@ -514,8 +514,8 @@ def _load_ruleset(ref: str) -> Ruleset:
             raise MjcalcError("ruleset", f"{where}: field 'formula.{param}' is missing: kind '{kind}' needs it")
     missing = [name for name in needs.get("options", ()) if name not in rules.options]
     if missing:
-        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option(s) "
-                          f"{', '.join(missing)}, which the ruleset does not declare")
+        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option"
+                          f"{'s' * (len(missing) != 1)} {', '.join(missing)}, which the ruleset does not declare")
     return rules
 
 

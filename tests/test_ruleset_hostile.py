@@ -194,7 +194,7 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("formula_base_option_unknown", HEAD + "formula: {base: {option: nobase}}\n", ["formula.base", "nobase"]),
     ("formula_base_option_type", HEAD + "formula: {base: {option: cap_scope}}\n", ["formula.base", "cap_scope"]),
     ("formula_cap_scope_word", HEAD + "formula: {cap_scope: everyone}\n", ["formula.cap_scope"]),
-    ("formula_kind_needs_options", HEAD + "formula: {kind: riichi}\n", ["kind 'riichi' needs the option(s) kazoe"]),
+    ("formula_kind_needs_options", HEAD + "formula: {kind: riichi}\n", ["kind 'riichi' needs the options kazoe, kiriage"]),
     ("formula_kind_needs_base", "id: x\nextends: riichi\nnames: {zh: x, en: x}\nformula: {kind: exponential}\n",
      ["formula.base' is missing"]),
     ("formula_unknown_key", HEAD + "formula: {multiplier: 2}\n", ["unknown field 'multiplier'", "formula"]),
