@@ -201,6 +201,56 @@ def _table() -> Any:
 # --- the table -----------------------------------------------------------------------------------------
 
 
+def hand_parts(hand: Any) -> list[str]:
+    """The ``hand`` line of a table, the hand as it is: the concealed tiles by suit, the honors a group for each kind
+    held more than once (``111z 2z``, not ``1112z``), the melds as written, the flowers, then the winning tile apart
+    after a plus (``+ 2z``). The JSON's ``hand`` is ``Hand.text()``, notation that reads back to the same hand: the
+    same pieces, worked out the same way, written for a reader instead.
+
+    >>> from mjcalc.engine import Request, score_line
+    >>> " ".join(hand_parts(score_line("123m456p789s111z22z").hand))
+    '123m 456p 789s 111z 2z + 2z'
+    >>> " ".join(hand_parts(score_line("23m406p789s22z [111z] 1m", Request("riichi")).hand))
+    '23m 406p 789s 22z [111z] + 1m'
+    """
+    win = hand.win_tile
+    red = list(hand.red_kinds)
+    called = False  # the winning tile completed a set in hand (叫胡): it is in that meld, not apart
+    melds = []
+    for m in hand.melds:
+        melds.append(m.text())
+        called = called or m.called
+        for k in m.reds:  # a red five written in a meld stays there
+            if k in red:
+                red.remove(k)
+    body = list(hand.concealed)
+    apart = win is not None and not called
+    if apart:
+        body.remove(win)
+    suited = [t for t in body if t < T.HONOR_START]
+    parts = T.format_tiles(suited, sort=False, red=red, between=" ").split(" ") if suited else []
+    counts = T.counts_of(t for t in body if t >= T.HONOR_START)
+    singles = ""  # honors held once, side by side (thirteen orphans: 1234567z)
+    for kind in range(T.HONOR_START, T.NUM_KINDS):
+        n = counts[kind]
+        if n == 1:
+            singles += T.name(kind)[0]
+        elif n:
+            if singles:
+                parts.append(singles + "z")
+                singles = ""
+            parts.append(T.name(kind)[0] * n + "z")
+    if singles:
+        parts.append(singles + "z")
+    parts += melds
+    if hand.flowers:
+        parts.append("".join(str(f + 1) for f in sorted(hand.flowers)) + "f")
+    if apart:
+        parts.append("+ " + (T.format_tiles((win,), red=[win]) if red and win in red and win not in body
+                             else T.name(win)))
+    return parts
+
+
 def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     """The human table; given a ``width`` (``terminal_width()``), fitted to it (see "fitting the terminal")."""
     w = words(lang)
@@ -216,7 +266,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
             lines.append(caret)
         return "\n".join(lines)
     assert rules is not None and r.hand is not None and r.ctx is not None
-    lines.extend(_fields(w["hand"], r.hand.text().split(" "), width, sep=" "))
+    lines.extend(_fields(w["hand"], hand_parts(r.hand), width, sep=" "))
     lines.extend(_context_lines(r, lang, width))
     lines.extend(_fields(w["options"], _options_parts(rules, r.options), width))
     if r.ignored_flags:
@@ -468,7 +518,7 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
     rules = res.ruleset
     w = words(lang)
     lines = [*wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2),
-             *_fields(w["hand"], res.hand.text().split(" "), width, sep=" "), *_context_lines(res, lang, width), ""]
+             *_fields(w["hand"], hand_parts(res.hand), width, sep=" "), *_context_lines(res, lang, width), ""]
     if not report.waits:
         lines.extend(wrap(tr("not ready: shanten {shanten} (tiles to change before the hand waits)", lang).format(
             shanten=report.shanten), width, 2))

@@ -255,3 +255,37 @@ def test_the_contracts_live_in_the_repository() -> None:
     readme = (top / "README.md").read_text(encoding="utf-8")
     assert "spec/NOTATION.md" not in readme and "spec/OUTPUT.md" not in readme and "docs/OUTPUT.md" in readme
     assert "docs/OUTPUT.md" in run("score", "--help", env={"COLUMNS": "200"}).output
+
+
+def test_the_hand_line_shows_the_hand_as_it_is() -> None:
+    """The table's hand line: concealed tiles by suit, honors a group a kind held more than once, melds, flowers,
+    then the winning tile apart after a plus; the JSON keeps notation that reads back to the same hand."""
+    def hand_line(*args: str, columns: str = "") -> str:
+        out = run(*args, env={"COLUMNS": columns}).output
+        return "hand" + out.split("\ncontext")[0].split("\nhand", 1)[1]
+
+    assert hand_line("score", QUICK) == "hand      123m 456p 789s 111z 2z + 2z"
+    assert hand_line("score", "45556p23789s [111z] 1s", "--rules", "riichi") == "hand      45556p 23789s [111z] + 1s"
+    assert hand_line("score", "19m19p19s1234567z1m", "--rules", "riichi") == "hand      19m 19p 19s 1234567z + 1m"
+    assert hand_line("score", "234m067p78s111z99s 9s", "--rules", "riichi") == "hand      234m 067p 7899s 111z + 9s"
+    assert hand_line("score", "1m2z33z4z555z666z77z 2z") == "hand      1m 2z 33z 4z 555z 666z 77z + 2z"
+    assert hand_line("score", "123m456p789s123s456s5z 13f 5z", "--rules", "taiwan") == \
+        "hand      123m 456p 123456789s 5z 13f + 5z"
+    assert hand_line("waits", "123m456p789s111z2z") == "hand      123m 456p 789s 111z 2z"  # no winning tile yet
+    assert hand_line("score", QUICK, columns="40") == "hand      123m 456p 789s 111z 2z + 2z"
+    assert hand_line("score", "123m456p789s2z [5555m] 2z", columns="30") == \
+        "hand      123m 456p 789s 2z\n          [5555m] + 2z"  # wrapped between parts, never inside one
+    assert json.loads(run("score", QUICK, "--json").output)["hand"] == "123m 456p 789s 1112z 2z"
+
+
+def test_the_readme_shows_what_mjcalc_prints() -> None:
+    """The README's outputs, as printed (to a pipe: no width)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("The first command prints:\n\n```\n")[1].split("```")[0]
+    assert run("score", QUICK, env={"COLUMNS": ""}).output == quick
+    riichi = readme.split('$ mjcalc score --rules riichi "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1"\n…\n')
+    printed = run("score", "--rules", "riichi", "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1",
+                  env={"COLUMNS": ""}).output
+    assert printed.endswith(riichi[1].split("```")[0])
