@@ -355,7 +355,7 @@ def batch(
 
     from .batch import (
         ENCODERS, INPUT_FORMATS, OUTPUT_FORMATS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
-        read_records, run,
+        file_problem, read_records, run,
     )
 
     if output_format not in OUTPUT_FORMATS:
@@ -367,6 +367,10 @@ def batch(
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
     stream, fmt, size = _open_input(file, input_format)
+    problem = file_problem(file, fmt) if size is not None else None  # said once, before any output is written
+    if problem is not None:
+        stream.close()
+        _fail(MjcalcError("record", f"{file}: {problem}"))
     auto = jobs is None
     jobs = _bounded_jobs(jobs, size, file)
     if hasattr(signal, "SIGPIPE"):
@@ -400,6 +404,8 @@ def batch(
     except KeyboardInterrupt:  # a second Ctrl-C (or SIGTERM) while the first was being honoured
         summary.stopped = Msg("interrupted ({signal})", signal=signal.Signals(Stop.signum or signal.SIGINT).name)
         code = 128 + (Stop.signum or signal.SIGINT)
+    except MjcalcError as exc:  # the input as a whole cannot be read (standard input's CSV header): one message
+        _fail(MjcalcError(exc.kind, f"{'standard input' if file == '-' else file}: {exc.message}"))
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -493,7 +499,14 @@ def check(
         typer.echo("\n".join(wrap(text, width, indent)))
 
     try:
-        for record in read_records(stream, fmt):
+        records = read_records(stream, fmt)
+        while True:
+            try:
+                record = next(records)
+            except StopIteration:
+                break
+            except MjcalcError as exc:  # the input as a whole cannot be read (a CSV header): one message, exit 2
+                _fail(MjcalcError(exc.kind, f"{'standard input' if file == '-' else file}: {exc.message}"))
             if record.skipped:
                 continue
             entry = check_record(record, request, chosen)
