@@ -15,10 +15,23 @@ from .render import _name, _option_text, _scope, _widest, cols, tabulate, unit_o
 from .ruleset import Ruleset
 
 
-def rules_list(rulesets: list[Ruleset], lang: str = "en") -> str:
+def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = None) -> str:
+    """The built-in rulesets, a table; given a ``width`` it does not fit, a ruleset a few lines: its id and Chinese
+    name, then its English name, unit and number of items."""
     rows = [[r.id, r.names.get("zh"), r.names.get("en"), unit_of(r, lang), len(r.items)] for r in rulesets]
-    return tabulate(rows, headers=["id", "名称", words(lang)["name"], tr("unit", lang), tr("items", lang)],
-                    tablefmt="simple")
+    table = tabulate(rows, headers=["id", "名称", words(lang)["name"], tr("unit", lang), tr("items", lang)],
+                     tablefmt="simple")
+    if width is None or _widest(table) <= width:
+        return table
+    lines = []
+    for rid, zh, en, unit, count in rows:
+        counted = tr("{count} item" if count == 1 else "{count} items", lang).format(count=count)
+        lines.extend(wrap(f"{rid}  {zh}", width, 2))
+        if cols(f"  {en} · {unit} · {counted}") <= width:
+            lines.append(f"  {en} · {unit} · {counted}")
+        else:  # the name on a line of its own, the unit and count kept together under it
+            lines.extend([*wrap(f"  {en}", width, 2), f"  {unit} · {counted}"])
+    return "\n".join(lines)
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
@@ -116,7 +129,7 @@ def _reference_table(rows: list[list[Any]], headers: list[str], width: int) -> s
         table = tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=[*[None] * len(others), room])
         if _widest(table) <= width:
             return table
-    out = [" · ".join(headers)]
+    out = wrap(" · ".join(headers), width, 4)
     for row in rows:
         out.extend(wrap("  ".join(x for x in row[:-1] if x), width, 4))
         out.extend(wrap("    " + row[-1], width, 4))

@@ -132,3 +132,37 @@ def test_waits_show_fu_apart_and_a_yakuman_its_limit() -> None:
     assert "double yakuman → 64000" in out and " fu" not in out and "26" not in out
     out = run("waits", "22334455m66778p +riichi", "--rules", "riichi").output
     assert "5 han 20 fu → 8000" in out and not re.search(r"\dfu", out)
+
+
+HELPS = [[], ["--help"], ["score", "--help"], ["batch", "--help"], ["check", "--help"], ["waits", "--help"],
+         ["serve", "--help"], ["rules"], ["rules", "--help"], ["rules", "list", "--help"], ["rules", "show", "--help"],
+         ["rules", "schema", "--help"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rules_list_and_every_help_fit_40_columns(lang: str) -> None:
+    """At COLUMNS=40 (a phone's terminal): no line longer, and no word cut short with an ellipsis (an option's
+    name, a path, a Chinese sentence are folded onto the next line instead)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, **ENV, "COLUMNS": "40", "MJCALC_LANG": lang, "PYTHONPATH": str(EXAMPLES.parent)}
+    for args in [*HELPS, ["rules", "list"]]:
+        done = subprocess.run([sys.executable, "-m", "mjcalc", *args], env=env, capture_output=True, text=True,
+                              encoding="utf-8", timeout=120)
+        assert done.stdout.strip() and _too_wide(done.stdout, 40) == [], (args, done.stdout)
+        assert "…" not in done.stdout, (args, done.stdout)
+    listed = run("rules", "list", "--lang", lang, columns=40).output
+    assert _too_wide(listed, 40) == []
+    for name in ("changchun-mil", "taiwan-common", "Changchun 2024 competition rules (MIL)",
+                 "Taiwan 16-tile (common values)", "长春麻将竞赛规则 2024"):
+        assert name in listed, name
+    assert run("rules", "list", "--lang", lang).output.splitlines()[0].startswith("id ")  # a pipe: the table
+
+
+@pytest.mark.parametrize("name", ["changchun", "changchun-mil", "jilin", "meihe", "mcr", "riichi", "taiwan",
+                                  "taiwan-common"])
+def test_rules_show_fits_40_columns(name: str) -> None:
+    for lang in ("en", "zh"):
+        assert _too_wide(run("rules", "show", name, "--lang", lang, columns=40).output, 40) == [], (name, lang)
