@@ -12,7 +12,7 @@ from . import tiles as T
 from .facts import describe
 from .i18n import N_, localized, tr
 from .render import _name, _option_text, _scope, _widest, cols, tabulate, unit_of, words, wrap
-from .ruleset import Ruleset
+from .ruleset import Ruleset, decisions_of
 
 
 def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = None) -> str:
@@ -47,7 +47,7 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
     return {
         "id": r.id, "names": r.names, "description": r.description, "descriptions": _by_lang(r.description),
         "source": r.source, "unit": r.unit,
-        "file": r.path,
+        "file": r.path, "decisions": decisions_of(r),
         "hand": {"sets": r.tile_rules.sets, "forms": [f.name for f in r.forms], "wildcard": r.wildcard,
                  "red_fives": r.tile_rules.red_fives, "flowers": r.tile_rules.flowers},
         "flags": sorted(r.flags),
@@ -144,7 +144,10 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     unit = unit_of(r, lang)
     lines = [*wrap(f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", fit, 2), *wrap(localized(r.description, lang), fit),
              *wrap(tr("source: {source}", lang).format(source=r.source), fit, 2),
-             *wrap(tr("file: {path}", lang).format(path=r.path), fit, 2), ""]
+             *wrap(tr("file: {path}", lang).format(path=r.path), fit, 2)]
+    if data["decisions"]:
+        lines.extend(wrap(tr("decisions: {path}", lang).format(path=data["decisions"]), fit, 2))
+    lines.append("")
     lines.extend(wrap(tr("hand: {sets} sets + a pair; forms: {forms}; wildcard: {wildcard}", lang).format(
         sets=r.tile_rules.sets, forms=", ".join(data["hand"]["forms"]), wildcard=r.wildcard), fit, 2))
     lines.extend(wrap(tr("flags read: {flags} (docs/NOTATION.md)", lang).format(

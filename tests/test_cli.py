@@ -289,3 +289,25 @@ def test_the_readme_shows_what_mjcalc_prints() -> None:
     printed = run("score", "--rules", "riichi", "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1",
                   env={"COLUMNS": ""}).output
     assert printed.endswith(riichi[1].split("```")[0])
+
+
+def test_rules_show_names_only_files_in_the_repository(tmp_path) -> None:
+    """Each ruleset's source in words and its decisions document (its own, or the ruleset's it extends): no path to
+    a file the repository does not hold (the project's seeds/ and spec/ are not shipped)."""
+    from pathlib import Path
+
+    from mjcalc.ruleset import builtin_names
+
+    for name in builtin_names():
+        text = run("rules", "show", name, env={"COLUMNS": ""}).output
+        data = json.loads(run("rules", "show", name, "--json").output)
+        assert "seeds/" not in text and "spec/" not in text and ".txt" not in data["source"], name
+        assert Path(data["file"]).is_file()
+        if data["decisions"] is not None:
+            assert Path(data["decisions"]).is_file() and f"decisions: {data['decisions']}" in text
+    assert json.loads(run("rules", "show", "jilin", "--json").output)["decisions"].endswith("rules/jilin.md")
+    house = tmp_path / "house.yaml"
+    house.write_text("id: house\nextends: riichi\nnames: {zh: 家规, en: House}\n", encoding="utf-8")
+    (tmp_path / "house.md").write_text("not a built-in ruleset's document\n", encoding="utf-8")
+    shown = json.loads(run("rules", "show", str(house), "--json").output)
+    assert shown["decisions"].endswith("rules/riichi.md")  # the built-in one it extends
