@@ -77,6 +77,11 @@ def test_chinese_suits_wherever_a_tile_is_read() -> None:
     assert score_line("123m456p78s5m11z22z 9s +hui=5萬", Request("meihe")).best.candidate.subs == {"5m": "1z"}
     assert score_line("123m456p789s111z22z", Request(flags=[FlagWord("bao", "5万", None)])).ctx.bao == \
         T.parse_tile("5m")
+    import mjcalc.api
+
+    assert mjcalc.api.check("123万456筒789条东东东南南", "fan 3 points 16")["correct"]  # a homework line
+    assert mjcalc.api.score("123万456筒789条东东东南南 +bao=5万") == {**mjcalc.api.score("123m456p789s111z22z +bao=5m"),
+                                                               "input": "123万456筒789条东东东南南 +bao=5万"}
 
 
 @pytest.mark.parametrize(("line", "column", "words"), [
