@@ -513,7 +513,7 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
             return to_text(res, lang, width)
         size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
         return "\n".join(wrap(tr("{hand}: the hand is complete ({size} tiles); give it one tile short to list its "
-                                 "waits", lang).format(hand=res.hand.text() if res.hand else res.input, size=size),
+                                 "waits", lang).format(hand=" ".join(hand_parts(res.hand)) if res.hand else res.input, size=size),
                               width, 2))
     rules = res.ruleset
     w = words(lang)
