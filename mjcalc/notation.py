@@ -609,7 +609,7 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:
-                raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter",
+                raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter (m, p, s, z; or 万 筒 条)",
                                                       digits="".join(d for d, _ in digits)), digits[0][1])
             found.append(_new(TileAt, (T.parse_tile(ch), col, False)))
         elif ch in SUIT_CHARS:  # after a digit it is its letter already (normalise)
@@ -625,7 +625,8 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
     if digits:
         raise MjcalcError(
             "notation",
-            Msg("digits '{digits}' need a suit letter after them (m, p, s, z)", digits="".join(d for d, _ in digits)),
+            Msg("digits '{digits}' need a suit letter after them (m, p, s, z; or 万 筒 条)",
+                digits="".join(d for d, _ in digits)),
             digits[0][1],
         )
     return found, flowers

@@ -90,6 +90,8 @@ def test_chinese_suits_wherever_a_tile_is_read() -> None:
     ("123m456p789s东东东南南 条", 19, "suit '条' has no digits before it"),
     ("123万456筒789条东东东南南 +bao=5索x", 19, "is not a tile"),  # the caret under the flag
     ("123万456筒789条东东东南南南南南", 20, "fifth"),
+    ("123万456筒789条11东", 13, "digits '11' need a suit letter (m, p, s, z; or 万 筒 条)"),
+    ("123万456筒789条东东东南南 3", 19, "need a suit letter after them (m, p, s, z; or 万 筒 条)"),
 ])
 def test_chinese_suits_errors_point_at_the_column_as_typed(line: str, column: int, words: str) -> None:
     r = score_line(line)
