@@ -162,6 +162,7 @@ def test_a_dragon_call_is_a_wait_self_drawn_only() -> None:
 def test_waits_of_a_complete_hand_says_so() -> None:
     r = runner.invoke(app, ["waits", "123m456p789s111z22z"], env=ENV)
     assert r.exit_code == 2 and "complete" in r.stdout
+    assert r.stdout.startswith("123m 456p 789s 111z 2z + 2z: the hand is complete")  # as a table's hand line
 
 
 @pytest.mark.oracle
