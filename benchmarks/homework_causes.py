@@ -111,7 +111,7 @@ class Hand:
 
 
 def _shift(h: Hand, delta: int) -> list[Any]:
-    from mjcalc.frozen import replace
+    from mjcalc.support.frozen import replace
     from mjcalc.settlement import Award
 
     base = next((a.item for a in h.awards if a.item.applies_to == "all"), h.awards[0].item)
@@ -120,7 +120,7 @@ def _shift(h: Hand, delta: int) -> list[Any]:
 
 def mistakes(h: Hand, rng: random.Random) -> Iterator[tuple[str, str]]:
     """(cause, answer) for each mistake that can be made on this hand."""
-    from mjcalc.frozen import replace
+    from mjcalc.support.frozen import replace
     from mjcalc.settlement import Award
 
     s, ans = h.s, h.answer

@@ -34,8 +34,8 @@ from .hooks.riichi import yakuman_shown
 from .lines import (
     JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, sniff_encoding, split_answer, unread,
 )
-from .notation import FlagWord
-from .pyclasses import LazyPattern
+from .core.notation import FlagWord
+from .support.lazy import LazyPattern
 from .record import control_escaped as _printable
 from .record import csv_cells, encode_jsonl, json_line, to_json
 
@@ -1474,7 +1474,7 @@ def render_row(record: Record, res: Result | None) -> str:
 
 
 def _wait_names(res: Result) -> list[str]:
-    from .tiles import name
+    from .core.tiles import name
 
     return [name(t) for t in res.waits]
 

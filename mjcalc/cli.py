@@ -33,9 +33,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from . import __version__, core  # the installed version (pyproject.toml reads it from there), without
+        from . import __version__, core_build  # the installed version (pyproject.toml reads it from there), without
         # importlib.metadata's search of every installed distribution (a third of this command's time)
-        typer.echo(f"mjcalc {__version__} (core: {core()}; Python {sys.version.split()[0]})")
+        typer.echo(f"mjcalc {__version__} (core: {core_build()}; Python {sys.version.split()[0]})")
         raise typer.Exit()
 
 
@@ -124,7 +124,7 @@ def score(
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     from .engine import Request, score_line
-    from .notation import FlagWord
+    from .core.notation import FlagWord
     from .render import terminal_width, to_text
 
     config = _config(lang)

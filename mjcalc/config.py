@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import MjcalcError
 from .i18n import Msg
-from .yamlfile import load
+from .support.yamlfile import load
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.frozen)
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.support.frozen)
     from dataclasses import dataclass, field
 else:
-    from .frozen import dataclass, field
+    from .support.frozen import dataclass, field
 
 MAX_CONFIG_BYTES = 64_000
 KEYS = ("rules", "lang", "set")

@@ -7,40 +7,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from . import tiles as T
-from .context import (
-    ALIASES,
-    CONTEXT_FACTS,
-    SHORTHANDS,
-    Context,
-    build_context,
-    check_hand,
-    collect_flags,
-    read_plain_flags,
+from .core import tiles as T
+from .core.context import (
+    ALIASES, CONTEXT_FACTS, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags,
     read_plain_groups,
 )
 from .errors import MjcalcError, did_you_mean
-from .frozen import replace
-from .facts import ALL as ALL_FACTS, KIND_BITS, WIDTH, Gate, unmet
+from .support.frozen import replace
+from .core.facts import ALL as ALL_FACTS, KIND_BITS, WIDTH, Gate, unmet
 from .i18n import Msg
-from .hand import Hand, SpecialKongDef, build_hand
-from .memo import remember
-from .notation import FlagsRead, FlagWord, ParsedLine, parse_line
+from .core.hand import Hand, SpecialKongDef, build_hand
+from .support.memo import remember
+from .core.notation import FlagsRead, FlagWord, ParsedLine, parse_line
 from .predicates import DECIDED, Candidate, Tallied
-from .readings import (
-    IMMEDIATE,
-    FormSpec,
-    Reading,
-    Wildcards,
-    reading_class,
-    readings,
-    set_call_hands,
-    shape_waits,
-    substituted_hands,
-)
+from .core.readings.forms import IMMEDIATE, FormSpec
+from .core.readings.decompose import Reading, readings
+from .core.readings.wildcards import Wildcards, reading_class, set_call_hands, substituted_hands
+from .core.readings.waits import shape_waits
 from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
 from .settlement import Award, Settlement, liable_items, settler
-from .shapewaits import hand_shapes, hand_waits, kinds_of
+from .core.readings.waits import hand_shapes, hand_waits, kinds_of
 
 DEFAULT_RULESET: Final = "changchun"
 

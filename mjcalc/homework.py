@@ -26,10 +26,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from . import tiles as T
+from .core import tiles as T
 from .engine import Result
 from .errors import MjcalcError
-from .frozen import replace
+from .support.frozen import replace
 from .i18n import N_, localized, tr
 from .render import UNITS
 from .ruleset import ItemDef, Ruleset
@@ -799,7 +799,7 @@ def _doc(item: ItemDef, lang: str = "en") -> str:
     docstring, else the predicate itself."""
     if item.doc:
         return localized(item.doc, lang).strip()
-    from .docs import doc_of
+    from .support.docs import doc_of
     from .predicates import PREDICATES
 
     name = re.match(r"[\w.]+", item.when_text)

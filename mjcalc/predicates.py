@@ -13,36 +13,16 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any, Final
 
-from . import tiles as T
-from .context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
-from .facts import (
-    CHI,
-    CLOSED,
-    CONCEALED_PUNG,
-    DRAGON,
-    DRAGON_KINDS,
-    DRAGON_PUNG,
-    HONOR,
-    HONOR_KINDS,
-    KIND_BITS,
-    KONG,
-    MELDED,
-    ONE_SUIT,
-    OPEN_GATE,
-    PUNG,
-    TERMINAL,
-    TERMINAL_KINDS,
-    THREE_SUITS,
-    WIND,
-    WIND_KINDS,
-    WIND_PUNG,
-    WIDTH,
-    Gate,
-    unmet,
+from .core import tiles as T
+from .core.context import DEALER, FLAG_BY_NAME, FLAG_FACTS, Context
+from .core.facts import (
+    CHI, CLOSED, CONCEALED_PUNG, DRAGON, DRAGON_KINDS, DRAGON_PUNG, HONOR, HONOR_KINDS, KIND_BITS, KONG, MELDED,
+    ONE_SUIT, OPEN_GATE, PUNG, TERMINAL, TERMINAL_KINDS, THREE_SUITS, WIND, WIND_KINDS, WIND_PUNG, WIDTH, Gate, unmet,
 )
-from .hand import Hand, Meld
-from .memo import remember
-from .readings import FORM_FACTS, WAIT_FACTS, Group, Reading
+from .core.hand import Hand, Meld
+from .support.memo import remember
+from .core.readings.forms import FORM_FACTS, Group
+from .core.readings.decompose import WAIT_FACTS, Reading
 
 
 class Candidate:

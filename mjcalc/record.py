@@ -14,11 +14,11 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from . import tiles as T
-from .context import _CONTEXT_FIELDS, DEFAULT, Context, _json_value
+from .core import tiles as T
+from .core.context import _CONTEXT_FIELDS, DEFAULT, Context, _json_value
 from .engine import Result, rules_read
 from .i18n import localized, tr
-from .memo import remember
+from .support.memo import remember
 from .settlement import Award, Payment
 
 _orjson: Any

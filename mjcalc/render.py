@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import tiles as T
+from .core import tiles as T
 from .engine import Result
 from .hooks.riichi import yakuman_shown
 from .i18n import N_, localized, tr
-from .readings import IMMEDIATE
+from .core.readings.forms import IMMEDIATE
 from .ruleset import SCOPES, Ruleset
 
 

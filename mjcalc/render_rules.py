@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import tiles as T
-from .facts import describe
+from .core import tiles as T
+from .core.facts import describe
 from .i18n import N_, localized, tr
 from .render import _name, _option_text, _scope, _widest, cols, tabulate, unit_of, words, wrap
 from .ruleset import Ruleset, decisions_of
@@ -35,7 +35,7 @@ def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = No
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
-    from .docs import doc_of
+    from .support.docs import doc_of
     from .predicates import PREDICATES
 
     def doc(text: str) -> str:
@@ -82,7 +82,7 @@ def _finder_doc(name: str | None) -> str | None:
     from .settlement import KONG_FINDERS
 
     fn = KONG_FINDERS.get(name or "")
-    from .docs import doc_of
+    from .support.docs import doc_of
 
     return " ".join(doc_of(fn).split()) if fn else None
 

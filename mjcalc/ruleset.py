@@ -13,15 +13,15 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import tiles as T
-from .context import FLAG_BY_NAME, OPTION_FLAGS
+from .core import tiles as T
+from .core.context import FLAG_BY_NAME, OPTION_FLAGS
 from .errors import MjcalcError, did_you_mean
 from .i18n import Msg
-from .facts import OPEN_GATE, Gate
-from .hand import SpecialKongDef, TileRules
-from .memo import remember
+from .core.facts import OPEN_GATE, Gate
+from .core.hand import SpecialKongDef, TileRules
+from .support.memo import remember
 from .predicates import PREDICATES, Candidate, bind_gated, combined, negated, with_options
-from .readings import FORM_NAMES, FormSpec
+from .core.readings.forms import FORM_NAMES, FormSpec
 from .schema import (
     FORM_PARAMS,
     FORMULA_NEEDS,
@@ -38,13 +38,13 @@ from .schema import (
     param_problem,
 )
 from .schema import _quote as _shown
-from .yamlfile import check_path, load_trusted
-from .yamlfile import load as load_yaml
+from .support.yamlfile import check_path, load_trusted
+from .support.yamlfile import load as load_yaml
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.frozen)
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.support.frozen)
     from dataclasses import dataclass, field
 else:
-    from .frozen import dataclass, field
+    from .support.frozen import dataclass, field
 
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}

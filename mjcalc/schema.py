@@ -43,22 +43,22 @@ DISCARD_PAYERS = ("all_losers", "discarder")
 @lru_cache(maxsize=1)  # from constant tables: once a process, not once per `flag` of a ruleset (0.5 M of riichi's)
 def _flag_names() -> tuple[str, ...]:
     """a flag the context holds: zimo, gang, mobao … (not from, base, cap, rules)"""
-    from .context import FIELDS, FLAG_BY_NAME
+    from .core.context import FIELDS, FLAG_BY_NAME
 
     held = set(FIELDS)
     return tuple(name for name in FLAG_BY_NAME if name in held)
 
 
 def _form_names() -> tuple[str, ...]:
-    """a form name: regular, seven_pairs, thirteen_orphans … (mjcalc/readings.py)"""
-    from .readings import FORM_NAMES
+    """a form name: regular, seven_pairs, thirteen_orphans … (mjcalc/core/readings/decompose.py)"""
+    from .core.readings.forms import FORM_NAMES
 
     return tuple(FORM_NAMES)
 
 
 def _wait_kinds() -> tuple[str, ...]:
     """a wait kind: edge, closed, two_sided, pair, dual_pung"""
-    from .readings import WAIT_FACTS
+    from .core.readings.decompose import WAIT_FACTS
 
     return tuple(k for k in WAIT_FACTS if k)
 
@@ -73,7 +73,7 @@ def _pair_kinds() -> tuple[str, ...]:
 @lru_cache(maxsize=1)
 def _tile_names() -> tuple[str, ...]:
     """a tile: 1m … 9s, 1z … 7z"""
-    from . import tiles as T
+    from .core import tiles as T
 
     return tuple(T.name(t) for t in range(T.NUM_KINDS))
 
@@ -479,7 +479,7 @@ def _spec_words(spec: Any) -> str:
 
 def markdown() -> str:
     """The generated part of rules/SCHEMA.md: every number's range, every limit, every parameter."""
-    from .yamlfile import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS
+    from .support.yamlfile import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS
 
     lines = [BEGIN, "", "### Ranges", "", "| what | least | most |", "| --- | --- | --- |"]
     from .settlement import MAX_POWER

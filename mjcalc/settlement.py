@@ -11,12 +11,12 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, Final, NamedTuple
 
-from . import tiles as T
-from .context import LOSERS, Context
+from .core import tiles as T
+from .core.context import LOSERS, Context
 from .errors import MjcalcError
 from .i18n import Msg
-from .memo import remember
-from .hand import Hand, Meld
+from .support.memo import remember
+from .core.hand import Hand, Meld
 from .predicates import Candidate
 from .ruleset import ItemDef, Ruleset
 

@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 from mjcalc.cli import app
 from mjcalc.engine import score_line
 from mjcalc.homework import compare, parse_answer
-from mjcalc.readings import FormSpec, tiles_of
-from mjcalc.waiting import shanten
+from mjcalc.core.readings.forms import FormSpec
+from mjcalc.core.readings.decompose import tiles_of
+from mjcalc.core.readings.shanten import shanten
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjcalc.context import build_context, collect_flags, read_plain_flags, read_plain_groups
+from mjcalc.core.context import build_context, collect_flags, read_plain_flags, read_plain_groups
 from mjcalc.errors import MjcalcError
-from mjcalc.notation import parse_line
+from mjcalc.core.notation import parse_line
 from mjcalc.ruleset import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -80,8 +80,8 @@ def test_most_generated_lines_take_one_pass() -> None:
 @pytest.mark.parametrize(("rules", "line"), LINES[::7])
 def test_context_json_is_every_field_in_order(rules: str, line: str) -> None:
     """to_json writes the defaults once and the given fields on top: the same as reading every field."""
-    from mjcalc import tiles as T
-    from mjcalc.context import FIELDS
+    from mjcalc.core import tiles as T
+    from mjcalc.core.context import FIELDS
     from mjcalc.engine import Request, score_line
 
     ctx = score_line(line, Request(rules=rules)).ctx

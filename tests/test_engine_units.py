@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from mjcalc import tiles as T
-from mjcalc.readings import FormSpec, joker_fills, regular_decompositions, shape_waits, tiles_of
+from mjcalc.core import tiles as T
+from mjcalc.core.readings.forms import FormSpec, regular_decompositions
+from mjcalc.core.readings.wildcards import joker_fills
+from mjcalc.core.readings.waits import shape_waits
+from mjcalc.core.readings.decompose import tiles_of
 from mjcalc.settlement import _largest_remainder, exponential
 
 REGULAR = (FormSpec("regular"),)
@@ -85,7 +88,8 @@ def test_completing_kinds_agree_with_completeness_kind_by_kind() -> None:
     """The waits found a suit at a time are exactly the kinds whose addition is_complete accepts."""
     import random
 
-    from mjcalc.readings import _completing_kinds, is_complete
+    from mjcalc.core.readings.waits import _completing_kinds
+    from mjcalc.core.readings.forms import is_complete
 
     rng = random.Random(11)
     forms_choices = (REGULAR, ALL_FORMS, (FormSpec("regular"), FormSpec("seven_pairs", (("allow_four", True),))))
@@ -114,9 +118,9 @@ def test_hand_completions_are_the_completing_kinds() -> None:
     times included."""
     import random
 
-    from mjcalc.readings import _completing_kinds
+    from mjcalc.core.readings.waits import _completing_kinds
     from mjcalc.ruleset import load_ruleset
-    from mjcalc.shapewaits import hand_completions
+    from mjcalc.core.readings.waits import hand_completions
 
     rng = random.Random(12)
     forms = load_ruleset("mcr").forms

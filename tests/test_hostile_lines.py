@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from mjcalc.cli import app
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import printable
-from mjcalc.normalise import normalise
-from mjcalc.notation import MAX_LINE
+from mjcalc.core.normalise import normalise
+from mjcalc.core.notation import MAX_LINE
 from mjcalc.record import to_json
 from mjcalc.render import to_text
 

@@ -199,7 +199,7 @@ def test_lines_read_back() -> None:
     """Each line (notation or GB string) reads back in mjcalc as the situation it was written from."""
     from mjcalc.engine import read_line
     from mjcalc.errors import MjcalcError
-    from mjcalc.notation import parse_line
+    from mjcalc.core.notation import parse_line
     from mjcalc.ruleset import load_ruleset
 
     rules = load_ruleset("mcr")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from mjcalc import tiles as T
+from mjcalc.core import tiles as T
 from mjcalc.engine import Request, score_line
-from mjcalc.hand import TileRules, build_hand
-from mjcalc.notation import FlagWord, parse_line
-from mjcalc.readings import tiles_of
+from mjcalc.core.hand import TileRules, build_hand
+from mjcalc.core.notation import FlagWord, parse_line
+from mjcalc.core.readings.decompose import tiles_of
 from mjcalc.ruleset import load_ruleset
 
 CHANGCHUN = load_ruleset("changchun").tile_rules
@@ -203,14 +203,14 @@ def test_errors_point_at_the_column(line: str, column: int, words: str) -> None:
 
 
 def test_cli_flag_and_line_flag_disagree() -> None:
-    from mjcalc.notation import FlagWord
+    from mjcalc.core.notation import FlagWord
 
     r = score_line("123m456p789s111z22z +seat=E", Request(flags=[FlagWord("seat", "S", None)]))
     assert r.result == "error" and "twice" in r.error.message
 
 
 def test_cli_flag_fills_what_the_line_lacks() -> None:
-    from mjcalc.notation import FlagWord
+    from mjcalc.core.notation import FlagWord
 
     r = score_line("123m456p789s111z22z", Request(flags=[FlagWord("zimo", None, None), FlagWord("seat", "E", None)]))
     assert r.best.settlement.points == 48

@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_subpackage_is_listed_in_pyproject() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     listed = set(re.search(r"^packages = \[(.*)\]$", text, re.M).group(1).replace('"', "").replace(" ", "").split(","))
-    found = {"mjcalc." + p.parent.name for p in (ROOT / "mjcalc").glob("*/__init__.py")} | {"mjcalc", "mjcalc.rules",
-                                                                                          "mjcalc.locale"}
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "mjcalc").rglob("__init__.py")
+             if "__pycache__" not in p.parts} | {"mjcalc.rules", "mjcalc.locale"}
     assert found == listed
 
 

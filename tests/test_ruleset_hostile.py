@@ -28,11 +28,11 @@ from mjcalc.cli import app
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import MjcalcError
 from mjcalc.predicates import PREDICATES
-from mjcalc.readings import FORM_NAMES
+from mjcalc.core.readings.forms import FORM_NAMES
 from mjcalc.ruleset import builtin_dir, builtin_names, load_ruleset, merge
 from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS
 from mjcalc.schema_check import problem
-from mjcalc.yamlfile import load as load_yaml
+from mjcalc.support.yamlfile import load as load_yaml
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -1,4 +1,4 @@
-"""The fast shape waits (mjcalc/shapewaits.py) against their definition: the kinds whose addition makes the
+"""The fast shape waits (mjcalc/core/readings/waits.py) against their definition: the kinds whose addition makes the
 concealed tiles complete in one of the forms (readings.is_complete, kind by kind), less the kinds the hand holds
 four of, melds included (readings._held)."""
 
@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 
-from mjcalc import tiles as T
-from mjcalc.hand import Meld
-from mjcalc.readings import ORPHANS, FormSpec, _held, _suit_can, is_complete, shape_waits
-from mjcalc.shapewaits import hand_waits, suit_bits
+from mjcalc.core import tiles as T
+from mjcalc.core.hand import Meld
+from mjcalc.core.readings.forms import ORPHANS, FormSpec, _suit_can, is_complete
+from mjcalc.core.readings.wildcards import _held
+from mjcalc.core.readings.waits import shape_waits
+from mjcalc.core.readings.waits import hand_waits, suit_bits
 
 FORMS = (
     (FormSpec("regular"),),
@@ -137,8 +139,8 @@ def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() 
     """readings._placed_decompositions (one walk that reaches each split once) against its definition: the
     decompositions ``_suit_decompositions`` finds, each split's groups sorted by tile then kind, duplicates
     dropped keeping the first; on every suit of up to 8 tiles and random ones up to 14, honors too."""
-    from mjcalc import tiles as T
-    from mjcalc.readings import _group, _placed_decompositions, _suit_decompositions
+    from mjcalc.core import tiles as T
+    from mjcalc.core.readings.forms import _group, _placed_decompositions, _suit_decompositions
 
     patterns = _suit_patterns(11, 4000, 15, 4)
     for counts, honors in patterns:
@@ -151,7 +153,7 @@ def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() 
 def test_packed_bits_given_the_weight_try_the_pair_where_it_can_be_and_find_what_every_rank_finds() -> None:
     """readings._packed_bits given the ranks' weight (the pair tried at a third of the ranks, as shapewaits asks) is
     readings._packed_bits without it (the pair tried at every rank), on random suits of every size."""
-    from mjcalc.readings import _packed_bits
+    from mjcalc.core.readings.forms import _packed_bits
 
     rng = random.Random(24)
     for _ in range(20000):
@@ -172,8 +174,8 @@ def test_knitted_straight_waits_are_the_form_itself() -> None:
     """shapewaits._knitted_straight_waits (no candidate tried with the form) against every kind tried with
     readings' knitted straight form, on hands that hold eight or nine tiles of a knitted straight, the rest random
     (three or four sets to make, four of a kind allowed: a fifth completes the shape only where the form says)."""
-    from mjcalc.readings import KNITTED_KINDS, _form_candidates, special_form
-    from mjcalc.shapewaits import _knitted_straight_waits
+    from mjcalc.core.readings.forms import KNITTED_KINDS, _form_candidates, special_form
+    from mjcalc.core.readings.waits import _knitted_straight_waits
 
     spec = FormSpec("knitted_straight")
     rng = random.Random(26)

@@ -1,5 +1,5 @@
 """Start-up (benchmarks/bench_startup.py measures it): the built-in rulesets packed as JSON at build time
-(mjcalc/packed.py) hold exactly the data of their YAML, a command imports only what it uses, and a compiled
+(mjcalc/support/packed.py) hold exactly the data of their YAML, a command imports only what it uses, and a compiled
 predicate's signature is read as inspect reads it."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjcalc.packed import pack, same, unpack
-from mjcalc.yamlfile import load_trusted
+from mjcalc.support.packed import pack, same, unpack
+from mjcalc.support.yamlfile import load_trusted
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -30,7 +30,7 @@ def test_every_builtin_ruleset_packs_to_the_same_data(path: Path) -> None:
     raw = path.read_bytes()
     data = _yaml(raw)
     text = pack(raw, data)
-    assert text is not None, f"{path.name}: JSON cannot give its data back exactly (see mjcalc/packed.py)"
+    assert text is not None, f"{path.name}: JSON cannot give its data back exactly (see mjcalc/support/packed.py)"
     assert same(unpack(text, raw), data)
 
 

@@ -27,30 +27,17 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Final
 
-from .. import tiles as T
-from ..context import FLAG_FACTS
-from ..facts import (
-    CHI,
-    CLOSED,
-    DRAGON_PUNG,
-    HONOR,
-    HONOR_KINDS,
-    KIND_BITS,
-    KONG,
-    MELDED,
-    ONE_SUIT,
-    PUNG,
-    TERMINAL,
-    THREE_SUITS,
-    WIND,
-    WIND_PUNG,
-    Gate,
+from ..core import tiles as T
+from ..core.context import FLAG_FACTS
+from ..core.facts import (
+    CHI, CLOSED, DRAGON_PUNG, HONOR, HONOR_KINDS, KIND_BITS, KONG, MELDED, ONE_SUIT, PUNG, TERMINAL, THREE_SUITS, WIND,
+    WIND_PUNG, Gate,
 )
-from ..facts import DRAGON as DRAGON_FACT
-from ..hand import EXPOSED_KINDS, KONG_KINDS
-from ..memo import remember
+from ..core.facts import DRAGON as DRAGON_FACT
+from ..core.hand import EXPOSED_KINDS, KONG_KINDS
+from ..support.memo import remember
 from ..predicates import REGULAR, Candidate, namespaced, needs, tallied
-from ..readings import FORM_FACTS
+from ..core.readings.forms import FORM_FACTS
 
 mcr = namespaced("mcr")
 

@@ -3,7 +3,7 @@ kind. Each finder returns the kongs it sees in one reading; ``rules/meihe.yaml``
 
 from __future__ import annotations
 
-from .. import tiles as T
+from ..core import tiles as T
 from ..predicates import Candidate
 from ..settlement import kong_finder
 

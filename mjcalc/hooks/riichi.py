@@ -28,13 +28,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .. import tiles as T
-from ..context import FLAG_FACTS, LOSERS
-from ..facts import CLOSED, RED
+from ..core import tiles as T
+from ..core.context import FLAG_FACTS, LOSERS
+from ..core.facts import CLOSED, RED
 from ..i18n import N_, Msg
-from ..memo import remember
+from ..support.memo import remember
 from ..predicates import REGULAR, Candidate, namespaced, needs
-from ..readings import WAIT_FACTS, Group
+from ..core.readings.decompose import WAIT_FACTS
+from ..core.readings.forms import Group
 from ..ruleset import Ruleset
 from ..settlement import SETTLERS, Award, Payment, Settlement, liable_items
 

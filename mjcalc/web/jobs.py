@@ -28,11 +28,11 @@ def error_text(kind: str, message: str, column: int | None = None) -> str:
 
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
-    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
+    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.core.context.FLAGS``)."""
     import os
 
     from ..api import rulesets
-    from ..context import FLAGS
+    from ..core.context import FLAGS
 
     found = rulesets()
     for shown in found.values():
@@ -47,7 +47,7 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     """The words the page shows for the ids of a score's JSON, in each language, as the command line's table
     writes them: ``applies_to`` (the items' scopes) and ``wait`` (the kept reading's wait)."""
     from ..i18n import LANGS, tr
-    from ..readings import WAIT_FACT_NAMES, WAITS
+    from ..core.readings.decompose import WAIT_FACT_NAMES, WAITS
     from ..render import WAIT_NAMES
     from ..schema import SCOPES
 

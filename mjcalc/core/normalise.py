@@ -27,9 +27,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-from .errors import MjcalcError
-from .i18n import Msg
-from .memo import remember
+from ..errors import MjcalcError
+from ..i18n import Msg
+from ..support.memo import remember
 
 # Compatibility forms that are not read as the characters they decompose to.
 _NOT_READ_AS: Final = frozenset(("<super>", "<sub>", "<circle>", "<fraction>", "<square>"))

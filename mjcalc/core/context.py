@@ -12,11 +12,11 @@ from functools import lru_cache
 from typing import Any, Final
 
 from . import tiles as T
-from .errors import MjcalcError, did_you_mean
-from .i18n import N_, Msg
+from ..errors import MjcalcError, did_you_mean
+from ..i18n import N_, Msg
 from .facts import new as new_fact
 from .hand import KONG_KINDS, Hand, TileRules
-from .memo import remember
+from ..support.memo import remember
 from .normalise import normalise
 from .notation import FlagsRead, FlagWord, ParsedLine, parse_tile_list  # the tile grammar lives in notation
 

@@ -11,10 +11,10 @@ from typing import Final
 
 
 from . import tiles as T
-from .errors import MjcalcError
-from .i18n import Msg
+from ..errors import MjcalcError
+from ..i18n import Msg
 from .facts import CLOSED, KONG, MELDED, RED, tile_facts
-from .memo import remember
+from ..support.memo import remember
 from .notation import MeldText, ParsedLine, TileAt
 
 

@@ -28,7 +28,7 @@ one (setup.py COMPILED), where mypyc builds the class from what mypy sees.
 >>> p.x = 3
 Traceback (most recent call last):
 ...
-mjcalc.frozen.FrozenInstanceError: cannot assign to field 'x'
+mjcalc.support.frozen.FrozenInstanceError: cannot assign to field 'x'
 >>> Point()
 Traceback (most recent call last):
 ...
@@ -111,7 +111,7 @@ def replace(obj: T, **changes: Any) -> T:
 def dataclass(cls: Any = None, /, *, frozen: bool = False) -> Any:
     """``@dataclass(frozen=True)`` (the only form this module makes), behaving as the standard one does."""
     if not frozen:
-        raise TypeError("mjcalc.frozen makes frozen dataclasses only: dataclass(frozen=True)")
+        raise TypeError("mjcalc.support.frozen makes frozen dataclasses only: dataclass(frozen=True)")
     return _frozen if cls is None else _frozen(cls)
 
 

@@ -20,8 +20,8 @@ import stat
 from functools import lru_cache
 from typing import Any
 
-from .errors import MjcalcError
-from .i18n import N_, Msg
+from ..errors import MjcalcError
+from ..i18n import N_, Msg
 
 MAX_FILE_BYTES = 1_000_000  # 1 MB: the largest built-in ruleset is about 20 kB
 MAX_DEPTH = 32  # mappings and lists inside one another; the built-in rulesets need about 12

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from . import tiles as T
-from .i18n import N_, tr
+from ..i18n import N_, tr
 
 WIDTH: Final = 128  # bits kept for facts: the kinds and every named fact
 ALL: Final = (1 << WIDTH) - 1

@@ -1,43 +1,42 @@
-"""The shape waits of a hand one tile short, fast: what ``readings.shape_waits`` defines (the kinds whose addition
-completes the concealed tiles, a kind the hand holds four of left out), found without a count vector for most
-hands. Every line of a batch asks for its waits (the JSON's ``waits``), so this is on the path of every record.
+"""The waits of a hand one tile short, worked out here and nowhere else: the kinds whose addition completes it
+in one of the ruleset's forms (a kind it holds four of left out), with jokers too; and the waits of a won hand
+before its winning tile, computed once a line when something asks (``WaitsBeforeWin``).
 
-One pass over the sorted tiles gives each suit's pattern (its counts as a number) and size, and the runs of equal
-tiles; then:
+Two ways to the same answer. ``shape_waits`` is the definition: a completeness test per kind, per suit from
+bounded tables (``_completions``). ``hand_waits`` is what every line of a batch asks for (the JSON's ``waits``),
+found without a count vector for most hands: one pass over the sorted tiles gives each suit's pattern (its
+counts as a number) and size, and the runs of equal tiles; then
 
 - the regular form a suit at a time: a suit's pattern is the key of a bounded table of what one more tile of that
   suit does (``_suit_entry``: whether the suit splits, with or without the pair, and which added tiles let it
-  split each way, each found greedily). The waits are the additions to one suit while the others split, at most one of them holding
-  the pair: a look-up a suit;
+  split each way, each found greedily). The waits are the additions to one suit while the others split, at most
+  one of them holding the pair: a look-up a suit;
 - seven pairs and thirteen orphans by the runs: one kind held an odd number of times, the others in pairs; or
   only orphans, twelve or thirteen of them different;
-- any other special form as ``readings`` tries it (its candidate tiles, then the form itself).
+- any other special form as ``forms`` tries it (its candidate tiles, then the form itself).
 
-tests/test_shapewaits.py holds this to the definition (a completeness test per kind) on many hands.
+tests/test_shapewaits.py holds the two together on many hands.
 
->>> from mjcalc.readings import FormSpec, tiles_of
+>>> from mjcalc.core.readings.forms import FormSpec
+>>> from mjcalc.core.readings.decompose import tiles_of
 >>> sorted(hand_waits(tuple(sorted(tiles_of("1112345678999m"))), (), 4, (FormSpec("regular"),)))
 [0, 1, 2, 3, 4, 5, 6, 7, 8]
+>>> sorted(T.name(t) for t in shape_waits(tiles_of("1112345678999m"), [], 4, (FormSpec("regular"),)))
+['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
-from . import tiles as T
-from .hand import Meld
-from .memo import remember
-from .readings import (  # noqa: F401  (suit_bits: tests)
-    FEWEST_KINDS,
-    ORPHANS,
-    SPECIAL_FORMS,
-    FormSpec,
-    _form_candidates,
-    _KNITTED_MASKS,
-    _packed_bits,
-    _regular,
-    suit_bits,
+from .. import tiles as T
+from ..hand import Meld
+from ...support.memo import remember
+from .forms import (  # noqa: F401  (suit_bits: tests)
+    _KNITTED_MASKS, FEWEST_KINDS, ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates, _packed_bits, _regular, suit_bits,
 )
+from .wildcards import _held, joker_fills
 
 # A suit's pattern: its counts packed three bits a rank (a suit holds at most four of a kind, and a tile added to
 # four makes five, which three bits still hold), plus the suit above the 27 bits of nine ranks, so that one number
@@ -295,3 +294,122 @@ def _knitted_straight_waits(concealed: tuple[int, ...], free: int) -> int:
         elif not out & missing and _regular(tuple(rest)):
             out |= missing
     return out
+
+
+def shape_waits(concealed: Iterable[int], melds: Iterable[Meld], sets: int, forms: tuple[FormSpec, ...],
+                jokers: int = 0) -> frozenset[int]:
+    """Tile kinds that complete the hand (one tile short), leaving out kinds the hand already holds four of.
+
+    With jokers, a kind is a wait exactly when one more joker can stand for it: one enumeration of the fills
+    with ``jokers + 1`` instead of a completeness test per kind."""
+    melds = tuple(melds)
+    base = T.counts_of(concealed)
+    held = _held(concealed, melds)
+    if jokers:
+        fills = joker_fills(tuple(base), jokers + 1, sets - len(melds), forms, held)
+        return frozenset(k for fill in fills for k in fill)
+    found = _completing_kinds(tuple(base), sets - len(melds), forms)
+    return frozenset(k for k in found if held[k] < 4)
+
+
+def shape_completions(concealed: Iterable[int], melds: Iterable[Meld], sets: int,
+                      forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Tile kinds whose addition completes the shape of the hand (one tile short), kinds it already holds four
+    of included: what a rule that counts waits by the shape alone sees (MCR's reference, for 边张 嵌张 单钓将)."""
+    return _completing_kinds(tuple(T.counts_of(concealed)), sets - len(tuple(melds)), forms)
+
+
+# The kinds that complete each set of concealed counts met (``_completing_kinds``), by the counts, the sets still
+# free and the ruleset's forms (by id, kept with them): a dictionary, not an lru_cache, whose key would hash the
+# forms on every call. Bounded: a batch's memory must not grow with the file.
+_COMPLETING: Final[dict[tuple[tuple[int, ...], int, int], tuple[tuple[FormSpec, ...], frozenset[int]]]] = {}
+
+
+def _completing_kinds(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Kinds whose addition completes the concealed tiles (``_completions``), remembered."""
+    key = (counts, free, id(forms))
+    found = _COMPLETING.get(key)
+    if found is None or found[0] is not forms:
+        found = remember(_COMPLETING, key, (forms, _completions(counts, free, forms)), 4096)
+    return found[1]
+
+
+# Each suit's ``_suit_can`` bits (found greedily: ``suit_bits``) and ``_suit_completions`` by its counts (the honors'
+# are 7 long, a suit's 9: the counts alone tell them apart). Bounded: suit patterns are many over a million lines.
+_CAN: Final[dict[tuple[int, ...], int]] = {}
+
+
+_COMPLETES: Final[dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def _completions(counts: tuple[int, ...], free: int, forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Kinds whose addition completes the concealed tiles.
+
+    The regular form a suit at a time: a tile added to one suit completes the hand when the other suits all
+    split and that suit, with it, splits into sets alone (the others hold the pair) or with the pair (they
+    don't); which tiles do either for a suit is kept by the suit's pattern (``_suit_completions``). A special
+    form is tried on each tile near a held one (or an orphan) whose fourteen tiles can be of it."""
+    out: set[int] = set()
+    if sum(counts) + 1 == 3 * free + 2 and any(spec.name == "regular" for spec in forms):
+        subs = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+        bits = [-1, -1, -1, -1]  # -1: the suit is empty
+        for s in range(4):
+            sub = subs[s]
+            if any(sub):
+                b = _CAN.get(sub, -1)
+                if b < 0:
+                    b = remember(_CAN, sub, suit_bits(sub, s == 3), 16384)
+                bits[s] = b
+        for s in range(4):
+            pairs = 0  # _pairs_if_split over the other suits
+            splits = True
+            for j in range(4):
+                b = bits[j]
+                if j != s and b >= 0:
+                    if not b:
+                        splits = False
+                        break
+                    pairs += b >> 1
+            if splits and pairs <= 1:
+                sub = subs[s]
+                completes = _COMPLETES.get(sub)
+                if completes is None:
+                    completes = remember(_COMPLETES, sub, _suit_completions(sub, s == 3), 16384)
+                offset = 9 * s
+                for i in completes[pairs]:
+                    out.add(offset + i)
+    held: list[int] | None = None
+    for spec in forms:
+        if spec.name == "regular":
+            continue
+        if held is None:
+            held = [t for t, n in enumerate(counts) if n]
+        candidates = _form_candidates(spec.name, counts, held)
+        if not candidates:  # the usual hand: of no special form, nothing to try
+            continue
+        form = SPECIAL_FORMS[spec.name]
+        for k in sorted(candidates - out):
+            filled = list(counts)
+            filled[k] += 1
+            if form(tuple(filled), free, spec):
+                out.add(k)
+    return frozenset(out)
+
+
+def _suit_completions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tiles (offsets in the suit) whose addition lets one suit split with the pair, and into sets alone:
+    indexed by how many pairs the other suits hold (0: this suit needs it, 1: it must not have one). Each found
+    greedily on the counts packed (``_packed_bits``), remembered by the caller (``_COMPLETES``)."""
+    packed = total = 0
+    for i, c in enumerate(counts):
+        packed += c << 3 * i
+        total += c
+    ranks = len(counts)
+    with_pair, sets_only = [], []
+    for i in range(ranks):
+        bits = _packed_bits(packed + (1 << 3 * i), total + 1, ranks, honors)
+        if bits & 2:
+            with_pair.append(i)
+        if bits & 1:
+            sets_only.append(i)
+    return tuple(with_pair), tuple(sets_only)

@@ -34,11 +34,11 @@ from functools import partial
 from typing import Any, Final, NamedTuple
 
 from . import tiles as T
-from .errors import MjcalcError
-from .i18n import Msg
-from .memo import remember
+from ..errors import MjcalcError
+from ..i18n import Msg
+from ..support.memo import remember
 from .normalise import SUIT_CHARS, normalise
-from .pyclasses import FillingDict
+from ..support.lazy import FillingDict
 
 
 class FlagWord(NamedTuple):
