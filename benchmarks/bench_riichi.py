@@ -33,7 +33,8 @@ from mjcalc.engine import Request, best_reading, read_line, score_line
 from mjcalc.core.hand import Hand
 from mjcalc.core.notation import parse_line
 from mjcalc.core.readings.wildcards import Wildcards
-from mjcalc.ruleset import Ruleset, load_ruleset
+from mjcalc.core.model import Ruleset
+from mjcalc.ruleset.loader import load_ruleset
 
 
 def _best_of(run, inputs: list[Any]) -> float:

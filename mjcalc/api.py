@@ -45,7 +45,7 @@ class RulesetError(MjcalcError, ValueError):
 def _request(rules: str | None, options: Options | None, builtin_only: bool = False) -> Request:
     """The Request for a call, its ruleset and options checked once (a mistake raises RulesetError)."""
     from .engine import DEFAULT_RULESET, Request
-    from .ruleset import check_builtin, load_ruleset
+    from .ruleset.loader import check_builtin, load_ruleset
 
     if rules is not None and not isinstance(rules, str):
         raise TypeError(f"rules is a ruleset name or a path to a .yaml file, not {type(rules).__name__}")
@@ -195,7 +195,8 @@ def rulesets() -> dict[str, dict[str, Any]]:
     ('han', True)
     """
     from .render_rules import ruleset_json
-    from .ruleset import builtin_names, load_ruleset
+    from .support.builtin import builtin_names
+    from .ruleset.loader import load_ruleset
 
     try:
         loaded = [load_ruleset(name) for name in builtin_names()]

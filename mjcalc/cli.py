@@ -282,7 +282,7 @@ def _file_request(rules: str | None, set_: list[str] | None, config: "Config") -
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
     from .engine import DEFAULT_RULESET, Request, check_run_options, request_options
-    from .ruleset import load_ruleset
+    from .ruleset.loader import load_ruleset
 
     request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)
     try:
@@ -592,7 +592,8 @@ def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None
     from .config import Config
     from .render import terminal_width
     from .render_rules import rules_list
-    from .ruleset import builtin_names, load_ruleset
+    from .support.builtin import builtin_names
+    from .ruleset.loader import load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
 
@@ -613,8 +614,8 @@ def rules_schema(
     markdown: bool = typer.Option(False, "--markdown", help="The tables of rules/SCHEMA.md instead."),
 ) -> None:
     """The grammar of a ruleset file, as a JSON Schema (for an editor that checks YAML as you type)."""
-    from .schema import markdown as schema_markdown
-    from .schema import ruleset_schema
+    from .ruleset.schema import markdown as schema_markdown
+    from .ruleset.schema import ruleset_schema
 
     typer.echo(schema_markdown() if markdown else json.dumps(ruleset_schema(), ensure_ascii=False, indent=2))
 
@@ -629,7 +630,7 @@ def rules_show(
     from .config import Config
     from .render import terminal_width
     from .render_rules import ruleset_json, ruleset_text
-    from .ruleset import load_ruleset
+    from .ruleset.loader import load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
     try:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import MjcalcError
+from .errors import quoted as _shown
 from .i18n import Msg
 from .support.yamlfile import load
 
@@ -125,10 +126,4 @@ def _from_environment(data: dict[str, Any], path: Path | None) -> Config:
         options=ConfigOptions(dict(data.get("set") or {}), where),
         path=str(path) if path is not None else None,
     )
-
-
-def _shown(value: Any) -> str:
-    from .schema import _quote
-
-    return _quote(value)
 

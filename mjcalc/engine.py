@@ -19,13 +19,16 @@ from .i18n import Msg
 from .core.hand import Hand, SpecialKongDef, build_hand
 from .support.memo import remember
 from .core.notation import FlagsRead, FlagWord, ParsedLine, parse_line
-from .predicates import DECIDED, Candidate, Tallied
+from .registry import DECIDED
+from .core.candidate import Candidate
+from .core.scoring import Tallied
 from .core.readings.forms import IMMEDIATE, FormSpec
 from .core.readings.decompose import Reading, readings
 from .core.readings.wildcards import Wildcards, reading_class, set_call_hands, substituted_hands
 from .core.readings.waits import shape_waits
-from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
-from .settlement import Award, Settlement, liable_items, settler
+from .core.model import Condition, ItemDef, Ruleset
+from .ruleset.loader import check_builtin, check_config_options, load_ruleset
+from .core.settlement.payments import Award, Settlement, liable_items, settler
 from .core.readings.waits import hand_shapes, hand_waits, kinds_of
 
 DEFAULT_RULESET: Final = "changchun"
@@ -484,7 +487,7 @@ def _any_aimed(options: Mapping[str, Any]) -> bool:
 def check_run_options(request: Request) -> None:
     """Before a run of many lines: each ``--set NAME`` must be an option of the run's ruleset or of a built-in
     one, and ``RULESET.NAME`` of that ruleset; each value must read under every ruleset it is checked by."""
-    from .ruleset import builtin_names
+    from .support.builtin import builtin_names
 
     main = load_ruleset(request.rules or DEFAULT_RULESET)
     candidates = [main, *(load_ruleset(n) for n in builtin_names() if n != main.id)]

@@ -97,3 +97,16 @@ def did_you_mean(word: str, known: Iterable[str], prefix: str = "") -> str:
 
     close = difflib.get_close_matches(word, list(known), n=1)
     return Msg(" (did you mean '{word}'?)", word=prefix + close[0]) if close else ""
+
+
+def quoted(value: object) -> str:
+    """A value from a file or a command line, quoted and cut short (a message stays one readable line)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        if isinstance(value, int) and not isinstance(value, bool):
+            text = str(value)
+            return text if len(text) <= 20 else f"a number of {len(text)} digits"
+        return repr(value)
+    text = value if isinstance(value, str) else repr(value)
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return f"'{text[:60]}…'" if len(text) > 60 else f"'{text}'"
+

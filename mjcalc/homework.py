@@ -32,8 +32,9 @@ from .errors import MjcalcError
 from .support.frozen import replace
 from .i18n import N_, localized, tr
 from .render import UNITS
-from .ruleset import ItemDef, Ruleset
-from .settlement import SETTLERS, Award, Settlement, settle_per_payer
+from .core.model import ItemDef, Ruleset
+from .registry import SETTLERS
+from .core.settlement.payments import Award, Settlement, settle_per_payer
 
 if TYPE_CHECKING:
     from .batch import Record
@@ -800,7 +801,7 @@ def _doc(item: ItemDef, lang: str = "en") -> str:
     if item.doc:
         return localized(item.doc, lang).strip()
     from .support.docs import doc_of
-    from .predicates import PREDICATES
+    from .registry import PREDICATES
 
     name = re.match(r"[\w.]+", item.when_text)
     fn = PREDICATES.get(name.group(0)) if name else None
@@ -811,7 +812,7 @@ def _doc(item: ItemDef, lang: str = "en") -> str:
 
 
 def _scope_text(scope: str, lang: str) -> str:
-    from .schema import SCOPES
+    from .ruleset.schema import SCOPES
 
     return tr(SCOPES[scope], lang)
 

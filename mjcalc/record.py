@@ -19,7 +19,7 @@ from .core.context import _CONTEXT_FIELDS, DEFAULT, Context, _json_value
 from .engine import Result, rules_read
 from .i18n import localized, tr
 from .support.memo import remember
-from .settlement import Award, Payment
+from .core.settlement.payments import Award, Payment
 
 _orjson: Any
 try:  # an optional speed-up (pyproject.toml); without it the standard library writes the very same text

@@ -10,7 +10,8 @@ from .engine import Result
 from .hooks.riichi import yakuman_shown
 from .i18n import N_, localized, tr
 from .core.readings.forms import IMMEDIATE
-from .ruleset import SCOPES, Ruleset
+from .ruleset.schema import SCOPES
+from .core.model import Ruleset
 
 
 def _name(names: Mapping[str, Any], lang: str) -> str:

@@ -12,7 +12,8 @@ from .core import tiles as T
 from .core.facts import describe
 from .i18n import N_, localized, tr
 from .render import _name, _option_text, _scope, _widest, cols, tabulate, unit_of, words, wrap
-from .ruleset import Ruleset, decisions_of
+from .core.model import Ruleset
+from .ruleset.loader import decisions_of
 
 
 def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = None) -> str:
@@ -36,7 +37,7 @@ def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = No
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
     from .support.docs import doc_of
-    from .predicates import PREDICATES
+    from .registry import PREDICATES
 
     def doc(text: str) -> str:
         name = text.split("(")[0].strip()
@@ -79,7 +80,7 @@ def _by_lang(text: str) -> dict[str, str]:
 
 
 def _finder_doc(name: str | None) -> str | None:
-    from .settlement import KONG_FINDERS
+    from .registry import KONG_FINDERS
 
     fn = KONG_FINDERS.get(name or "")
     from .support.docs import doc_of

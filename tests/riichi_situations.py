@@ -415,7 +415,7 @@ def from_line(text: str, options: dict[str, Any]) -> Situation:
     """The Situation of a line of notation (the hand-written cases), read with mjcalc's own parser."""
     from mjcalc.engine import Request, read_line
     from mjcalc.core.notation import parse_line
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
 
     parsed = parse_line(text)
     _, _, _, hand, ctx = read_line(parsed, load_ruleset("riichi"), Request(rules="riichi"))

@@ -36,7 +36,8 @@ import yaml
 
 from mjcalc.engine import Request, score_line
 from mjcalc.record import to_json
-from mjcalc.ruleset import builtin_names, load_ruleset
+from mjcalc.support.builtin import builtin_names
+from mjcalc.ruleset.loader import load_ruleset
 
 CASE_DIR = Path(__file__).parent / "cases"
 

@@ -321,7 +321,7 @@ def test_rules_show_names_only_files_in_the_repository(tmp_path) -> None:
     a file the repository does not hold (the project's seeds/ and spec/ are not shipped)."""
     from pathlib import Path
 
-    from mjcalc.ruleset import builtin_names
+    from mjcalc.support.builtin import builtin_names
 
     for name in builtin_names():
         text = run("rules", "show", name, env={"COLUMNS": ""}).output

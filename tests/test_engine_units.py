@@ -9,7 +9,8 @@ from mjcalc.core.readings.forms import FormSpec, regular_decompositions
 from mjcalc.core.readings.wildcards import joker_fills
 from mjcalc.core.readings.waits import shape_waits
 from mjcalc.core.readings.decompose import tiles_of
-from mjcalc.settlement import _largest_remainder, exponential
+from mjcalc.core.settlement.payments import _largest_remainder
+from mjcalc.core.settlement.formulas import exponential
 
 REGULAR = (FormSpec("regular"),)
 ALL_FORMS = (FormSpec("regular"), FormSpec("seven_pairs"), FormSpec("thirteen_orphans"))
@@ -119,7 +120,7 @@ def test_hand_completions_are_the_completing_kinds() -> None:
     import random
 
     from mjcalc.core.readings.waits import _completing_kinds
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
     from mjcalc.core.readings.waits import hand_completions
 
     rng = random.Random(12)

@@ -34,7 +34,8 @@ import yaml
 
 from mjcalc.api import check
 from mjcalc.homework import CAUSES
-from mjcalc.ruleset import builtin_names, load_ruleset
+from mjcalc.support.builtin import builtin_names
+from mjcalc.ruleset.loader import load_ruleset
 
 FOLDER = Path(__file__).parent / "homework"
 FILES = sorted(FOLDER.glob("*.yaml"))

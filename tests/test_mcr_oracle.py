@@ -200,7 +200,7 @@ def test_lines_read_back() -> None:
     from mjcalc.engine import read_line
     from mjcalc.errors import MjcalcError
     from mjcalc.core.notation import parse_line
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
 
     rules = load_ruleset("mcr")
     wrong = []

@@ -9,7 +9,7 @@ from mjcalc.engine import Request, score_line
 from mjcalc.core.hand import TileRules, build_hand
 from mjcalc.core.notation import FlagWord, parse_line
 from mjcalc.core.readings.decompose import tiles_of
-from mjcalc.ruleset import load_ruleset
+from mjcalc.ruleset.loader import load_ruleset
 
 CHANGCHUN = load_ruleset("changchun").tile_rules
 

@@ -11,7 +11,8 @@ from mjcalc.core.hand import Meld
 from mjcalc.core.readings.forms import ORPHANS, FormSpec, _suit_can, is_complete
 from mjcalc.core.readings.wildcards import _held
 from mjcalc.core.readings.waits import shape_waits
-from mjcalc.core.readings.waits import hand_waits, suit_bits
+from mjcalc.core.readings.waits import hand_waits
+from mjcalc.core.readings.forms import suit_bits
 
 FORMS = (
     (FormSpec("regular"),),

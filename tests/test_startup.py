@@ -66,7 +66,7 @@ def test_the_json_is_read_only_beside_the_yaml_it_was_made_from(tmp_path: Path) 
 
 def _installed_rules(tmp_path: Path) -> Path:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    found = subprocess.run([sys.executable, "-c", "import mjcalc.ruleset as r; print(r.builtin_dir())"],
+    found = subprocess.run([sys.executable, "-c", "import mjcalc.support.builtin as r; print(r.builtin_dir())"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
     return Path(found.stdout.strip())
 
@@ -171,7 +171,8 @@ def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:
     import inspect
 
     import mjcalc.hooks  # noqa: F401  (their predicates too)
-    from mjcalc.predicates import PREDICATES, signature_of
+    from mjcalc.registry import PREDICATES
+    from mjcalc.predicates.binding import signature_of
 
     for name, fn in PREDICATES.items():
         assert signature_of(fn) == inspect.signature(fn), name
@@ -199,7 +200,8 @@ def test_a_predicates_parameters_are_its_signatures() -> None:
     import inspect
 
     import mjcalc.hooks  # noqa: F401  (their predicates too)
-    from mjcalc.predicates import PREDICATES, REQUIRED, _parameters_from_text, parameters_of
+    from mjcalc.registry import PREDICATES
+    from mjcalc.predicates.binding import REQUIRED, _parameters_from_text, parameters_of
 
     for name, fn in PREDICATES.items():
         parameters = list(inspect.signature(fn).parameters.values())

@@ -248,7 +248,8 @@ FLAG_FACTS: Final = {f.name: new_fact(f"+{f.name}") for f in FLAGS
               if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
 DEALER: Final = new_fact(N_("the dealer wins"))
 CONTEXT_FACTS: Final = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
-_ZIMO: Final = FLAG_FACTS["zimo"]
+ZIMO: Final = FLAG_FACTS["zimo"]
+_ZIMO: Final = ZIMO
 # While a line's flags are read, its context facts are kept shifted down by their lowest bit (``_FACTS_AT``): the
 # unions of small ints, which a compiled module makes without a big int each, then one shift up in ``_context``
 # (callgrind: ~1,000 instructions a riichi line less). Any facts shift back exactly: only speed depends on the span.

@@ -36,7 +36,9 @@ from ..core.facts import (
 from ..core.facts import DRAGON as DRAGON_FACT
 from ..core.hand import EXPOSED_KINDS, KONG_KINDS
 from ..support.memo import remember
-from ..predicates import REGULAR, Candidate, namespaced, needs, tallied
+from ..core.readings.forms import REGULAR
+from ..core.candidate import Candidate
+from ..predicates.binding import namespaced, needs, tallied
 from ..core.readings.forms import FORM_FACTS
 
 mcr = namespaced("mcr")

@@ -4,8 +4,8 @@ kind. Each finder returns the kongs it sees in one reading; ``rules/meihe.yaml``
 from __future__ import annotations
 
 from ..core import tiles as T
-from ..predicates import Candidate
-from ..settlement import kong_finder
+from ..core.candidate import Candidate
+from ..core.settlement.kongs import kong_finder
 
 meihe = kong_finder("meihe")
 

@@ -33,11 +33,14 @@ from ..core.context import FLAG_FACTS, LOSERS
 from ..core.facts import CLOSED, RED
 from ..i18n import N_, Msg
 from ..support.memo import remember
-from ..predicates import REGULAR, Candidate, namespaced, needs
+from ..core.readings.forms import REGULAR
+from ..core.candidate import Candidate
+from ..predicates.binding import namespaced, needs
 from ..core.readings.decompose import WAIT_FACTS
 from ..core.readings.forms import Group
-from ..ruleset import Ruleset
-from ..settlement import SETTLERS, Award, Payment, Settlement, liable_items
+from ..core.model import Ruleset
+from ..registry import FORMULA_NEEDS, SETTLERS
+from ..core.settlement.payments import Award, Payment, Settlement, liable_items
 
 riichi = namespaced("riichi")
 
@@ -457,3 +460,5 @@ def _what_if(what_if: Mapping[str, Any], options: Mapping[str, Any], c: Candidat
 
 
 SETTLERS["riichi"] = settle_riichi
+# the options its settler reads directly
+FORMULA_NEEDS["riichi"] = {"options": ("kazoe", "kiriage", "open_pinfu_fu", "pinfu_tsumo_fu")}

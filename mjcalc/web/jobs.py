@@ -49,7 +49,7 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     from ..i18n import LANGS, tr
     from ..core.readings.decompose import WAIT_FACT_NAMES, WAITS
     from ..render import WAIT_NAMES
-    from ..schema import SCOPES
+    from ..ruleset.schema import SCOPES
 
     scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
     waits: dict[str, dict[str, str]] = {}

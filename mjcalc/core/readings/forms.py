@@ -465,6 +465,7 @@ FORM_FACT_NAMES: Final = {  # the facts' names in words (facts.describe: mjcalc 
 
 
 FORM_FACTS: Final = {name: new_fact(FORM_FACT_NAMES.get(name, f"form {name}")) for name in (*FORM_NAMES, IMMEDIATE)}
+REGULAR: Final = FORM_FACTS["regular"]
 
 
 def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpec]) -> bool:

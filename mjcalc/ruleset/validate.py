@@ -1,57 +1,45 @@
-"""Rulesets: YAML → a validated, frozen model; ``extends`` merging; options (house rules) bound to values.
-
-The YAML grammar is described in ``rules/SCHEMA.md``. A ruleset file names predicates and formulas; it
-never holds code or expressions, and it is read with ``yaml.safe_load``, so a file can never run code.
-Every mistake in a file fails at load time, naming the file, the entry and the field.
-"""
+"""A ruleset file's data (merged with what it extends) checked field by field and made into the model
+(core/model.py): every predicate, form, flag, option and item it names must exist, every value fit; each
+mistake names the file, the entry and the field. ``when:`` is compiled here, with the gates of its predicates."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
-from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .core import tiles as T
-from .core.context import FLAG_BY_NAME, OPTION_FLAGS
-from .errors import MjcalcError, did_you_mean
-from .i18n import Msg
-from .core.facts import OPEN_GATE, Gate
-from .core.hand import SpecialKongDef, TileRules
-from .support.memo import remember
-from .predicates import PREDICATES, Candidate, bind_gated, combined, negated, with_options
-from .core.readings.forms import FORM_NAMES, FormSpec
+from ..core import tiles as T
+from ..core.context import FLAG_BY_NAME, OPTION_FLAGS
+from ..core.facts import OPEN_GATE, Gate
+from ..core.hand import SpecialKongDef, TileRules
+from ..core.model import Condition, ItemDef, KongRule, OptionDef, Ruleset, SpecialKongPoints, option_key
+from ..core.readings.forms import FORM_NAMES, FormSpec
+from ..errors import MjcalcError, did_you_mean, quoted as _shown
+from ..i18n import Msg
+from ..registry import KONG_FINDERS, PREDICATES
+from ..core.candidate import Candidate
+from ..predicates.binding import bind_gated, combined, negated, with_options
+from ..support.builtin import builtin_dir
 from .schema import (
-    FORM_PARAMS,
-    FORMULA_NEEDS,
-    FORMULA_PARAMS,
-    JOKER_SETS,
-    LIMITS,
-    OPTION_TYPES,
-    PAYMENT_PARAMS,
-    PREDICATE_PARAMS,
-    RANGES,
-    SCOPES,
-    WILDCARD_PROVIDERS,
-    option_fits,
-    param_problem,
+    FORM_PARAMS, FORMULA_PARAMS, JOKER_SETS, OPTION_TYPES, PAYMENT_PARAMS, PREDICATE_PARAMS, SCOPES,
+    WILDCARD_PROVIDERS, option_fits, param_problem,
 )
-from .schema import _quote as _shown
-from .support.yamlfile import check_path, load_trusted
-from .support.yamlfile import load as load_yaml
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.support.frozen)
-    from dataclasses import dataclass, field
-else:
-    from .support.frozen import dataclass, field
 
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}
 with V any of these, where 0 means the item does not count on that kind of hand (open 0 = closed only)"""
+
+
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+
+
 _ID_FIRST, _ID_REST = _LOWER, _LOWER | frozenset("0123456789_")  # an item's id: ^[a-z][a-z0-9_]*$
+
+
 _NAME_FIRST = _LOWER | frozenset("0123456789")  # a built-in ruleset's name: schema.RULESET_ID_PATTERN
+
+
 _NAME_REST = _NAME_FIRST | frozenset("_-")
 
 
@@ -61,503 +49,6 @@ def matches(text: str, first: frozenset[str], rest: frozenset[str]) -> bool:
     ruleset with them (tests/test_ruleset.py holds this to ``re``)."""
     body = text[:-1] if text.endswith("\n") else text
     return bool(body) and body[0] in first and rest.issuperset(body[1:])
-
-
-def option_key(value: Any) -> str:
-    """How an option value is written as a key of ``values:`` (bools as on / off)."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
-
-
-def option_refs(value: Any) -> set[str]:
-    """The options a YAML value reads (``{option: NAME}`` anywhere inside it)."""
-    if isinstance(value, dict):
-        found = {value["option"]} if isinstance(value.get("option"), str) else set()
-        for v in value.values():
-            found |= option_refs(v)
-        return found
-    return set()
-
-
-def gate_open(option: str | None, values: tuple[Any, ...], options: Mapping[str, Any]) -> bool:
-    """``enabled:`` of an item or a condition: no option, the option on, or the option at one of ``values``."""
-    if option is None:
-        return True
-    value = options.get(option)
-    return value in values if values else bool(value)
-
-
-@lru_cache(maxsize=1)
-def builtin_dir() -> Path:
-    """Where the built-in ruleset files are: inside the installed package (rules/ maps to mjcalc.rules, a
-    folder beside this module), or the checkout's rules/ when mjcalc is imported straight from a source tree
-    or installed editable. (Found without importlib.resources, which costs every command's start-up.)"""
-    inside = Path(__file__).parent / "rules"
-    return inside if inside.is_dir() else Path(__file__).resolve().parent.parent / "rules"
-
-
-def decisions_of(rules: Ruleset) -> str | None:
-    """The document of a ruleset's decisions, shipped beside the built-in files (``rules/<name>.md``): its own, or
-    that of the first built-in ruleset it extends that has one; None when none has."""
-    home = os.path.realpath(builtin_dir())
-    for file in rules.files:
-        folder, name = os.path.split(file)
-        doc = os.path.join(folder, name.rsplit(".", 1)[0] + ".md")
-        if folder == home and os.path.isfile(doc):
-            return doc
-    return None
-
-
-def builtin_names() -> list[str]:
-    # os.listdir, not Path.glob("*.yaml"): the same names, 0.4 M instructions fewer a command (callgrind)
-    return sorted(name[:-5] for name in os.listdir(builtin_dir()) if name.endswith(".yaml"))
-
-
-def check_builtin(ref: str, where: str, column: int | None = None) -> None:
-    """Refuse a ruleset that is not a built-in one, by name, without reading anything the reference names:
-    for a caller that must never open a file a user names (``mjcalc serve``)."""
-    names = builtin_names()
-    if isinstance(ref, str) and ref in names:
-        return
-    shown = str(ref)[:64] + ("…" if len(str(ref)) > 64 else "")
-    shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
-    raise MjcalcError("ruleset", f"{where}: '{shown}' is not a built-in ruleset{did_you_mean(str(ref)[:64], names)}; "
-                      f"only the built-in ones can be used here ({', '.join(names)}), not a ruleset file", column)
-
-
-# --- the model -----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OptionDef:
-    name: str
-    type: str
-    default: Any
-    doc: str
-    choices: tuple[str, ...] = ()
-
-    def parse(self, raw: Any, where: str) -> Any:
-        """A value for this option from YAML or a ``--set`` string."""
-        text = str(raw).strip().lower() if not isinstance(raw, (bool, int)) or raw is None else raw
-        try:
-            if self.type == "bool":
-                if isinstance(text, bool):
-                    return text
-                if text in ("on", "true", "yes", "1"):
-                    return True
-                if text in ("off", "false", "no", "0"):
-                    return False
-                raise ValueError
-            if self.type == "int_or_none" and (raw is None or text in ("none", "null", "off", "")):
-                return None
-            if self.type in ("int", "int_or_none"):
-                if isinstance(text, str) and len(text) > 12:
-                    raise ValueError
-                value = int(text)
-                low, high, _ = RANGES["option_int"]
-                if not low <= value <= high:
-                    raise ValueError
-                return value
-            if self.type == "choice":
-                if option_key(text) in self.choices:
-                    return option_key(text)
-                raise ValueError
-        except (ValueError, TypeError):
-            pass
-        low, high, _ = RANGES["option_int"]
-        expected = {
-            "bool": Msg("on or off"),
-            "int": Msg("a whole number from {low} to {high:,}", low=low, high=high),
-            "int_or_none": Msg("a whole number from {low} to {high:,} or none", low=low, high=high),
-            "choice": " | ".join(self.choices),
-        }[self.type]
-        raise MjcalcError("ruleset", Msg("{where}: option '{option}' takes {expected}, not {value}", where=where,
-                                         option=self.name, expected=expected, value=_shown(raw)))
-
-
-@dataclass(frozen=True)
-class Condition:
-    id: str
-    names: dict[str, str]
-    message: dict[str, str]
-    when: Callable[[Candidate], bool | int] | None  # None for `shape` and `minimum`, which the engine decides
-    when_text: str
-    minimum: int | None = None  # the items that are not `bonus` must add up to at least this (riichi: a yaku)
-    enabled: str | None = None  # as ItemDef.enabled: the condition holds only under these option values
-    enabled_values: tuple[Any, ...] = ()
-    fail_gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py) to be false: else not asked
-    reached: int | None = None  # a `minimum` that failed: how much the reading reached (its message says so too)
-    minimum_option: str | None = None  # ``minimum: {option: NAME}``: the minimum is that option's value
-
-    def is_enabled(self, options: Mapping[str, Any]) -> bool:
-        return gate_open(self.enabled, self.enabled_values, options)
-
-
-@dataclass(frozen=True)
-class ItemDef:
-    id: str
-    names: dict[str, str]
-    value: Any  # see VALUE_DOC
-    when: Callable[[Candidate], bool | int]
-    when_text: str
-    applies_to: str
-    excludes: tuple[str, ...]  # ("*",) = every other item
-    enabled: str | None  # an option name: the item counts only while that option is on (or has a listed value)
-    doc: str
-    enabled_values: tuple[Any, ...] = ()  # empty: the option must be on
-    tier: str = "regular"  # an item of a higher tier drops every item of the lower ones (riichi: yakuman)
-    bonus: bool = False  # counts in the total but not toward a win condition's `minimum` (dora)
-    fallback: bool = False  # counts only when no other item (bonus items aside) does (MCR 无番和)
-    reduces: tuple[tuple[str, int], ...] = ()  # `excludes: [{ID: N}]`: N of that item's count go (不计 one of them)
-    gate: Gate = OPEN_GATE  # what `when` needs of the hand's facts (facts.py): the engine skips it cheaply
-    exact: bool = False  # `when` holds exactly when its gate is met: the engine need not ask it
-    spares: tuple[str, ...] = ()  # ``excludes: {all_but: [...]}``: the items "*" leaves standing
-    immediate: bool = False  # when it holds the hand wins whatever its tiles, read as no sets (flower wins)
-    # ``liable:``: a player named by +pao is liable for the hand when it holds this item (責任払い), while the
-    # option ``liable_option`` is on (or at one of ``liable_values``), when one is named
-    liable: bool = False
-    liable_option: str | None = None
-    liable_values: tuple[Any, ...] = ()
-
-    def is_enabled(self, options: Mapping[str, Any]) -> bool:
-        return gate_open(self.enabled, self.enabled_values, options)
-
-    def is_liable(self, options: Mapping[str, Any]) -> bool:
-        """Whether a liable player (+pao) pays for a hand holding this item, under these options."""
-        return self.liable and gate_open(self.liable_option, self.liable_values, options)
-
-
-@dataclass(frozen=True)
-class KongRule:
-    id: str
-    names: dict[str, str]
-    points: int = 0  # ordinary kong (minggang, angang)
-    tiles: tuple[int, ...] = ()  # for a "big" kong: the kinds that make it big
-    exposed: int = 0
-    concealed: int = 0
-    wildcard: bool = False  # a kong of the wildcard kind (黄金杠): priced by ``concealed`` instead of 暗杠
-    found_by: str | None = None  # a kong no meld declares (瘸腿杠 …): a finder in settlement.KONG_FINDERS
-
-
-@dataclass(frozen=True)
-class SpecialKongPoints:
-    points: int
-    extra_points: int
-    per_tile: int
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    id: str
-    names: dict[str, str]
-    description: str
-    source: str
-    path: str
-    unit: str
-    tile_rules: TileRules
-    forms: tuple[FormSpec, ...]
-    wildcard: str
-    flags: frozenset[str]
-    options: dict[str, OptionDef]
-    conditions: tuple[Condition, ...]
-    items: tuple[ItemDef, ...]
-    formula: dict[str, Any]
-    payments: dict[str, Any]
-    kongs: dict[str, KongRule]
-    special_kong_points: dict[str, SpecialKongPoints]
-    # by_class: the rules see of a reading only its sets' classes (kind, suit, 1/9, wind, dragon), not exact
-    # tiles nor where the winning tile sits; wildcard substitutions are then tried once per class.
-    joker_sets: str = "every_tile"
-    raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
-    tiers: tuple[str, ...] = ("regular",)  # highest first; items default to the last
-    # Flags of the notation that make no sense under these rules and are refused (MCR: 天和 / 地和 / 人和), with the
-    # message: not ignored as a flag another ruleset reads would be.
-    refused_flags: dict[str, dict[str, str]] = field(default_factory=dict)
-    # How readings that pay the same are told apart, in order (``ties:``): ("items", ids) a reading with one of
-    # these items first, ("forms", names) a reading of one of these forms first, ("fewer_items", ()), ("first", ())
-    # the first reading found.
-    ties: tuple[tuple[str, tuple[str, ...]], ...] = (("fewer_items", ()),)
-    # The files read for it, its own first, then each one it extends (real paths): where its documents are found.
-    files: tuple[str, ...] = ()
-
-    def name(self, lang: str) -> str:
-        return self.names.get(lang) or self.names.get("en") or self.id
-
-    def option_values(self, overrides: Mapping[str, Any], where: str = "--set") -> Mapping[str, Any]:
-        """Defaults with overrides applied; an unknown option is an error that lists the known ones. The same
-        overrides give the very same mapping (a batch repeats them, and the engine binds items once per
-        mapping): read it, never change it."""
-        try:
-            key = (id(self), where, tuple(overrides.items()))
-            found = _OPTION_VALUES.get(key)
-        except TypeError:  # an unhashable value: checked below, not remembered
-            key, found = None, None
-        if found is not None and found[0] is self:
-            return found[1]
-        values = self._option_values(overrides, where)
-        if key is not None:
-            remember(_OPTION_VALUES, key, (self, values), 1024)  # per-line +base / +cap can vary
-        return values
-
-    def _option_values(self, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
-        values = {k: o.default for k, o in self.options.items()}
-        for key, raw in overrides.items():
-            if key not in self.options:
-                raise MjcalcError(
-                    "ruleset",
-                    Msg("{where}: '{key}' is not an option of {ruleset}{hint}; options: {options}", where=where,
-                        key=key, ruleset=self.id, hint=did_you_mean(key, self.options),
-                        options=", ".join(self.options) or Msg("none")),
-                )
-            values[key] = self.options[key].parse(raw, where)
-        return values
-
-    def resolve(self, value: Any, options: Mapping[str, Any]) -> Any:
-        """A YAML value that may be ``{option: name}`` or ``{option: name, values: {option value: value}}``."""
-        if isinstance(value, dict) and "option" in value:
-            chosen = options[value["option"]]
-            if "values" not in value:
-                return chosen
-            return self.resolve(value["values"][option_key(chosen)], options)
-        return value
-
-    @cached_property
-    def immediate_items(self) -> tuple[ItemDef, ...]:
-        """Items that make a win whatever the tiles (``immediate: true``): asked before any reading."""
-        return tuple(i for i in self.items if i.immediate)
-
-    @cached_property
-    def binding_options(self) -> tuple[str, ...]:
-        """The options that decide which items and conditions are in play and what the items are worth: what
-        the engine binds once per set of their values (the others, such as the formula's, are read later)."""
-        names = {x.enabled for x in self.items if x.enabled} | {x.enabled for x in self.conditions if x.enabled}
-        names.update(x.minimum_option for x in self.conditions if x.minimum_option)
-        names.update(name for item in self.items for name in option_refs(item.value))
-        return tuple(sorted(names))
-
-    def item_value(self, item: ItemDef, options: Mapping[str, Any]) -> int | tuple[int, int]:
-        """An item's value under these options: an int, or (closed, open) for ``{closed: …, open: …}``."""
-        value = item.value
-        if isinstance(value, dict) and "closed" in value:
-            return int(self.resolve(value["closed"], options)), int(self.resolve(value["open"], options))
-        return int(self.resolve(value, options))
-
-
-# Option values by (ruleset, where, overrides): a batch gives the same --set on every line.
-_OPTION_VALUES: dict[tuple[Any, ...], tuple[Ruleset, dict[str, Any]]] = {}
-
-
-# --- loading -------------------------------------------------------------------------------------------
-
-
-RULESET_KEYS = ("id", "names", "items", "extends", "formula")  # a file with none of them is no ruleset
-
-
-def where_of(path: Path) -> str:
-    """How messages name a ruleset file: a built-in by its file name, a user's file by the path given."""
-    return path.name if path.parent == builtin_dir() else str(path)
-
-
-def is_builtin(path: Path) -> bool:
-    return path.parent == builtin_dir() and path.suffix == ".yaml"
-
-
-class _Loader:
-    """Reads one ruleset file and the chain it extends; every error names the file, entry and field.
-
-    Each file is read by ``yamlfile`` (a regular file, 1 MB at most, no aliases, bounded nesting); a user's
-    file is checked against the schema (``schema.py``) before it is merged; the chain is at most
-    ``LIMITS["extends"]`` files long and never comes back to a file it holds."""
-
-    def __init__(self) -> None:
-        self.chain: list[str] = []
-
-    def read(self, ref: str, relative_to: Path | None = None) -> tuple[dict[str, Any], Path]:
-        path = self.locate(ref, relative_to)
-        where = where_of(path)
-        try:
-            real = os.path.realpath(path)
-        except (OSError, ValueError):
-            real = str(path)
-        if real in self.chain:
-            raise MjcalcError("ruleset", f"{where}: 'extends' goes round in a circle: "
-                              f"{' → '.join([*self.chain, real])}")
-        if len(self.chain) >= LIMITS["extends"][0]:
-            raise MjcalcError("ruleset", f"{where}: 'extends' goes more than {LIMITS['extends'][0]} files deep")
-        self.chain.append(real)
-        data = load_trusted(str(path)) if is_builtin(path) else load_yaml(str(path), where)
-        if not isinstance(data, dict):
-            raise MjcalcError("ruleset", f"{where}: not a ruleset: not a YAML mapping (id:, names:, items: …)")
-        if not any(key in data for key in RULESET_KEYS if isinstance(key, str)):
-            raise MjcalcError("ruleset", f"{where}: not a ruleset: it has none of the fields "
-                              f"{', '.join(RULESET_KEYS)}")
-        if not is_builtin(path):  # the built-in files are validated by the test suite
-            from .schema_check import problem
-
-            found = problem(data, partial="extends" in data)
-            if found:
-                raise MjcalcError("ruleset", Msg("{where}: {problem}", where=where, problem=found))
-        parent_ref = data.pop("extends", None)
-        if parent_ref is None:
-            return data, path
-        if not isinstance(parent_ref, str):
-            raise MjcalcError("ruleset", f"{where}: field 'extends' names one ruleset (a built-in name or a file)")
-        try:
-            parent, _ = self.read(parent_ref, path.parent)
-        except MjcalcError as exc:
-            if exc.message.startswith(where):
-                raise
-            raise MjcalcError("ruleset", f"{where}: field 'extends': {exc.message}") from None
-        return merge(parent, data), path
-
-    @staticmethod
-    def locate(ref: str, relative_to: Path | None) -> Path:
-        if not isinstance(ref, str):
-            raise MjcalcError("ruleset", f"a ruleset is named by text, not {type(ref).__name__}")
-        if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref or ref.startswith((".", "~")):
-            check_path(ref, "ruleset file")
-            try:
-                path = Path(ref).expanduser()
-                if not path.is_absolute() and relative_to is not None and (relative_to / path).exists():
-                    path = relative_to / path
-                found = path.exists()
-            except (OSError, ValueError, RuntimeError) as exc:  # too long a name, no home directory …
-                raise MjcalcError("ruleset", Msg("ruleset file {path}: cannot read: {reason}", path=ref[:200],
-                                                 reason=getattr(exc, "strerror", None) or str(exc))) from None
-            if not found:
-                raise MjcalcError("ruleset", Msg("ruleset file not found: {path}", path=ref[:300]))
-            return path
-        names = builtin_names()
-        path = builtin_dir() / f"{ref}.yaml"
-        if len(ref) > 64 or not matches(ref, _NAME_FIRST, _NAME_REST) or ref not in names:
-            shown = ref if len(ref) <= 64 else f"{ref[:64]}… ({len(ref)} characters)"
-            shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
-            raise MjcalcError(
-                "ruleset",
-                Msg("unknown ruleset '{name}'{hint}; built-in: {names} (or give a path to a .yaml file)", name=shown,
-                    hint=did_you_mean(ref[:64], names), names=", ".join(names)),
-            )
-        return path
-
-
-KEYED_LISTS = ("items", "win_conditions")
-UNION_LISTS = ("flags",)
-
-
-def merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
-    """A child ruleset lists only what differs: mappings merge, id-keyed lists merge by id (``remove: true``
-    drops an entry), ``flags`` add to the parent's, anything else replaces."""
-    out = dict(parent)
-    for key, value in child.items():
-        base = parent.get(key)
-        if key in KEYED_LISTS and isinstance(base, list) and isinstance(value, list):
-            merged = {e.get("id"): dict(e) for e in base if isinstance(e, dict)}
-            for entry in value:
-                if not isinstance(entry, dict) or "id" not in entry:
-                    merged[str(entry)] = entry  # reported by validation
-                    continue
-                if entry.get("remove"):
-                    merged.pop(entry["id"], None)
-                elif entry["id"] in merged:
-                    merged[entry["id"]] = {**merged[entry["id"]], **entry}
-                else:
-                    merged[entry["id"]] = dict(entry)
-            out[key] = list(merged.values())
-        elif key in UNION_LISTS and isinstance(base, list) and isinstance(value, list):
-            out[key] = base + [v for v in value if v not in base]
-        elif isinstance(base, dict) and isinstance(value, dict):
-            out[key] = {**base, **{k: merge(base[k], v) if isinstance(base.get(k), dict) and isinstance(v, dict)
-                                   else v for k, v in value.items()}}
-        else:
-            out[key] = value
-    return out
-
-
-class _Cached:
-    """``load_ruleset``: each ruleset read once per process, and so is each broken one (a batch whose every line
-    names the same broken file gets the same error at once), at most ``LIMIT`` of each. ``cache_clear()`` forgets
-    both."""
-
-    LIMIT = 64
-
-    def __init__(self) -> None:
-        # The rulesets loaded, by reference: the engine (compiled) looks a line's up here first, a dictionary
-        # look-up instead of a call into this module (~2,000 instructions a line, callgrind). Emptied, never
-        # replaced (the engine holds it), by cache_clear and when full.
-        self.found: dict[str, Ruleset] = {}
-        self.broken: dict[str, MjcalcError] = {}
-
-    def __call__(self, ref: str) -> Ruleset:
-        rules = self.found.get(ref)
-        if rules is not None:
-            return rules
-        error = self.broken.get(ref)
-        if error is None:
-            try:
-                return remember(self.found, ref, _load_ruleset(ref), self.LIMIT)
-            except MjcalcError as exc:
-                error = remember(self.broken, ref, exc, self.LIMIT)
-        raise MjcalcError(error.kind, error.message, error.column)  # a fresh one: no traceback piles up
-
-    def cache_clear(self) -> None:
-        self.found.clear()
-        self.broken.clear()
-
-
-load_ruleset = _Cached()
-load_ruleset.__doc__ = "Load a built-in ruleset by name, or a YAML file by path (it may extend a built-in)."
-
-
-def _load_ruleset(ref: str) -> Ruleset:
-    """Load a built-in ruleset by name, or a YAML file by path (it may extend a built-in)."""
-    from . import hooks  # noqa: F401  registers namespaced predicates and settlers
-    from .settlement import FORMULAS, SETTLERS
-
-    loader = _Loader()
-    data, path = loader.read(ref)
-    where = where_of(path)
-    try:
-        rules = _Validator(data, path, tuple(loader.chain)).ruleset()
-    except MjcalcError:
-        raise
-    except (TypeError, AttributeError, ValueError, KeyError, IndexError, StopIteration, RecursionError) as exc:
-        # The schema admits only what the checks below can read: this is a gap in the schema, not the user's.
-        raise MjcalcError("ruleset", f"{where}: not a valid ruleset ({type(exc).__name__} while checking it; "
-                          "rules/SCHEMA.md has the grammar)") from None
-    kind = rules.formula.get("kind")
-    if kind not in FORMULAS and kind not in SETTLERS:
-        known = [*FORMULAS, *SETTLERS]
-        raise MjcalcError("ruleset", f"{where}: field 'formula.kind': unknown kind '{str(kind)[:64]}'"
-                          f"{did_you_mean(str(kind), known)}; "
-                          f"known: {', '.join(known)}")
-    needs = FORMULA_NEEDS.get(str(kind), {})
-    for param in needs.get("params", ()):
-        if param not in rules.formula:
-            raise MjcalcError("ruleset", f"{where}: field 'formula.{param}' is missing: kind '{kind}' needs it")
-    missing = [name for name in needs.get("options", ()) if name not in rules.options]
-    if missing:
-        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option"
-                          f"{'s' * (len(missing) != 1)} {', '.join(missing)}, which the ruleset does not declare")
-    return rules
-
-
-@lru_cache(maxsize=1)
-def builtin_option_names() -> frozenset[str]:
-    """Every option some built-in ruleset has: what a config file's ``set:`` may name."""
-    return frozenset(name for ruleset in builtin_names() for name in load_ruleset(ruleset).options)
-
-
-@lru_cache(maxsize=64)
-def check_config_options(names: tuple[str, ...], rules_id: str, source: str) -> None:
-    """A config file's ``set:`` names options of some ruleset: ``names`` are those the ruleset in use lacks,
-    which a built-in one must have; else it is a typo, named with the file and the nearest option."""
-    known = builtin_option_names()
-    for name in names:
-        if name not in known:
-            raise MjcalcError("ruleset", Msg("{source}: set: '{name}' is not an option of {ruleset} or of any built-in "
-                                             "ruleset{hint}", source=source, name=name[:64], ruleset=rules_id,
-                                             hint=did_you_mean(name, sorted(known))))
 
 
 class Compiled:
@@ -807,8 +298,6 @@ class _Validator:
         return tuple(defs), points
 
     def kongs(self, raw: dict[str, Any]) -> dict[str, KongRule]:
-        from .settlement import KONG_FINDERS  # filled by hooks, imported before validation
-
         out = {}
         for kid, spec in raw.items():
             entry = f"kong '{kid}'"

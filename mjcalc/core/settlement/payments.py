@@ -1,9 +1,6 @@
-"""Settlement: who pays, each payer's value, the formula by name, caps that record what they cut, kong
-points, and the net per seat.
-
-Formulas are looked up by the ruleset's ``formula.kind``; each takes the per-payer totals and the bound
-parameters and returns one amount per payer with the arithmetic written out, so the output can show it.
-"""
+"""Settling one reading: who pays, each payer's total from the items that apply to him, the formula by name,
+cover and caps that record what they cut, kong points, and the net per seat (``Settlement``). A family whose
+payments follow rules of their own (riichi) registers a settler of its own instead (mjcalc.registry.SETTLERS)."""
 
 from __future__ import annotations
 
@@ -11,14 +8,15 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, Final, NamedTuple
 
-from .core import tiles as T
-from .core.context import LOSERS, Context
-from .errors import MjcalcError
-from .i18n import Msg
-from .support.memo import remember
-from .core.hand import Hand, Meld
-from .predicates import Candidate
-from .ruleset import ItemDef, Ruleset
+from .. import tiles as T
+from ..context import LOSERS, Context
+from ...i18n import Msg
+from ...registry import SETTLERS
+from ...support.memo import remember
+from ..candidate import Candidate
+from ..model import ItemDef, Ruleset
+from .formulas import _formula
+from .kongs import KongPayment, kong_payments
 
 
 class Award(NamedTuple):  # a tuple: made for every item that fires on every reading
@@ -54,22 +52,6 @@ class Payment:
         return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
                 "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of,
                 "payer_items": [a.item.id for a in self.extras], "liable_for": list(self.liable_for)}
-
-
-class KongPayment:
-    __slots__ = ("payer", "payee", "kong", "names", "tiles", "amount")
-
-    def __init__(self, payer: str, payee: str, kong: str, names: dict[str, str], tiles: str, amount: int) -> None:
-        self.payer: Final = payer
-        self.payee: Final = payee
-        self.kong: Final = kong
-        self.names: Final = names
-        self.tiles: Final = tiles
-        self.amount: Final = amount
-
-    def to_json(self) -> dict[str, Any]:
-        return {"payer": self.payer, "payee": self.payee, "kong": self.kong, "name": self.names,
-                "tiles": self.tiles, "amount": self.amount}
 
 
 class Settlement:  # as Payment: made for every reading scored
@@ -163,8 +145,6 @@ def liable_items(awards: list[Award], options: Mapping[str, Any]) -> tuple[str, 
 
 # --- formulas ------------------------------------------------------------------------------------------
 
-Formula = Callable[[int, Mapping[str, Any]], tuple[int, str]]
-
 # A settlement asked "what if one step were done another way" (mjcalc/homework.py traces a wrong total to its
 # step): ``params["what_if"]``, a mapping of these keys, read by the settlers, never set by a ruleset file.
 # Any other parameter (base, per_fan, cap, fan_cap, cap_scope, start) is changed in ``params`` itself.
@@ -180,52 +160,6 @@ WHAT_IF: Final = {
 }
 
 
-MAX_POWER: Final = 1000  # rules/SCHEMA.md: the exponential formula's fan − start
-
-
-def exponential(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
-    """base × 2^(fan − start): 2^(fan−1) × base in the north-eastern rules, 2^fan × base with start 0."""
-    start, base = int(params.get("start", 1)), int(params["base"])
-    power = fan - start
-    if power < 0:
-        return 0, Msg("{fan} fan is below the {start} that pays", fan=fan, start=start)
-    if power > MAX_POWER:  # a ruleset's values can add up to any fan; 2^power must stay a number one can print
-        raise MjcalcError("ruleset", Msg("{fan} fan is more than the exponential formula pays (fan − start at most "
-                                          "{most}): the ruleset's item values add up too high", fan=fan,
-                                          most=MAX_POWER))
-    shown = f"2^{fan}" if start == 0 else f"2^({fan}−{start})"
-    return base * 2**power, f"{shown} × {base} = {base * 2**power}"
-
-
-def additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
-    """base + per_fan × fan: MCR's 8 + fan (a payer who pays no fan pays the base alone), the 16-tile rules'
-    底 + 台 × 台钱. Remembered by the parameters (the settler's own mapping, kept with it) and the fan: a batch
-    pays the same few amounts again and again."""
-    # By the parameters, then by the fan: two look-ups by an int, no key tuple to make and hash for each payer.
-    mine = _ADDITIVE.get(id(params))
-    if mine is None or mine[0] is not params:
-        mine = remember(_ADDITIVE, id(params), (params, {}), 256)
-    by_fan = mine[1]
-    found = by_fan.get(fan)
-    if found is None:
-        found = remember(by_fan, fan, _additive(fan, params), 4096)
-    return found
-
-
-_ADDITIVE: Final[dict[int, tuple[Mapping[str, Any], dict[int, tuple[int, str]]]]] = {}
-
-
-def _additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
-    base, per_fan = int(params["base"]), int(params.get("per_fan", 1))
-    amount = base + per_fan * fan
-    if not fan:
-        return amount, f"{base}"
-    shown = f"{fan}" if per_fan == 1 else f"{fan} × {per_fan}"
-    return amount, f"{base} + {shown} = {amount}"
-
-
-FORMULAS: Final[dict[str, Formula]] = {"exponential": exponential, "additive": additive}
-SETTLERS: Final[dict[str, Settler]] = {}  # filled by hooks (mjcalc/hooks/<ruleset>.py)
 
 
 def _largest_remainder(amounts: list[int], limit: int, order: list[int]) -> list[int]:
@@ -355,16 +289,6 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
     return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
 
 
-def _formula(kind: str, fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
-    """``FORMULAS[kind](fan, params)``, each known formula called directly: a function held as a value is called
-    as a Python object (callgrind: ~1,000 instructions a payment more)."""
-    if kind == "additive":
-        return additive(fan, params)
-    if kind == "exponential":
-        return exponential(fan, params)
-    return FORMULAS[kind](fan, params)
-
-
 def _on_every_payment(awards: list[Award]) -> bool:
     """Whether every award applies to every payer (a loop: ``all`` of a generator costs a compiled module more)."""
     for a in awards:  # noqa: SIM110
@@ -430,59 +354,3 @@ def _apply_cap(params: Mapping[str, Any], payments: list[Payment], winner: str, 
         if new != p.amount:
             p.capped_from, p.amount = p.amount if p.capped_from is None else p.capped_from, new
 
-
-KongFinder = Callable[["Candidate"], list[tuple[int, ...]]]
-KONG_FINDERS: Final[dict[str, KongFinder]] = {}  # kongs no meld declares, by name (``kongs: {…: {found_by: NAME}}``)
-
-
-def kong_finder(namespace: str) -> Callable[[KongFinder], KongFinder]:
-    """Register a kong finder as ``<namespace>.<function name>`` (hooks: ``meihe.lame_kong``)."""
-    def register(fn: KongFinder) -> KongFinder:
-        KONG_FINDERS[f"{namespace}.{fn.__name__}"] = fn
-        return fn
-
-    return register
-
-
-def kong_payments(rules: Ruleset, options: Mapping[str, Any], hand: Hand, owner: str,
-                  candidate: Candidate | None = None) -> list[KongPayment]:
-    """Kong points: each of the other three pays the owner, apart from the hand (and never capped). With the
-    reading's ``candidate``, also a kong of wildcards and the kongs the ruleset's finders see."""
-    kongs = rules.kongs
-    if not kongs and not hand.melds:  # nothing to score (a special kong is a meld): most hands of most rulesets
-        return []
-    base = int(options.get("base", 1))
-    wild_kind = candidate.wild_kind if candidate is not None else None
-    scored: list[tuple[str, dict[str, str], str, int]] = []
-    for m in hand.melds:
-        if (kongs or m.kind == "special") and m.is_kong:  # the property (a Python-level call) last: rarely asked
-            scored.append(_kong_value(rules, m, wild_kind))
-    for rule in kongs.values():
-        if rule.found_by and candidate is not None:
-            scored.extend((rule.id, rule.names, T.format_tiles(tiles), rule.points)
-                          for tiles in KONG_FINDERS[rule.found_by](candidate))
-    out: list[KongPayment] = []
-    for kid, names, text, points in scored:
-        if points <= 0:
-            continue
-        for payer in (T.next_seat(owner, k) for k in (1, 2, 3)):
-            out.append(KongPayment(payer, owner, kid, names, text, points * base))
-    return out
-
-
-def _kong_value(rules: Ruleset, m: Meld, wild_kind: int | None) -> tuple[str, dict[str, str], str, int]:
-    if m.kind == "special":
-        assert m.special is not None  # a special kong always names its kind
-        sk = rules.special_kong_points[m.special]
-        names = next(d.names for d in rules.tile_rules.special_kongs if d.id == m.special)
-        points = sk.per_tile * len(m.tiles) if sk.per_tile else sk.points + sk.extra_points * m.extra
-        return m.special, names, m.text(), points
-    concealed = m.kind == "concealed_kong"
-    for rule in rules.kongs.values():
-        if rule.wildcard and concealed and m.tiles[0] == wild_kind:
-            return rule.id, rule.names, m.text(), rule.concealed
-    for rule in rules.kongs.values():
-        if rule.tiles and m.tiles[0] in rule.tiles:
-            return rule.id, rule.names, m.text(), rule.concealed if concealed else rule.exposed
-    rule = rules.kongs["angang" if concealed else "minggang"]
-    return rule.id, rule.names, m.text(), rule.points
