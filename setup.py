@@ -24,7 +24,7 @@ from setuptools.command.build_py import build_py
 # items → payments. cli, batch (but for lines, its reading of each line), render, ruleset (loaded once) and the
 # homework checker stay Python: little time is spent there.
 COMPILED = [
-    "mjcalc/lines.py",
+    "mjcalc/batch/lines.py",
     "mjcalc/core/tiles.py",
     "mjcalc/core/facts.py",
     "mjcalc/support/memo.py",
@@ -38,6 +38,8 @@ COMPILED = [
     "mjcalc/core/readings/shanten.py",
     "mjcalc/core/candidate.py",
     "mjcalc/core/scoring.py",
+    "mjcalc/core/result.py",
+    "mjcalc/core/search.py",
     "mjcalc/core/settlement/formulas.py",
     "mjcalc/core/settlement/payments.py",
     "mjcalc/core/settlement/kongs.py",
@@ -47,9 +49,9 @@ COMPILED = [
     "mjcalc/predicates/sets.py",
     "mjcalc/predicates/waits.py",
     "mjcalc/predicates/flowers.py",
-    "mjcalc/waiting.py",
     "mjcalc/engine.py",
-    "mjcalc/record.py",
+    "mjcalc/output/record.py",
+    "mjcalc/output/jsonl.py",
     "mjcalc/hooks/riichi.py",
     "mjcalc/hooks/mcr.py",
 ]

@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from riichi_situations import generate
 
 from mjcalc.core.context import Context
-from mjcalc.engine import Request, best_reading, read_line, score_line
+from mjcalc.engine import Request, read_line, score_line
+from mjcalc.core.search import best_reading
 from mjcalc.core.hand import Hand
 from mjcalc.core.notation import parse_line
 from mjcalc.core.readings.wildcards import Wildcards

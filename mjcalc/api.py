@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import MjcalcError
 
 if TYPE_CHECKING:
-    from .batch import Record
+    from .batch.lines import Record
     from .engine import Request
 
 __all__ = ["MjcalcError", "RulesetError", "check", "rulesets", "score", "score_many", "waits"]
@@ -96,7 +96,7 @@ def score(line: str, rules: str | None = None, options: Options | None = None, l
     21
     """
     from .engine import score_line
-    from .record import to_json
+    from .output.record import to_json
 
     chosen = _lang(lang)
     return to_json(score_line(_line(line), _request(rules, options, builtin_only)), chosen)
@@ -105,8 +105,8 @@ def score(line: str, rules: str | None = None, options: Options | None = None, l
 def _record(n: int, item: object) -> Record:
     """One item given to score_many as the record ``batch`` reads: a str as a line of a text file (a comment or
     a blank line is a skipped record), a mapping as a JSON Lines / YAML record."""
-    from .batch import _from_mapping, _guarded
-    from .lines import Line, read_lines
+    from .batch.readers import _from_mapping, _guarded
+    from .batch.lines import Line, read_lines
 
     if isinstance(item, str):
         return next(read_lines(iter([Line(n, item)]), 1))
@@ -129,7 +129,8 @@ def score_many(records: Iterable[str | Mapping[str, Any]], rules: str | None = N
     >>> rows[1]["error"]["message"]
     "'hand' must be a string, not int"
     """
-    from .batch import render_jsonl, scored
+    from .batch.writers import render_jsonl
+    from .batch.run import scored
 
     if isinstance(records, (str, Mapping)):
         raise TypeError("records is an iterable of lines or mappings: for one line, call score()")
@@ -154,7 +155,8 @@ def waits(line: str, rules: str | None = None, options: Options | None = None, *
     >>> w["result"], [t["tile"] for t in w["waits"]]
     ('waiting', ['2z'])
     """
-    from .waiting import analyse, report_json
+    from .engine import analyse
+    from .output.waits import report_json
 
     return report_json(analyse(_line(line), _request(rules, options, builtin_only)))
 
@@ -173,7 +175,7 @@ def check(line: str, answer: str | Mapping[str, Any] | None = None, rules: str |
     >>> check("123m456p789s111z22z +zimo +seat=E => fan 5 points 48")["correct"]
     True
     """
-    from .homework import check_record
+    from .homework.compare import check_record
 
     chosen = _lang(lang)
     record = _record(1, _line(line))
@@ -194,7 +196,7 @@ def rulesets() -> dict[str, dict[str, Any]]:
     >>> r["riichi"]["unit"], r["changchun"]["names"]["en"] != ""
     ('han', True)
     """
-    from .render_rules import ruleset_json
+    from .output.rules_table import ruleset_json
     from .support.builtin import builtin_names
     from .ruleset.loader import load_ruleset
 

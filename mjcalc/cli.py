@@ -125,7 +125,8 @@ def score(
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     from .engine import Request, score_line
     from .core.notation import FlagWord
-    from .render import terminal_width, to_text
+    from .output.fit import terminal_width
+    from .output.table import to_text
 
     config = _config(lang)
     chosen = _lang(lang, config)
@@ -144,7 +145,7 @@ def score(
     request = Request(rules or config.rules, _options(set_), words, config.options)
     result = score_line(" ".join(hand), request)
     if json_out:
-        from .record import to_json
+        from .output.record import to_json
 
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
@@ -156,7 +157,7 @@ def score(
 def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
     """The input as bytes (decoded line by line by the reader), its format (``auto``: from the content) and
     its size when it is a regular file; ``-`` is standard input."""
-    from .batch import INPUT_FORMATS, detect_format
+    from .batch.readers import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
         _fail(MjcalcError("option", Msg("--input-format is one of {formats}, not '{value}'",
@@ -306,7 +307,7 @@ def _in_folder(request: "Request", file: str) -> "Request":
 def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
     """The worker processes to run: ``--jobs`` bounded by the cores mjcalc may use; not given, every usable core
     for a file large enough to be split between workers (``batch.AUTO_JOBS_BYTES``), one process otherwise."""
-    from .batch import AUTO_JOBS_BYTES, usable_cpus
+    from .batch.parallel import AUTO_JOBS_BYTES, usable_cpus
 
     if jobs is None:
         return usable_cpus() if file != "-" and size is not None and size >= AUTO_JOBS_BYTES else 1
@@ -354,10 +355,13 @@ def batch(
                                     "with --dask)"))
     file = files[0]
 
-    from .batch import (
-        ENCODERS, INPUT_FORMATS, OUTPUT_FORMATS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
-        file_problem, read_records, run,
-    )
+    from .batch.writers import ENCODERS, OUTPUT_FORMATS, Progress, csv_header
+    from .batch.readers import INPUT_FORMATS, file_problem, read_records
+    from .batch.parallel import FileRecords
+    from .batch.lines import LineSource
+    from .batch.work import Stop
+    from .batch.work import Summary
+    from .batch.run import run
 
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
@@ -437,12 +441,12 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
     gc.enable()  # off for start-up (mjcalc.__main__)
     from importlib.util import find_spec
 
-    from .batch import INPUT_FORMATS
+    from .batch.readers import INPUT_FORMATS
 
     if find_spec("distributed") is None:
         _fail(MjcalcError("option", "--dask needs Dask, which is not installed: pip install 'mjcalc[dask]' "
                                     "(on this machine and on every worker)"))
-    from .dask_batch import OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
+    from .batch.dask import OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
 
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("option", f"--dask writes files of JSON Lines or CSV: --format jsonl or csv, not "
@@ -485,9 +489,10 @@ def check(
     input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml"),
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
-    from .batch import read_records
-    from .homework import check_record, msg, score_text
-    from .render import terminal_width, wrap
+    from .batch.readers import read_records
+    from .homework.compare import check_record
+    from .homework.messages import msg, score_text
+    from .output.fit import terminal_width, wrap
 
     config = _config(lang)
     chosen = _lang(lang, config)
@@ -546,8 +551,10 @@ def waits(
 ) -> None:
     """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
     from .engine import Request
-    from .render import terminal_width, waits_text
-    from .waiting import analyse, report_json
+    from .output.fit import terminal_width
+    from .output.table import waits_text
+    from .engine import analyse
+    from .output.waits import report_json
 
     config = _config(lang)
     chosen = _lang(lang, config)
@@ -590,8 +597,8 @@ def serve(
 def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None:
     """The built-in rulesets."""
     from .config import Config
-    from .render import terminal_width
-    from .render_rules import rules_list
+    from .output.fit import terminal_width
+    from .output.rules_table import rules_list
     from .support.builtin import builtin_names
     from .ruleset.loader import load_ruleset
 
@@ -628,8 +635,8 @@ def rules_show(
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
     from .config import Config
-    from .render import terminal_width
-    from .render_rules import ruleset_json, ruleset_text
+    from .output.fit import terminal_width
+    from .output.rules_table import ruleset_json, ruleset_text
     from .ruleset.loader import load_ruleset
 
     chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration

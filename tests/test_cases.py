@@ -35,7 +35,7 @@ import pytest
 import yaml
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 from mjcalc.support.builtin import builtin_names
 from mjcalc.ruleset.loader import load_ruleset
 

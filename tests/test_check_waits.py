@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from mjcalc.cli import app
 from mjcalc.engine import score_line
-from mjcalc.homework import compare, parse_answer
+from mjcalc.homework.compare import compare
+from mjcalc.homework.answer import parse_answer
 from mjcalc.core.readings.forms import FormSpec
 from mjcalc.core.readings.decompose import tiles_of
 from mjcalc.core.readings.shanten import shanten

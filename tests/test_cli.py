@@ -252,7 +252,7 @@ def test_one_rule_for_options(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", ["changchun", "changchun-mil", "jilin", "meihe", "riichi"])
 def test_rules_show_writes_values_as_a_reader_does_and_fits_the_terminal(name: str) -> None:
-    from mjcalc.render import cols
+    from mjcalc.output.fit import cols
 
     for columns in ("60", "100"):
         r = run("rules", "show", name, env={"COLUMNS": columns})

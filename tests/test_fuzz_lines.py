@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 from mjcalc.cli import app
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
-from mjcalc.render import to_text
-from mjcalc.waiting import analyse
+from mjcalc.output.record import to_json
+from mjcalc.output.table import to_text
+from mjcalc.engine import analyse
 
 ROOT = Path(__file__).resolve().parent.parent
 LINES = 3000

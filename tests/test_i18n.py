@@ -155,7 +155,7 @@ ZH_COMMANDS = [
 def _data_texts(ruleset: str) -> str:
     """The ruleset's own texts (its description, the docs of its options and items: English data, not the
     catalog's), which ``rules show`` prints as they are."""
-    from mjcalc.render_rules import ruleset_json
+    from mjcalc.output.rules_table import ruleset_json
     from mjcalc.ruleset.loader import load_ruleset
 
     return " ".join(" ".join(str(v).split()) for v in _strings(ruleset_json(load_ruleset(ruleset))))

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from mcr_hands import SEATS, Situation, generate, reference_fans
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 
 pytestmark = pytest.mark.oracle
 

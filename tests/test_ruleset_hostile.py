@@ -474,7 +474,7 @@ def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
             assert r.result in ("win", "not_a_win", "waiting", "error")
             if r.result == "error":
                 assert r.error.kind != "internal", r.error.message
-        from mjcalc.render_rules import ruleset_text
+        from mjcalc.output.rules_table import ruleset_text
 
         ruleset_text(rules)
     assert outcomes["refused"] > 60 and outcomes["loaded"] > 10, outcomes

@@ -132,7 +132,7 @@ def test_tables_imported_without_html_still_escape_for_html(tmp_path: Path) -> N
     the stand-in is gone afterwards, and an HTML table is escaped by the real module."""
     code = """
 import sys
-from mjcalc.render import tabulate
+from mjcalc.output.table import tabulate
 plain = tabulate([["<b>", 1]], headers=["a", "n"], tablefmt="simple")
 print("html" in sys.modules, plain.splitlines()[-1])
 print(tabulate([["<b>&"]], tablefmt="html").count("&lt;b&gt;&amp;"), type(sys.modules["html"].escape).__name__)
@@ -151,7 +151,7 @@ def test_tables_imported_without_dataclasses_still_read_dataclass_rows(tmp_path:
     real module, and rows of a dataclass made later are read by their fields, as tabulate reads them."""
     code = """
 import sys
-from mjcalc.render import tabulate
+from mjcalc.output.table import tabulate
 print(tabulate([("a", 1)], tablefmt="plain"), "dataclasses" in sys.modules)
 from dataclasses import dataclass
 @dataclass

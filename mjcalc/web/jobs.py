@@ -48,7 +48,7 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     writes them: ``applies_to`` (the items' scopes) and ``wait`` (the kept reading's wait)."""
     from ..i18n import LANGS, tr
     from ..core.readings.decompose import WAIT_FACT_NAMES, WAITS
-    from ..render import WAIT_NAMES
+    from ..output.table import WAIT_NAMES
     from ..ruleset.schema import SCOPES
 
     scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
@@ -88,7 +88,7 @@ def answer(job: tuple[str, Any]) -> Answer:
 def serve(conn: Any, parent: int) -> None:
     """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
     with the parent whatever kills it (``batch._worker_init``)."""
-    from ..batch import _worker_init
+    from ..batch.work import _worker_init
 
     _worker_init(parent)
     try:

@@ -27,16 +27,17 @@ tests/test_shapewaits.py holds the two together on many hands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from .. import tiles as T
-from ..hand import Meld
+from ..hand import Hand, Meld
 from ...support.memo import remember
 from .forms import (  # noqa: F401  (suit_bits: tests)
     _KNITTED_MASKS, FEWEST_KINDS, ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates, _packed_bits, _regular, suit_bits,
 )
 from .wildcards import _held, joker_fills
+from .wildcards import Wildcards
 
 # A suit's pattern: its counts packed three bits a rank (a suit holds at most four of a kind, and a tile added to
 # four makes five, which three bits still hold), plus the suit above the 27 bits of nine ranks, so that one number
@@ -413,3 +414,73 @@ def _suit_completions(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int,
         if bits & 1:
             sets_only.append(i)
     return tuple(with_pair), tuple(sets_only)
+
+
+class WaitsBeforeWin:
+    """``waits_before_win`` of one hand, computed on the first call only: the result and every reading share
+    it, and most lines never ask (an object with slots costs less to make than a closure, made once a line).
+    Without wildcards the waits and the completions (``completions``) come from one pass (``hand_shapes``).
+    ``winning`` asks ``judge`` (set by core.search, which scores) which of the waits win."""
+
+    __slots__ = ("forms", "found", "hand", "judge", "legal", "masks", "shapes", "wild")
+
+    def __init__(self, hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> None:
+        """``forms``: the ruleset's."""
+        self.hand, self.wild, self.forms = hand, wild, forms
+        self.found: frozenset[int] | None = None
+        self.shapes: frozenset[int] | None = None
+        self.masks: tuple[int, int] | None = None
+        self.legal: frozenset[int] | None = None
+        # Whether the hand wins on a tile, set by the search that asks (core.search.find_best_reading).
+        self.judge: Callable[[int], bool] | None = None
+
+    def winning(self) -> frozenset[int]:
+        """The waits on which the hand would win: some reading of it with that tile passes every win condition
+        that has a ``when`` (not a ``minimum``, which items decide). A win condition must not ask for these."""
+        if self.legal is None:
+            judge = self.judge
+            if judge is None:
+                return self()
+            self.legal = frozenset()  # what a condition asking for these meanwhile would see (not recursion)
+            self.legal = frozenset([t for t in self() if judge(t)])
+        return self.legal
+
+    def __call__(self) -> frozenset[int]:
+        if self.found is None:
+            mask = self.mask()
+            # the usual hand (a mask): per suit from memoised tables (hand_shapes), as shape_waits defines them
+            self.found = waits_before_win(self.hand, self.wild, self.forms) if mask is None else kinds_of(mask)
+        return self.found
+
+    def mask(self) -> int | None:
+        """The waits as a mask (bit t: kind t), without wildcards in the hand before the win; None with them."""
+        wild = self.wild
+        if wild.count - (1 if wild.win_is_wild else 0):
+            return None
+        return self._masks()[1]
+
+    def completions(self) -> frozenset[int]:
+        """The kinds that complete the shape, kinds the hand holds four of included (with wildcards: the waits)."""
+        if self.shapes is None:
+            if self.wild.count:
+                self.shapes = self()
+            else:  # as shape_completions defines them
+                self.shapes = kinds_of(self._masks()[0])
+        return self.shapes
+
+    def _masks(self) -> tuple[int, int]:
+        if self.masks is None:
+            hand = self.hand
+            self.masks = hand_shapes(hand.without_win(), hand.melds, hand.sets, self.forms)
+        return self.masks
+
+
+def waits_before_win(hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> frozenset[int]:
+    """Shape waits of the hand one tile short of the win (a waiting hand as given, or a win without its tile)."""
+    jokers = wild.count - (1 if wild.win_is_wild else 0)
+    if not jokers:  # the usual hand: per suit from memoised tables (hand_shapes), as shape_waits defines them
+        return hand_waits(hand.without_win(), hand.melds, hand.sets, forms)
+    concealed = list(hand.without_win())
+    for _ in range(jokers):
+        concealed.remove(wild.kind)  # type: ignore[arg-type]
+    return shape_waits(concealed, hand.melds, hand.sets, forms, jokers)

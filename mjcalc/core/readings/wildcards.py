@@ -4,7 +4,7 @@ winning tile completing a special set in hand (叫胡, ``set_call_hands``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import product
 from typing import Final
@@ -15,6 +15,10 @@ from ..tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
 from .decompose import tiles_of  # noqa: F401  (doctests)
 from .decompose import Reading
 from .forms import FormSpec, Group, SPECIAL_FORMS
+from ..context import Context
+from ..model import Ruleset
+from ...errors import MjcalcError
+from ...i18n import Msg
 
 
 def joker_fills(counts: tuple[int, ...], jokers: int, free_sets: int, forms: tuple[FormSpec, ...],
@@ -255,3 +259,53 @@ def set_call_hands(hand: Hand, wild: Wildcards,
             called = Hand(tuple(sorted(rest)), (*hand.melds, meld), kind, hand.flowers, hand.reds, hand.sets)
             out.append((called, wild, {}))
     return out
+
+
+def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
+    """Which tiles are wildcards, by the ruleset's provider, with the context checks each provider needs."""
+    if rules.wildcard == "none":
+        return NO_WILDCARDS
+
+    def col(flag: str) -> int | None:
+        return values.get(flag, (None, None))[1]
+
+    if rules.wildcard == "treasure":
+        if hand.waiting:
+            return NO_WILDCARDS
+        win = hand.win_tile
+        # A treasure that is not the winning tile contradicts the flags; the score does not depend on it
+        # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
+        mismatch = ctx.bao is not None and ctx.bao != win
+        if not ctx.mobao:
+            note = Msg("+duibao with +bao={bao}: the treasure is normally the winning tile ({win}); 对宝 is scored "
+                       "as the flag says", bao=T.name(ctx.bao), win=T.name(win)) if ctx.duibao and mismatch else None  # type: ignore[arg-type]
+            return Wildcards(note=note)
+        note = Msg("+mobao: the winning tile {win} is read as the treasure drawn (+bao={bao}), a wildcard standing "
+                   "for the best tile", win=T.name(win), bao=T.name(ctx.bao)) if mismatch else None  # type: ignore[arg-type]
+        return Wildcards(win, 1, True, (T.name(win),), note)  # type: ignore[arg-type]
+    if rules.wildcard == "hui":
+        kind = ctx.hui
+        if ctx.flip is not None:
+            flipped = T.next_kind(ctx.flip)
+            if kind is not None and kind != flipped:
+                raise MjcalcError("context", Msg("+hui={hui} and +flip={flip} disagree: the flip makes {wildcard} the "
+                                                 "wildcard", hui=T.name(kind), flip=T.name(ctx.flip),
+                                                 wildcard=T.name(flipped)), col("flip"))
+            kind = flipped
+        if kind is None:
+            return NO_WILDCARDS
+        if any(m.exposed and kind in m.tiles for m in hand.melds):
+            raise MjcalcError("context", Msg("the wildcard {tile} is never used in a chi, pon or exposed kong",
+                                             tile=T.name(kind)), col("hui") or col("flip"))
+        count = hand.concealed.count(kind)
+        win_is_wild = hand.win_tile == kind
+        if win_is_wild and not ctx.zimo:
+            raise MjcalcError("context", Msg("the winning tile {tile} is the wildcard, which is never discarded: a "
+                                             "win on it must be self-drawn (+zimo)", tile=T.name(kind)),
+                              col("hui") or col("flip"))
+        labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
+        return Wildcards(kind, count, win_is_wild, labels)
+    return NO_WILDCARDS
+
+
+NO_WILDCARDS: Final = Wildcards()

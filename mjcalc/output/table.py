@@ -1,23 +1,22 @@
-"""Render a Result: the JSON of ``docs/OUTPUT.md`` and the human table. No scoring logic here."""
+"""The human table of a scored line (``mjcalc score``) and of a waits report (``mjcalc waits``): the hand, the
+context, the reading, every item, the formula per payer, payments, kong points and each seat's net. No scoring
+logic here."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .core import tiles as T
-from .engine import Result
-from .hooks.riichi import yakuman_shown
-from .i18n import N_, localized, tr
-from .core.readings.forms import IMMEDIATE
-from .ruleset.schema import SCOPES
-from .core.model import Ruleset
-
-
-def _name(names: Mapping[str, Any], lang: str) -> str:
-    """A name in ``lang``, else in English (as a record writes it, ``record._name``: not imported from there,
-    which would import orjson and the record's tables for a table printed; 7 M instructions of ``mjcalc score``)."""
-    return str(names.get(lang) or names.get("en", ""))
+from ..core import tiles as T
+from ..core.result import Result
+from ..hooks.riichi import yakuman_shown
+from ..i18n import N_, localized, tr
+from ..core.readings.forms import IMMEDIATE
+from ..ruleset.schema import SCOPES
+from ..core.model import Ruleset
+from ..i18n import name_in
+from .fit import LABEL, _fields, _widest, _wrapped, wrap
+from .table_lib import tabulate
 
 
 WAIT_NAMES = {
@@ -54,150 +53,6 @@ def words(lang: str) -> dict[str, str]:
 # --- fitting the terminal ------------------------------------------------------------------------------
 # The full layout is the default; given a width (the terminal's, or COLUMNS), each line that would pass it is
 # wrapped, and a table that would is written in a narrow layout of the same facts.
-
-LABEL = 10  # the width of a header line's label ("context   ")
-
-
-def terminal_width() -> int | None:
-    """The width to fit: COLUMNS when set, else the terminal's; None (the full layout) when writing to a pipe."""
-    import os
-    import shutil
-    import sys
-
-    given = os.environ.get("COLUMNS", "")
-    if given.isdigit() and int(given) > 0:
-        return int(given)
-    if sys.stdout.isatty():
-        return shutil.get_terminal_size().columns
-    return None
-
-
-def cols(text: str) -> int:
-    """Columns a line takes on a terminal: a wide character (Chinese) two, a combining mark none."""
-    if text.isascii():
-        return len(text)
-    from unicodedata import combining, east_asian_width
-
-    return sum(0 if combining(ch) else 2 if east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def _widest(text: str) -> int:
-    return max((cols(line) for line in text.splitlines()), default=0)
-
-
-def _cut(word: str, room: int) -> tuple[str, str]:
-    """The longest head of ``word`` that fits ``room`` columns (at least one character), and the rest."""
-    used = 0
-    for i, ch in enumerate(word):
-        used += cols(ch)
-        if used > room and i:
-            return word[:i], word[i:]
-    return word, ""
-
-
-def wrap(text: str, width: int | None, indent: int = 0) -> list[str]:
-    """``text`` in lines of at most ``width`` columns, broken at spaces (a word too long for a line is cut);
-    lines after the first indented by ``indent``. No width, or a line that fits: the line as it is."""
-    if width is None or cols(text) <= width:
-        return [text]
-    import re
-
-    lead = len(text) - len(text.lstrip(" "))
-    tokens = re.split(r"( +)", text[lead:])
-    lines: list[str] = []
-    line, pad, has_word = text[:lead], " " * indent, False
-    for j in range(0, len(tokens), 2):
-        word, sep = tokens[j], tokens[j - 1] if j else ""
-        if has_word and cols(line + sep + word) > width:
-            lines.append(line)
-            line, sep = pad, ""
-        while cols(line + sep + word) > width and cols(line + sep) < width:
-            head, word = _cut(word, width - cols(line + sep))
-            if not word:
-                word = head
-                break
-            lines.append(line + sep + head)
-            line, sep = pad, ""
-        line += sep + word
-        has_word = True
-    lines.append(line)
-    return lines
-
-
-def _fields(label: str, parts: list[str], width: int | None, tail: str = "", sep: str = " · ") -> list[str]:
-    """A header line: the label, the parts joined by ``sep``, then ``tail``; given a width, a part (or the
-    tail) that does not fit starts a line of its own under the first part."""
-    line = label + " " * max(1, LABEL - cols(label)) + (parts[0] if parts else "")  # 手牌 takes 4 columns
-    lines: list[str] = []
-    for part in parts[1:]:
-        if width is not None and cols(line + sep + part) > width:
-            lines.append(line)
-            line = " " * LABEL + part
-        else:
-            line += sep + part
-    if tail and width is not None and cols(line + tail) > width:
-        lines.append(line)
-        line = " " * LABEL + tail.strip()
-    else:
-        line += tail
-    lines.append(line)
-    return _wrapped(lines, width, LABEL)
-
-
-def _wrapped(lines: list[str], width: int | None, indent: int = 0) -> list[str]:
-    return [out for line in lines for out in wrap(line, width, indent)]
-
-
-def tabulate(*args: Any, **kwargs: Any) -> str:
-    """tabulate's table, the library imported when a table is first written (not by a batch or ``--json``)."""
-    return str(_table()(*args, **kwargs))
-
-
-def _table() -> Any:
-    """``tabulate.tabulate``. The library imports two standard modules for what a table of ours never asks of them,
-    each costing a command about as much as the rest of tabulate: ``html`` for its HTML formats alone (``from html
-    import escape``; html's table of 2,231 entity names is 7M instructions, benchmarks/bench_startup.py), and
-    ``dataclasses`` to ask whether the first row is a dataclass (2M more, and ours are tuples). tabulate is imported
-    with stand-ins for them, taken away at once: the stand-in ``escape`` imports the real module when first called,
-    and the stand-in ``dataclasses`` answers from the real module when one has been imported — until then no
-    dataclass exists, so nothing is one."""
-    import sys
-
-    if "tabulate" in sys.modules:
-        from tabulate import tabulate as table
-
-        return table
-    import types
-
-    def escape(text: str, quote: bool = True) -> str:
-        import html
-
-        return html.escape(text, quote)
-
-    def is_dataclass(obj: object) -> bool:
-        real = sys.modules.get("dataclasses")
-        return real is not None and real is not stand_ins.get("dataclasses") and bool(real.is_dataclass(obj))
-
-    def fields(obj: object) -> Any:
-        import dataclasses
-
-        return dataclasses.fields(obj)  # type: ignore[arg-type]
-
-    stand_ins: dict[str, types.ModuleType] = {}
-    for name, functions in (("html", {"escape": escape}), ("dataclasses", {"is_dataclass": is_dataclass,
-                                                                           "fields": fields})):
-        if name not in sys.modules:
-            stand_ins[name] = module = types.ModuleType(name)
-            module.__dict__.update(functions)
-            sys.modules[name] = module
-    try:
-        from tabulate import tabulate as table
-    finally:
-        for name, module in stand_ins.items():
-            if sys.modules.get(name) is module:
-                del sys.modules[name]
-    return table
-
 
 # --- the table -----------------------------------------------------------------------------------------
 
@@ -277,7 +132,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     lines.append("")
     if r.result == "waiting":
         if not r.waits:  # no shape wait: how far from ready (or ready only by a set completed in hand)
-            from .waiting import shanten_of
+            from ..engine import shanten_of
 
             far = shanten_of(r)
             lines.extend(wrap(w["not_ready"].format(shanten=far) if far else w["called_only"], width, 2))
@@ -288,7 +143,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     if r.result == "not_a_win":
         lines.append(f"{w['not_a_win']}:")
         for cond in r.failed:
-            lines.extend(wrap(f"  ✗ {cond.id}: {_name(cond.message, lang)}", width, 4))
+            lines.extend(wrap(f"  ✗ {cond.id}: {name_in(cond.message, lang)}", width, 4))
         return "\n".join(lines)
     assert r.best is not None
     c, s = r.best.candidate, r.best.settlement
@@ -298,7 +153,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     for i, text in enumerate(c.reading.text()):
         marked.append(f"{text}*" if i == c.reading.win_index else text)
     if c.reading.form == IMMEDIATE:  # a flower win: the hand wins whatever its tiles
-        names = ", ".join(_name(a.item.names, lang) for a in r.best.awards if a.item.immediate)
+        names = ", ".join(name_in(a.item.names, lang) for a in r.best.awards if a.item.immediate)
         lines.extend(wrap(f"{w['reading']:<10}— {w['immediate']}: {names}", width, 10))
     else:
         assert c.hand.win_tile is not None  # a win read in sets has its winning tile
@@ -360,7 +215,7 @@ def _payments_table(s: Any, unit: str, lang: str, width: int | None, limit: str 
         return None if p.payer == "table" else limit or p.fan  # None: a blank tabulate keeps the column numeric
 
     def own(p: Any) -> str:
-        return " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras)
+        return " ".join(f"{name_in(a.item.names, lang)} {a.total:+d}" for a in p.extras)
 
     def amount(p: Any) -> str:
         if p.capped_from is None:
@@ -396,7 +251,7 @@ def _kongs_table(s: Any, lang: str, width: int | None) -> str:
     w = words(lang)
     by_kong: dict[tuple[str, str], list[Any]] = {}
     for k in s.kong_payments:
-        by_kong.setdefault((k.tiles, _name(k.names, lang)), []).append(k)
+        by_kong.setdefault((k.tiles, name_in(k.names, lang)), []).append(k)
     kong_rows = [[f"{label} {tiles}", ks[0].payee, ", ".join(f"{k.payer} {k.amount}" for k in ks),
                   sum(k.amount for k in ks)] for (tiles, label), ks in by_kong.items()]
     table = tabulate(kong_rows, headers=[w["kongs"], w["payee"], w["payer"], w["total"]], tablefmt="simple")
@@ -479,7 +334,7 @@ def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
         res = ws.result
         if res is not None and res.best is not None:
             s = res.best.settlement
-            items = ", ".join(_name(a.item.names, lang) for a in res.best.awards)
+            items = ", ".join(name_in(a.item.names, lang) for a in res.best.awards)
             outcome = f"{_fan_shown(res.best, unit_of(r.ruleset, lang), lang, False)} → {s.points}  ({items})"
         elif res is not None and res.error is not None:
             outcome = res.error.render(lang)

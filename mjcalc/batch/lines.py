@@ -14,8 +14,8 @@ import io
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
-from .core.notation import FlagWord
-from .support.lazy import LazyPattern
+from ..core.notation import FlagWord
+from ..support.lazy import LazyPattern
 
 MAX_RECORD: Final = 65_536  # characters in one physical line (one record of lines / CSV / JSONL)
 

@@ -1,19 +1,19 @@
 """The text and the JSON of ``mjcalc rules list`` and ``rules show``: a ruleset's every item, condition and option.
-
-Apart from ``render`` (a hand's table), which every ``score`` imports: this is read only when a ruleset is shown
-(0.4 M instructions fewer for each other command's start-up, callgrind).
-"""
+Apart from ``table`` (a hand's table), which every ``score`` imports: read only when a ruleset is shown."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .core import tiles as T
-from .core.facts import describe
-from .i18n import N_, localized, tr
-from .render import _name, _option_text, _scope, _widest, cols, tabulate, unit_of, words, wrap
-from .core.model import Ruleset
-from .ruleset.loader import decisions_of
+from ..core import tiles as T
+from ..core.facts import describe
+from ..i18n import N_, localized, tr
+from .table import _option_text, _scope, unit_of, words
+from .fit import _widest, cols, wrap
+from .table_lib import tabulate
+from ..core.model import Ruleset
+from ..ruleset.loader import decisions_of
+from ..i18n import name_in
 
 
 def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = None) -> str:
@@ -36,8 +36,8 @@ def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = No
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
-    from .support.docs import doc_of
-    from .registry import PREDICATES
+    from ..support.docs import doc_of
+    from ..registry import PREDICATES
 
     def doc(text: str) -> str:
         name = text.split("(")[0].strip()
@@ -80,10 +80,10 @@ def _by_lang(text: str) -> dict[str, str]:
 
 
 def _finder_doc(name: str | None) -> str | None:
-    from .registry import KONG_FINDERS
+    from ..registry import KONG_FINDERS
 
     fn = KONG_FINDERS.get(name or "")
-    from .support.docs import doc_of
+    from ..support.docs import doc_of
 
     return " ".join(doc_of(fn).split()) if fn else None
 
@@ -163,7 +163,7 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
                                   fit))
     lines.append("")
     lines.append(tr("WIN CONDITIONS (all must hold)", lang))
-    lines.append(_reference_table([[c["id"], c["names"].get("zh"), _name(c["message"], lang)]
+    lines.append(_reference_table([[c["id"], c["names"].get("zh"), name_in(c["message"], lang)]
                                    for c in data["win_conditions"]], ["id", "名称", tr("meaning", lang)], fit))
     lines.append("")
     lines.append(tr("ITEMS ({unit})", lang).format(unit=unit))
