@@ -44,7 +44,8 @@ class RulesetError(MjcalcError, ValueError):
 
 def _request(rules: str | None, options: Options | None, builtin_only: bool = False) -> Request:
     """The Request for a call, its ruleset and options checked once (a mistake raises RulesetError)."""
-    from .engine import DEFAULT_RULESET, Request
+    from .config import DEFAULT_RULESET
+    from .engine import Request
     from .ruleset.loader import check_builtin, load_ruleset
 
     if rules is not None and not isinstance(rules, str):

@@ -13,6 +13,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
+from .config import DEFAULT_RULESET, RULES_HELP
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .i18n import N_, Msg, tr  # no imports of its own: the catalog is read only when a text is shown in zh
 
@@ -51,8 +52,7 @@ def _app_options(version: bool = VersionOpt) -> None:
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
 
-RulesOpt = typer.Option(None, "--rules", "-r", help="Ruleset name or path to a .yaml file "
-                                                    "(default: MJCALC_RULES, the config file, then changchun).")
+RulesOpt = typer.Option(None, "--rules", "-r", help=RULES_HELP)
 SetOpt = typer.Option(None, "--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")
 LangOpt = typer.Option(None, "--lang", help="Language of messages: en or zh.")
 JsonOpt = typer.Option(False, "--json", help="Print the JSON object of docs/OUTPUT.md.")
@@ -111,16 +111,11 @@ def score(
     from_: str | None = typer.Option(None, "--from", help="Discarder's seat on a discard win."),
     round_: str | None = typer.Option(None, "--round", help="Prevalent wind."),
     closed: str | None = typer.Option(None, help="Other seats whose hands are closed, e.g. W,N."),
-    bao: str | None = typer.Option(None, help="Treasure tile (宝牌), e.g. 5m."),
-    mobao: bool = typer.Option(False, "--mobao", help="Won by drawing the treasure tile."),
-    duibao: bool = typer.Option(False, "--duibao", help="The treasure tile is the winning tile."),
-    hui: str | None = typer.Option(None, help="Wildcard tile kind (会牌)."),
-    flip: str | None = typer.Option(None, help="Tile flipped to find the wildcard."),
     gang: bool = typer.Option(False, "--gang", help="Won on a kong replacement tile."),
     qiang: bool = typer.Option(False, "--qiang", help="Won by robbing a kong."),
     last: bool = typer.Option(False, "--last", help="Won on the last tile."),
-    flag: list[str] | None = typer.Option(None, "--flag", "-f", help="Any other flag, as in the line: "
-                                                                     "-f riichi -f dora=3m (repeatable)."),
+    flag: list[str] | None = typer.Option(None, "--flag", "-f", help="Any other flag, as in the line: -f NAME or "
+                                          "-f NAME=VALUE (repeatable); mjcalc rules show lists a ruleset's flags."),
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
     from .engine import Request, score_line
@@ -131,12 +126,10 @@ def score(
     config = _config(lang)
     chosen = _lang(lang, config)
     words: list[FlagWord] = []
-    for name, on in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
-                     ("last", last)):
+    for name, on in (("zimo", zimo), ("gang", gang), ("qiang", qiang), ("last", last)):
         if on:
             words.append(FlagWord(name, None, None))
-    for name, given in (("seat", seat), ("from", from_), ("round", round_), ("closed", closed), ("bao", bao),
-                        ("hui", hui), ("flip", flip)):
+    for name, given in (("seat", seat), ("from", from_), ("round", round_), ("closed", closed)):
         if given is not None:
             words.append(FlagWord(name, given, None))
     for f in flag or []:
@@ -282,7 +275,7 @@ def _quiet_collector() -> Iterator[None]:
 def _file_request(rules: str | None, set_: list[str] | None, config: "Config") -> "Request":
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
-    from .engine import DEFAULT_RULESET, Request, check_run_options, request_options
+    from .engine import Request, check_run_options, request_options
     from .ruleset.loader import load_ruleset
 
     request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import MjcalcError
 from .errors import quoted as _shown
-from .i18n import Msg
+from .i18n import N_, Msg
 from .support.yamlfile import load
 
 if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.support.frozen)
@@ -37,6 +37,12 @@ else:
 MAX_CONFIG_BYTES = 64_000
 KEYS = ("rules", "lang", "set")
 LANGS = ("en", "zh")
+
+# The ruleset a line is scored by when neither it (+rules=), the command line, MJCALC_RULES nor the config file
+# names one.
+DEFAULT_RULESET: Final = "changchun"
+# The help of the command line's --rules, which names it (tests/test_cli.py holds the two together).
+RULES_HELP: Final = N_("Ruleset name or path to a .yaml file (default: MJCALC_RULES, the config file, then changchun).")
 
 
 class ConfigOptions(dict[str, Any]):

@@ -21,13 +21,12 @@ from .core.readings.waits import WaitsBeforeWin
 from .core.readings.wildcards import NO_WILDCARDS, wildcards
 from .core.result import Result, WaitScore
 from .core.search import find_best_reading, immediate_win, score_with_tile
-from .core.settlement.payments import Award, liable_items
+from .config import DEFAULT_RULESET
 from .errors import MjcalcError, did_you_mean
 from .i18n import Msg
+from .registry import RESULT_CHECKS, WILDCARD_PROVIDERS
 from .ruleset.loader import check_builtin, check_config_options, load_ruleset
 from .support.memo import remember
-
-DEFAULT_RULESET: Final = "changchun"
 
 _new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
@@ -427,26 +426,11 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
         result.failed = failed
         result._short, result._short_counted = short, counted
     else:
-        if ctx.pao is not None:
-            _check_liable(rules, options, best.awards, values)
+        for flag, check in RESULT_CHECKS:  # a family's checks of the scored hand against its flags (+pao)
+            if ctx.values.get(flag) is not None:
+                check(rules, options, best.awards, values)
         result.best = best
     return result
-
-
-def _check_liable(rules: Ruleset, options: Mapping[str, Any], awards: list[Award],
-                  values: Mapping[str, tuple[object, int | None]]) -> None:
-    """+pao names a player liable for the hand (責任払い): the hand must hold an item one can be liable for (the
-    ruleset's ``liable:`` items under these options); else a context error under +pao."""
-    if liable_items(awards, options):
-        return
-    column = values["pao"][1] if "pao" in values else None
-    for a in awards:
-        if a.item.liable:  # liable only under an option that is not set so
-            raise MjcalcError("context", Msg("+pao: a player is liable for {item} only under the option {option}",
-                                             item=a.item.id, option=a.item.liable_option), column)
-    known = ", ".join([i.id for i in rules.items if i.is_liable(options)])
-    raise MjcalcError("context", Msg("+pao names the player liable for the hand, but it holds none of the items a "
-                                     "player can be liable for ({items})", items=known or Msg("none")), column)
 
 
 class WaitReport:  # a plain class: a dataclass's methods are compiled from source when the module is imported
@@ -502,15 +486,15 @@ def shanten_of(result: Result) -> int | None:
     return shanten(list(hand.concealed), len(hand.melds), hand.sets, result.ruleset.forms)
 
 
-def wild_draw(result: Result, self_ctx: Any) -> WaitScore | None:
-    """A ready hand that draws the wildcard of its ruleset's provider: the treasure (``+bao``, won as 摸宝)
-    or the 会牌 (``+hui`` / ``+flip``), which stands for the best wait; None where there is none."""
+def wild_draw(result: Result, self_ctx: Context) -> WaitScore | None:
+    """A ready hand that draws the wildcard of its ruleset's provider (``wildcard:``), self-drawn: the provider
+    says which tile and in what context it wins (the treasure won as 摸宝, the 会牌 standing for the best wait);
+    None where there is none."""
     rules, hand = result.ruleset, result.hand
     assert rules is not None and hand is not None
-    if rules.wildcard == "treasure" and self_ctx.bao is not None and "mobao" in rules.flags:
-        return score_with_tile(rules, result.options, hand, self_ctx.replace(mobao=True), self_ctx.bao)
-    if rules.wildcard == "hui":
-        kind = T.next_kind(self_ctx.flip) if self_ctx.flip is not None else self_ctx.hui
-        if kind is not None:
-            return score_with_tile(rules, result.options, hand, self_ctx, kind)
-    return None
+    provider: Any = WILDCARD_PROVIDERS.get(rules.wildcard)
+    drawn = None if provider is None else provider.drawn(rules.flags, self_ctx)
+    if drawn is None:
+        return None
+    tile, ctx = drawn
+    return score_with_tile(rules, result.options, hand, ctx, tile)

@@ -213,7 +213,7 @@ def test_lines_read_back() -> None:
             continue
         hand, ctx = read.hand, read.ctx
         got = (sorted(hand.concealed), hand.win_tile, sorted((m.kind, sorted(m.tiles)) for m in hand.melds),
-               len(hand.flowers), ctx.zimo, ctx.fourth, ctx.last, ctx.gang, ctx.qiang, ctx.seat, ctx.round)
+               len(hand.flowers), ctx.zimo, ctx.get("fourth"), ctx.last, ctx.gang, ctx.qiang, ctx.seat, ctx.round)
         kind = {"chi": "chi", "pon": "pon", "kong": "kong", "ankan": "concealed_kong"}
         want = (sorted(s.concealed), s.win, sorted((kind[m.kind], sorted(m.tiles)) for m in s.melds),
                 len(s.flowers), s.zimo, s.fourth, s.last, s.gang, s.qiang, s.seat, s.round)

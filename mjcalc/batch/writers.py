@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Any
 from ..core.result import Result
-from ..hooks.riichi import yakuman_shown
 from .lines import (
     Record,
 )
@@ -17,6 +16,7 @@ from ..support.lazy import LazyPattern
 from ..output.record import control_escaped as _printable
 from ..output.record import csv_cells, to_json
 from ..output.jsonl import encode_jsonl, json_line
+from ..output.totals import total_shown
 from .work import Summary
 from .work import Encoder, Renderer
 from .work import ENCODING
@@ -92,7 +92,7 @@ def render_row(record: Record, res: Result | None) -> str:
         return f"{res.line:>7}  {res.result:<9}  {why}  | {_printable(res.input)}"
     s = res.best.settlement
     net = " ".join(f"{seat}{s.net[seat]:+d}" for seat in "ESWN")
-    shown = yakuman_shown(res.best.awards, s.fan)  # a yakuman hand: its limit, not its count of 13 han a yakuman
+    shown = total_shown(res.ruleset, res.best.awards, s.fan)  # a yakuman hand: its limit, not its count of 13 han
     if shown is None:
         shown = f"{s.fan:>3} {res.ruleset.unit if res.ruleset else ''}" + (f" {s.fu} fu" if s.fu is not None else "")
         if s.limit is not None:

@@ -1,8 +1,11 @@
-"""Context flags: the table of every flag (name, aliases, type, default) and the frozen Context built from them.
+"""Context flags: every flag a line can carry (name, aliases, type, default) and the frozen Context built from
+them.
 
-The flag table is the notation contract's table written as data, once. A ruleset declares which flags it
-reads; a known flag it does not read is accepted and reported as ignored, and a word that is no flag at
-all is an error listing the flags the ruleset reads.
+The generic flags — the seat, the way of winning, the discarder, the situational ones several families share —
+are declared here; a family of rulesets declares its own in its hook (mjcalc/hooks/), with ``declare_flag``.
+Together they are the notation contract's table (docs/NOTATION.md), written as data. A ruleset declares which
+flags it reads; a known flag it does not read is accepted and reported as ignored, and a word that is no flag
+at all is an error listing the flags the ruleset reads.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from . import tiles as T
 from ..errors import MjcalcError, did_you_mean
 from ..i18n import N_, Msg
+from ..registry import CONTEXT_CHECKS, FLAGS, HAND_CHECKS
+from ..support.memo import remember
+from . import tiles as T
 from .facts import new as new_fact
 from .hand import KONG_KINDS, Hand, TileRules
-from ..support.memo import remember
 from .normalise import normalise
 from .notation import FlagsRead, FlagWord, ParsedLine, parse_tile_list  # the tile grammar lives in notation
 
@@ -24,86 +28,172 @@ from .notation import FlagsRead, FlagWord, ParsedLine, parse_tile_list  # the ti
 # Plain classes, not dataclasses or named tuples: their generated methods are Python source compiled when the module
 # is imported, every command's start-up (benchmarks/bench_startup.py); mypyc compiles these.
 class FlagDef:
-    __slots__ = ("name", "kind", "doc", "aliases", "default_doc", "most")
+    """One flag: its name, kind (bool | seat | seats | tile | tiles | int | name), what it means, other spellings,
+    its default in words, an int flag's largest value, and where it stands (``position``) among the fields of
+    every output's context (docs/OUTPUT.md: the next free number for a new flag, never another's). ``way``:
+    the flag only happens on a self-draw (``self_draw``) or on a discard (``discard``). ``plain``: nothing but the
+    Context reads it (no check of its value, no column of it asked for), so a line's usual flags are read in one
+    pass (``read_plain_flags``)."""
+
+    __slots__ = ("name", "kind", "doc", "aliases", "default_doc", "most", "position", "way", "plain")
 
     def __init__(self, name: str, kind: str, doc: str, aliases: tuple[str, ...] = (), default_doc: str = "off",
-                 most: int = 0) -> None:
+                 most: int = 0, position: int = 0, way: str | None = None, plain: bool = True) -> None:
         self.name: Final = name
         self.kind: Final = kind  # bool | seat | seats | tile | tiles | int | name
         self.doc: Final = doc
         self.aliases: Final = aliases
         self.default_doc: Final = default_doc
         self.most: Final = most  # an int flag's largest value (the smallest is 0): a line's numbers have a documented range
+        self.position: Final = position
+        self.way: Final = way
+        self.plain: Final = plain
 
     def to_json(self) -> dict[str, object]:
         """Its fields by name, in order (``GET /api/rules``)."""
         return {"name": self.name, "kind": self.kind, "doc": self.doc, "aliases": list(self.aliases),
                 "default_doc": self.default_doc, "most": self.most}
 
+    @property
+    def default(self) -> object:
+        """Its value when a line does not give it."""
+        return _DEFAULTS_BY_KIND.get(self.kind)
 
-FLAGS: Final[tuple[FlagDef, ...]] = (
-    FlagDef("zimo", "bool", "self-drawn", ("tsumo", "自摸"), "won on a discard"),
-    FlagDef("seat", "seat", "winner's seat wind; East is the dealer", ("座", "门风"), "S"),
-    FlagDef("from", "seat", "discarder's seat, on a discard win", ("点炮", "放炮"), "the seat opposite the winner"),
-    FlagDef("round", "seat", "prevalent wind", ("圈", "圈风"), "E"),
-    FlagDef("gang", "bool", "won on a kong replacement tile (a self-draw)", ("rinshan", "杠上开花", "杠上花")),
-    FlagDef("qiang", "bool", "won by robbing a kong", ("chankan", "抢杠", "抢杠胡", "抢杠和")),
-    FlagDef("last", "bool", "won on the last tile", ("haidi", "海底", "haitei", "houtei")),
-    FlagDef("tian", "bool", "heavenly hand (the dealer's dealt tiles, a self-draw)", ("tenhou", "天胡", "天和")),
-    FlagDef("di", "bool", "earthly hand (first draw, a self-draw)", ("chiihou", "地胡", "地和")),
-    FlagDef("ren", "bool", "human hand (a discard in the first go-round)", ("renhou", "人胡", "人和")),
-    FlagDef("closed", "seats", "the other seats whose hands are closed", ("门清",), "none"),
-    FlagDef("bao", "tile", "the treasure tile (宝牌)", ("宝", "宝牌"), "none"),
-    FlagDef("mobao", "bool", "won by drawing the treasure tile as a wildcard", ("摸宝",)),
-    FlagDef("duibao", "bool", "the treasure tile is exactly the winning tile", ("对宝", "通宝", "冲宝")),
-    FlagDef("hui", "tile", "the wildcard tile kind (会牌)", ("会", "会牌"), "none"),
-    FlagDef("flip", "tile", "the tile flipped to find the wildcard (the wildcard is the next kind)", ("翻",), "none"),
-    FlagDef("gangpao", "bool", "the winning discard came right after the discarder's kong", ("杠点炮",)),
-    FlagDef("riichi", "bool", "riichi declared", ("reach", "立直")),
-    FlagDef("wriichi", "bool", "double riichi declared", ("double_riichi", "两立直")),
-    FlagDef("ippatsu", "bool", "won within one go-round of riichi", ("一发",)),
-    FlagDef("dora", "tiles", "dora indicators", ("宝牌指示牌",), "none"),
-    FlagDef("ura", "tiles", "ura-dora indicators", ("uradora", "里宝牌"), "none"),
-    FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0", most=99),
-    FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0", most=99),
-    FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张")),
-    FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0", most=99),
-    FlagDef("baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ("包庄",)),
-    FlagDef("pao", "seat", "the player liable for the hand (責任払い): fed the set that made its yakuman",
-            ("包", "责任支付", "責任払い"), "none"),
-    FlagDef("base", "int", "room base", ("底", "底分"), "the ruleset's", most=1_000_000),
-    FlagDef("cap", "int", "cap override", ("封顶",), "the ruleset's", most=1_000_000_000),
-    FlagDef("rules", "name", "ruleset for this line", ("规则",), "CLI --rules, then the configured default"),
-    FlagDef("win", "tile", "the winning tile (instead of the last bare tile)", ("和", "胡"), "the last bare tile"),
-)
-FLAG_BY_NAME: Final = {f.name: f for f in FLAGS}
+
+_DEFAULTS_BY_KIND: Final[dict[str, object]] = {"bool": False, "seats": frozenset(), "tiles": (), "int": 0}
 # Words that set a flag to a fixed value: ``+dealer`` is ``+seat=E``.
 SHORTHANDS: Final = {"dealer": ("seat", "E"), "庄": ("seat", "E"), "庄家": ("seat", "E")}
-ALIASES: Final = {a.lower(): f.name for f in FLAGS for a in (f.name, *f.aliases)}
 # Flags that are about the hand's options, not the situation: they feed ruleset options.
 OPTION_FLAGS: Final = ("base", "cap")
-# Flags that only happen on a self-draw, and those that only happen on a discard.
-SELF_DRAW_FLAGS: Final = ("mobao", "duibao", "gang", "tian", "di")
-DISCARD_FLAGS: Final = ("qiang", "ren", "gangpao", "baozhuang")
-
-
 LOSERS: Final = {seat: tuple(T.next_seat(seat, k) for k in (1, 2, 3)) for seat in T.SEATS}
 OPPOSITE: Final = {seat: T.next_seat(seat, 2) for seat in T.SEATS}
-_SELF_DRAW, _DISCARD = frozenset(SELF_DRAW_FLAGS), frozenset(DISCARD_FLAGS)
 _NOT_FIELDS: Final = frozenset(("from", *OPTION_FLAGS, "rules"))  # flags read that are no field of the Context
+# The fields a Context holds as attributes (the generic flags': what every ruleset's lines may set, and what the
+# core reads); a family's flags are held in ``values`` alone (``Context.get``). ``discarder`` is +from's.
+ATTRIBUTES: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "last", "tian", "di", "ren", "closed",
+                     "win")
+_ATTRIBUTE_SET: Final = frozenset(ATTRIBUTES)
+
+# --- the tables of the flags declared so far, kept in step by declare_flag -------------------------------------
+# (dictionaries, sets and lists changed in place: what holds them keeps seeing the current ones)
+FLAG_BY_NAME: Final[dict[str, FlagDef]] = {}
+ALIASES: Final[dict[str, str]] = {}  # every spelling, lower case -> the flag's name
+FLAG_FACTS: Final[dict[str, int]] = {}  # the fact of each flag that can be on or off (facts.py)
+# The Context's fields in order (``to_json``'s), ``given`` last: seat, round, zimo, discarder, then every other field
+# by its flag's position.
+FIELDS: Final[list[str]] = []
+_CONTEXT_FIELDS: Final[list[str]] = []  # FIELDS but ``given``
+_VALUE_FIELDS: Final[set[str]] = set()  # those a Context's ``values`` may hold
+_FAMILY_FIELDS: Final[list[str]] = []  # the fields that are no attribute, in order
+_DEFAULT_OF: Final[dict[str, object]] = {}  # each field's default
+_DEFAULT_JSON: Final[dict[str, object]] = {}  # every field at its default, as to_json writes it
+_LIST_DEFAULTS: Final[list[str]] = []  # the fields whose default is written as a list
+SELF_DRAW_FLAGS: Final[list[str]] = []  # flags that only happen on a self-draw, by position
+DISCARD_FLAGS: Final[list[str]] = []  # and those that only happen on a discard
+_SELF_DRAW: Final[set[str]] = set()
+_DISCARD: Final[set[str]] = set()
+# Flags whose value is a field of the Context and nothing more, bar what a self-drawn or discard flag (+gang,
+# +qiang …) says of the way of winning and +tian / +di of the seat, which ``_plain_context`` checks (by their facts).
+_PLAIN_FLAGS: Final[set[str]] = set()
+
+
+class _Facts:
+    """The facts of the flags, shifted down (``_FACTS_AT``), that the plain reading of a line tests."""
+
+    def __init__(self) -> None:
+        self.context = 0  # every fact a Context's ``facts`` may hold (not shifted)
+        self.self_draw_low = 0
+        self.discard_low = 0
+        self.checked = 0  # the facts of the flags HAND_CHECKS check (not shifted)
+
+
+_TABLE: Final = _Facts()
+
+
+def declare_flag(flag: FlagDef) -> int:
+    """Add a flag that lines can carry (the generic ones, here; a family's, in its hook): its tables kept in step,
+    its fact (facts.py) made when it can be on or off; that fact (0 for none). A flag declared twice is one
+    declaration too many (AssertionError)."""
+    fact = _register(flag)
+    _rebuild()
+    _forget()
+    return fact
+
+
+def _register(flag: FlagDef) -> int:
+    if flag.name in FLAG_BY_NAME:
+        raise AssertionError(f"the flag +{flag.name} is declared twice")
+    FLAGS.append(flag)
+    FLAGS.sort(key=_position)
+    FLAG_BY_NAME[flag.name] = flag
+    if flag.kind in ("bool", "seats", "tiles", "int") and flag.name not in _NOT_FIELDS:
+        fact = FLAG_FACTS[flag.name] = new_fact(f"+{flag.name}")
+        return fact
+    return 0
+
+
+def _position(flag: FlagDef) -> int:
+    return flag.position
+
+
+def _rebuild() -> None:
+    """The tables of ``declare_flag``, made again from FLAGS (a few dozen flags, at import)."""
+    ALIASES.clear()
+    ALIASES.update({a.lower(): f.name for f in FLAGS for a in (f.name, *f.aliases)})
+    names = [f.name for f in FLAGS if f.name not in _NOT_FIELDS]
+    head = ["seat", "round", "zimo", "discarder"]
+    fields = head + [name for name in names if name not in ("seat", "round", "zimo")]
+    FIELDS[:] = [*fields, "given"]
+    _CONTEXT_FIELDS[:] = fields
+    _VALUE_FIELDS.clear()
+    _VALUE_FIELDS.update(name for name in fields if name != "discarder")
+    _FAMILY_FIELDS[:] = [name for name in fields if name not in _ATTRIBUTE_SET]
+    _DEFAULT_OF.clear()
+    for name in fields:
+        _DEFAULT_OF[name] = getattr(DEFAULT, name) if name in _ATTRIBUTE_SET else FLAG_BY_NAME[name].default
+    _DEFAULT_JSON.clear()
+    _DEFAULT_JSON.update({"from" if name == "discarder" else name: _json_value(name, _DEFAULT_OF[name])
+                          for name in fields})
+    _LIST_DEFAULTS[:] = [key for key, value in _DEFAULT_JSON.items() if isinstance(value, list)]
+    SELF_DRAW_FLAGS[:] = [f.name for f in FLAGS if f.way == "self_draw"]
+    DISCARD_FLAGS[:] = [f.name for f in FLAGS if f.way == "discard"]
+    _SELF_DRAW.clear()
+    _SELF_DRAW.update(SELF_DRAW_FLAGS)
+    _DISCARD.clear()
+    _DISCARD.update(DISCARD_FLAGS)
+    _PLAIN_FLAGS.clear()
+    _PLAIN_FLAGS.update(f.name for f in FLAGS if f.plain and f.name in _VALUE_FIELDS)
+    _TABLE.context = DEALER | sum(FLAG_FACTS.values())
+    _TABLE.self_draw_low = sum(FLAG_FACTS[f] for f in SELF_DRAW_FLAGS) >> _FACTS_AT
+    _TABLE.discard_low = sum(FLAG_FACTS[f] for f in DISCARD_FLAGS) >> _FACTS_AT
+
+
+def _forget() -> None:
+    """What was worked out from the flags before this declaration (a word not a flag then may be one now)."""
+    _typed.cache_clear()
+    _PLAIN_TYPED.clear()
+    _PLAIN_BARE.clear()
+    _CHECKS_ON.clear()
+
+
+def context_facts() -> int:
+    """Every fact a Context's ``facts`` may hold: the dealer's and each flag's."""
+    return _TABLE.context
 
 
 _NO_SEATS: Final[frozenset[str]] = frozenset()
+_UNSET: Final = object()  # no value given (``Context.get``)
 
 
 class Context:
     """Everything about the win besides the tiles. Seats are named by wind; East is the dealer.
 
-    The fields (``FIELDS``) have their defaults in the class; ``values`` holds those the line set (the seat, the way
-    of winning and the discarder are always set: arguments of their own), ``given`` the flags it gave, ``facts`` the
-    flags that are on and whether the dealer wins (facts.py). A native class when compiled: a Python-level class's
-    field cost compiled code some 250 instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made
-    once and not changed (``replace`` makes another)."""
+    The generic fields (``ATTRIBUTES``) have their defaults in the class; a family's flags are no attributes
+    (``get``). ``values`` holds the fields the line set (the seat, the way of winning and the discarder are always
+    set: arguments of their own), ``given`` the flags it gave, ``facts`` the flags that are on and whether the
+    dealer wins (facts.py). A native class when compiled: a Python-level class's field cost compiled code some 250
+    instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made once and not changed (``replace``
+    makes another)."""
 
     seat: str = "S"
     round: str = "E"
@@ -116,23 +206,6 @@ class Context:
     di: bool = False
     ren: bool = False
     closed: frozenset[str] = _NO_SEATS
-    bao: int | None = None
-    mobao: bool = False
-    duibao: bool = False
-    hui: int | None = None
-    flip: int | None = None
-    gangpao: bool = False
-    riichi: bool = False
-    wriichi: bool = False
-    ippatsu: bool = False
-    dora: tuple[int, ...] = ()
-    ura: tuple[int, ...] = ()
-    honba: int = 0
-    sticks: int = 0
-    fourth: bool = False
-    lian: int = 0
-    baozhuang: bool = False
-    pao: str | None = None  # the seat liable for the hand (責任払い)
     win: int | None = None
     facts: int = 0  # read for every reading of every line
     values: dict[str, object]  # the fields the line set, by name (``to_json`` and a batch's record write those)
@@ -145,8 +218,8 @@ class Context:
         at their defaults; kept, not copied; the seat or +zimo among them, the same as the arguments, when the line
         gave them), and the flags given (None: those of ``values``, made when asked for); ``facts`` of the fields,
         made from them unless given (the reader of a line has them). The three always set are arguments of their
-        own: each ``values`` item is set by name (PyObject_SetAttr and the dictionary's iteration, callgrind: ~300
-        instructions an item)."""
+        own: each ``values`` item that is an attribute is set by name (PyObject_SetAttr and the dictionary's
+        iteration, callgrind: ~300 instructions an item)."""
         if values is None:
             values = {}
         if facts is None:
@@ -158,7 +231,8 @@ class Context:
         self.zimo = zimo
         self.discarder = discarder
         for name, value in values.items():
-            setattr(self, name, value)
+            if name in _ATTRIBUTE_SET:
+                setattr(self, name, value)
         self.values = values
         self._given = given
         self.facts = facts
@@ -174,8 +248,15 @@ class Context:
         given = self._given
         return frozenset(self.values) if given is None else given
 
+    def get(self, name: str) -> object:
+        """The value of any field: as the line set it, else its default (a family's flag, ``+dora``, by name)."""
+        if name in _ATTRIBUTE_SET:
+            return getattr(self, name)
+        found = self.values.get(name, _UNSET)
+        return _DEFAULT_OF.get(name) if found is _UNSET else found
+
     def _key(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in _CONTEXT_FIELDS])
+        return tuple([self.get(name) for name in _CONTEXT_FIELDS])
 
     def __eq__(self, other: object) -> bool:
         """Equal when every field but ``given`` is (``facts`` follows from them)."""
@@ -221,41 +302,59 @@ class Context:
 
 
 def _json_value(name: str, value: object) -> object:
+    """A field's value as the notation writes it: seats in turn order, tiles by name."""
     if isinstance(value, frozenset):
         return [s for s in T.SEATS if s in value]
-    if name in ("bao", "hui", "flip", "win") and value is not None:
+    flag = FLAG_BY_NAME.get(name)
+    kind = flag.kind if flag is not None else ""
+    if kind == "tile" and value is not None:
         return T.name(value)  # type: ignore[arg-type]
-    if name in ("dora", "ura"):
+    if kind == "tiles":
         return [T.name(t) for t in value]  # type: ignore[attr-defined]
     return value
 
 
-# The Context's fields in order (the class attributes above, ``given`` last).
-FIELDS: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "last", "tian", "di", "ren", "closed", "bao",
-                 "mobao", "duibao", "hui", "flip", "gangpao", "riichi", "wriichi", "ippatsu", "dora", "ura", "honba",
-                 "sticks", "fourth", "lian", "baozhuang", "pao", "win", "given")
-_CONTEXT_FIELDS: Final = FIELDS[:-1]
-_CONTEXT_FIELDS_SET: Final = frozenset(_CONTEXT_FIELDS)
-_VALUE_FIELDS: Final = _CONTEXT_FIELDS_SET - {"discarder"}  # those a Context's ``values`` may hold
 # Every field at its default: a compiled class's defaults are no class attributes to read.
 DEFAULT: Final = Context("S", False, "N", {}, None, 0)
-_DEFAULT_JSON: Final = {"from" if name == "discarder" else name: _json_value(name, getattr(DEFAULT, name))
-                        for name in _CONTEXT_FIELDS}
-_LIST_DEFAULTS: Final = tuple(key for key, value in _DEFAULT_JSON.items() if isinstance(value, list))
-# A fact (facts.py) per flag of the Context that can be on or off: on, or given a value other than none / 0
-# (``+dora=…``); the flag predicate and those reading one flag need it.
-FLAG_FACTS: Final = {f.name: new_fact(f"+{f.name}") for f in FLAGS
-              if f.kind in ("bool", "seats", "tiles", "int") and f.name in _CONTEXT_FIELDS}
+
+GENERIC_FLAGS: Final = (
+    FlagDef("zimo", "bool", "self-drawn", ("tsumo", "自摸"), "won on a discard", position=0),
+    FlagDef("seat", "seat", "winner's seat wind; East is the dealer", ("座", "门风"), "S", position=1),
+    FlagDef("from", "seat", "discarder's seat, on a discard win", ("点炮", "放炮"), "the seat opposite the winner",
+            position=2),
+    FlagDef("round", "seat", "prevalent wind", ("圈", "圈风"), "E", position=3),
+    FlagDef("gang", "bool", "won on a kong replacement tile (a self-draw)", ("rinshan", "杠上开花", "杠上花"), position=4,
+            way="self_draw"),
+    FlagDef("qiang", "bool", "won by robbing a kong", ("chankan", "抢杠", "抢杠胡", "抢杠和"), position=5, way="discard"),
+    FlagDef("last", "bool", "won on the last tile", ("haidi", "海底", "haitei", "houtei"), position=6),
+    FlagDef("tian", "bool", "heavenly hand (the dealer's dealt tiles, a self-draw)", ("tenhou", "天胡", "天和"),
+            position=7, way="self_draw"),
+    FlagDef("di", "bool", "earthly hand (first draw, a self-draw)", ("chiihou", "地胡", "地和"), position=8,
+            way="self_draw"),
+    FlagDef("ren", "bool", "human hand (a discard in the first go-round)", ("renhou", "人胡", "人和"), position=9,
+            way="discard"),
+    # the other seats whose hands are closed: payer items of several families (闭门, 门清) and the closed_payers scope
+    FlagDef("closed", "seats", "the other seats whose hands are closed", ("门清",), "none", position=10, plain=False),
+    FlagDef("base", "int", "room base", ("底", "底分"), "the ruleset's", most=1_000_000, position=28),
+    FlagDef("cap", "int", "cap override", ("封顶",), "the ruleset's", most=1_000_000_000, position=29),
+    FlagDef("rules", "name", "ruleset for this line", ("规则",), "CLI --rules, then the configured default",
+            position=30),
+    FlagDef("win", "tile", "the winning tile (instead of the last bare tile)", ("和", "胡"), "the last bare tile",
+            position=31, plain=False),
+)
+for _flag in GENERIC_FLAGS:
+    _register(_flag)
 DEALER: Final = new_fact(N_("the dealer wins"))
-CONTEXT_FACTS: Final = DEALER | sum(FLAG_FACTS.values())  # every fact a Context's ``facts`` may hold
 ZIMO: Final = FLAG_FACTS["zimo"]
 _ZIMO: Final = ZIMO
 # While a line's flags are read, its context facts are kept shifted down by their lowest bit (``_FACTS_AT``): the
 # unions of small ints, which a compiled module makes without a big int each, then one shift up in ``_context``
-# (callgrind: ~1,000 instructions a riichi line less). Any facts shift back exactly: only speed depends on the span.
-_FACTS_AT: Final = (CONTEXT_FACTS & -CONTEXT_FACTS).bit_length() - 1
+# (callgrind: ~1,000 instructions a riichi line less). The generic flags' facts come first (a family's are made
+# later, above them); any facts shift back exactly: only speed depends on the span.
+_FACTS_AT: Final = (ZIMO & -ZIMO).bit_length() - 1
 _ZIMO_LOW: Final = _ZIMO >> _FACTS_AT
 _DEALER_LOW: Final = DEALER >> _FACTS_AT
+_rebuild()
 
 
 def _facts_of(seat: str, zimo: bool, fields: Mapping[str, object]) -> int:
@@ -435,9 +534,11 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     if discarder == seat:
         raise _refused(values, Msg("the discarder (+from={seat}) cannot be the winner's own seat", seat=discarder),
                        "from")
-    if used.get("pao") == seat:
-        raise _refused(values, Msg("+pao names the player liable for the winner's hand, who cannot be the winner "
-                                   "(+seat={seat})", seat=seat), "pao")
+    for flag, check in CONTEXT_CHECKS:  # a family's checks of its own flags (riichi's +pao), before the others
+        if flag in used:
+            problem = check(seat, used[flag])
+            if problem is not None:
+                raise _refused(values, problem, flag)
     if seat in used.get("closed", ()):  # type: ignore[operator]
         raise _refused(values, Msg("+closed lists the other seats; the winner's own hand is read from the tiles"),
                        "closed")
@@ -466,13 +567,6 @@ def _context(fields: dict[str, object], given: frozenset[str] | None, seat: str,
     return Context(seat, zimo, discarder, fields, given, facts << _FACTS_AT)
 
 
-# Flags whose value is a field of the Context and nothing more, bar what a self-drawn or discard flag (+gang,
-# +qiang …) says of the way of winning and +tian / +di of the seat, which ``_plain_context`` checks (by their
-# facts); the engine reads none from the flag values (as it reads +win, +base, +cap and the wildcard flags).
-_PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - {
-    "closed", "pao", "win", "bao", "hui", "flip"}
-_SELF_DRAW_LOW: Final = sum(FLAG_FACTS[f] for f in SELF_DRAW_FLAGS) >> _FACTS_AT
-_DISCARD_LOW: Final = sum(FLAG_FACTS[f] for f in DISCARD_FLAGS) >> _FACTS_AT
 _TIAN_LOW: Final = FLAG_FACTS["tian"] >> _FACTS_AT
 _DI_LOW: Final = FLAG_FACTS["di"] >> _FACTS_AT
 # By ruleset (the flags it reads): each (word, value) written on a plain flag the ruleset reads, typed, with the
@@ -550,12 +644,13 @@ def _plain_context(fields: dict[str, object], facts: int) -> Context | None:
     +zimo=off, a self-drawn win (+zimo, or a flag) and a discard flag, +tian but not the dealer, +di and the dealer."""
     seat: str = fields.get("seat", "S")  # type: ignore[assignment]
     zimo = bool(fields.get("zimo"))
-    if facts & (_SELF_DRAW_LOW | _DISCARD_LOW):  # a few lines: the way of winning said twice
-        if facts & _SELF_DRAW_LOW:
+    self_draw_low, discard_low = _TABLE.self_draw_low, _TABLE.discard_low
+    if facts & (self_draw_low | discard_low):  # a few lines: the way of winning said twice
+        if facts & self_draw_low:
             if "zimo" in fields and not zimo:
                 return None
             zimo = True
-        if zimo and facts & _DISCARD_LOW:
+        if zimo and facts & discard_low:
             return None
         if facts & _TIAN_LOW and seat != "E" or facts & _DI_LOW and seat == "E":
             return None
@@ -583,7 +678,8 @@ def _refused(values: dict[str, tuple[object, int | None]], message: str, flag: s
 # HandCheck: the flag it is about (it runs only when the flag is on) and a small pure function of the hand, the
 # context and the ruleset's tile rules that says what is wrong (None when nothing is). A ruleset-specific fact
 # the check needs is tile-rule data (``tiles.flower_replacement`` in rules/SCHEMA.md), not a ruleset name. To
-# add one (MCR's +fourth, say), append to HAND_CHECKS: the caret goes under the flag where it was written.
+# add one, ``declare_hand_check`` (a family's, in its hook: hooks/mcr.py +fourth): the caret goes under the flag where
+# it was written.
 
 
 class HandCheck:
@@ -608,71 +704,19 @@ def _gang_needs_a_replacement(hand: Hand, ctx: Context, tiles: TileRules) -> str
                "[2222s]")
 
 
-# The dead wall shows one dora indicator, and one more for each kong declared at the table (anyone's, up to four).
-MOST_INDICATORS: Final = 5
+def declare_context_check(flag: str, check: Callable[[str, object], str | None]) -> None:
+    """Add a check of a family's flag against the winner's seat (riichi's +pao names another player): ``check``
+    gives what is wrong (a context error under the flag), or None; asked before the generic checks."""
+    CONTEXT_CHECKS.append((flag, check))
 
 
-def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+dora: one indicator, and one more for each kong at the table (anyone's): five at most."""
-    given = len(ctx.dora)
-    if given <= MOST_INDICATORS:
-        return _too_many_copies("dora", hand, ctx.dora)
-    return Msg("+dora: {given} indicators, but a table turns at most {most}: one, and one more for each of up to four "
-               "kongs", given=given, most=MOST_INDICATORS)
+def declare_hand_check(flag: str, refuses: Callable[[Hand, Context, TileRules], str | None]) -> None:
+    """Add a check of the flag ``flag`` against the hand (a family's, in its hook), asked after those before it."""
+    HAND_CHECKS.append(HandCheck(flag, refuses))
+    _TABLE.checked |= FLAG_FACTS[flag]  # one test tells most lines none applies
+    _CHECKS_ON.clear()
 
 
-def _ura_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+ura: one under each dora indicator, so no more of them than of the dora indicators (a line without +dora
-    has one, which the hand was not hit by)."""
-    given, dora = len(ctx.ura), max(1, len(ctx.dora))
-    if given <= dora:
-        return _too_many_copies("ura", hand, ctx.dora + ctx.ura)
-    if dora == 1:
-        return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives one "
-                   "(write every dora indicator: +dora=…)", given=given)
-    return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives {dora}",
-               given=given, dora=dora)
-
-
-def _too_many_copies(flag: str, hand: Hand, indicators: tuple[int, ...]) -> str | None:
-    """An indicator is a tile of the set: a kind's copies in the hand and among the indicators are four at most."""
-    counts = hand.counts
-    for kind in indicators:
-        held = counts[kind] + indicators.count(kind)
-        if held > 4:
-            return Msg("+{flag}: {tile}: the hand holds {held} and the indicators show {shown}, but there are four "
-                       "of each tile", flag=flag, tile=T.name(kind), held=counts[kind], shown=indicators.count(kind))
-    return None
-
-
-def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+ura: ura-dora are turned over for a riichi hand only."""
-    if ctx.riichi or ctx.wriichi:
-        return None
-    return Msg("+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)")
-
-
-def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+fourth (和绝张): the winning tile was the last of its kind, the other three on the table (discards and
-    melds, the winner's own included), so none of them is among the winner's concealed tiles."""
-    win = hand.win_tile
-    if win is None:
-        return None
-    in_hand = hand.concealed.count(win) - 1
-    if not in_hand:
-        return None
-    return Msg("+fourth: the winning tile {tile} is the last of its kind, but the hand holds {more} more of it (和绝张: "
-               "the other three were on the table)", tile=T.name(win), more=in_hand)
-
-
-HAND_CHECKS: Final[tuple[HandCheck, ...]] = (
-    HandCheck("gang", _gang_needs_a_replacement),
-    HandCheck("fourth", _fourth_is_the_last_copy),
-    HandCheck("dora", _dora_indicators),
-    HandCheck("ura", _ura_needs_riichi),
-    HandCheck("ura", _ura_indicators),
-)
-_CHECKED_FACTS: Final = sum({FLAG_FACTS[c.flag] for c in HAND_CHECKS})  # one test tells most lines none applies
 # The checks that apply, by the checked flags that are on (few combinations), shifted down by _FACTS_AT: one
 # look-up, not a big-int test per check (callgrind: ~1,500 instructions a riichi line less), by a small int,
 # hashed without the digits of a big one (~300 instructions less).
@@ -682,7 +726,7 @@ _CHECKS_ON: Final[dict[int, tuple[HandCheck, ...]]] = {}
 def check_hand(line: ParsedLine, more: Sequence[FlagWord], hand: Hand, ctx: Context, tiles: TileRules) -> None:
     """Refuse the first flag of HAND_CHECKS that is on and that the hand contradicts: a context error with the
     column of the flag as written (in ``line``, or among ``more``: the command line's)."""
-    on = ctx.facts & _CHECKED_FACTS
+    on = ctx.facts & _TABLE.checked
     if not on:
         return
     key = on >> _FACTS_AT
@@ -703,3 +747,6 @@ def _column_of(words: Sequence[FlagWord], flag: str) -> int | None:
         if ALIASES.get(low) == flag or (low in SHORTHANDS and SHORTHANDS[low][0] == flag):
             return w.column
     return None
+
+
+declare_hand_check("gang", _gang_needs_a_replacement)

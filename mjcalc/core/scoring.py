@@ -11,7 +11,7 @@ from ..registry import DECIDED
 from ..support.frozen import replace
 from ..support.memo import remember
 from .candidate import Candidate
-from .context import CONTEXT_FACTS
+from .context import context_facts
 from .facts import ALL as ALL_FACTS, KIND_BITS, WIDTH, Gate, unmet
 from .hand import SpecialKongDef
 from .model import Condition, ItemDef, Ruleset
@@ -159,7 +159,8 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
         memos = _MET_BY.get(gates)
         if memos is None:
             memos = remember(_MET_BY, gates, ({}, {}, {}, {}), 256)
-        in_context, in_shape = reads & CONTEXT_FACTS, reads & ~CONTEXT_FACTS
+        flags = context_facts()
+        in_context, in_shape = reads & flags, reads & ~flags
         out.append(Tier(items, in_context, in_shape, memos[0], memos[1], memos[2],
                         _grouped([b.gate & _on(in_context) for b in items]),
                         _grouped([b.gate & _on(in_shape) for b in items]), in_context | in_shape, memos[3]))

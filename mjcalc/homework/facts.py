@@ -12,6 +12,7 @@ from ..core.result import Result
 from ..i18n import N_, tr
 from ..core.model import ItemDef
 from .messages import msg
+from ..registry import EXPLAINED_BY, HOMEWORK_FACTS
 if TYPE_CHECKING:
     pass
 
@@ -118,7 +119,7 @@ class Facts:
         return msg("f_wild", lang, tile=T.name(kind), count=c.wild_count or len(c.subs), stood=stood)
 
     def flag(self, name: str) -> str:
-        on = bool(getattr(self.ctx, name, False))
+        on = bool(self.ctx.get(name))
         return msg("f_flag_on" if on else "f_flag_off", self.lang, flag=name)
 
     def flowers(self) -> str:
@@ -129,8 +130,11 @@ class Facts:
     def seat(self) -> str:
         return msg("f_seat", self.lang, seat=self.ctx.seat, round=self.ctx.round)
 
-    def dora(self) -> str:
-        return msg("f_dora", self.lang, tiles=T.format_tiles(self.ctx.dora) if self.ctx.dora else "—")
+    def fact(self, name: str) -> str:
+        """A fact by name: one of this class's, or one a family adds (mjcalc.registry.HOMEWORK_FACTS)."""
+        family = HOMEWORK_FACTS.get(name)
+        text: str = family(self.ctx, self.lang) if family is not None else getattr(self, name)()
+        return text
 
     def for_item(self, item: ItemDef) -> str:
         """The facts of this hand that an item's condition reads, by the predicates and flags it names."""
@@ -142,49 +146,28 @@ class Facts:
                 facts.append(text)
 
         for name in re.findall(r"flag(?:_value)?\(name=(\w+)", item.when_text):  # flag(name=X): what the line says
-            if name == "closed":
-                add(self.closed_payers())
-            elif name in ("mobao", "duibao"):
-                add(self.flag(name))
-                add(self.wild())
-            else:
-                add(self.flag(name))
+            for fact in EXPLAINED_BY.get(f"+{name}", ("flag",)):
+                add(self.flag(name) if fact == "flag" else self.fact(fact))
         for word in sorted(words):
-            for fact in FACT_OF.get(word, ()):
-                add(getattr(self, fact)())
+            for fact in EXPLAINED_BY.get(word, ()):
+                if fact != "reading":
+                    add(self.fact(fact))
         if item.applies_to in ("dealer_paying", "dealer_involved"):
             add(self.dealer())
         if item.applies_to == "discarder":
             add(self.draw())
         if item.applies_to == "closed_payers":
             add(self.closed_payers())
-        if not facts or words & SHAPE_WORDS or words - FACT_FREE:
+        if not facts or any(word not in GRAMMAR_WORDS and "reading" in EXPLAINED_BY.get(word, ("reading",))
+                            for word in words):
             add(self.reading())
         return "; ".join(facts)
 
 
-# Which facts of the hand a predicate reads (the rest read the sets of the reading kept: ``Facts.reading``).
-FACT_OF: Final[dict[str, tuple[str, ...]]] = {
-    "placed_in_single_wait": ("win",), "one_tile_wait": ("win", "waits"), "wait_is": ("win",),
-    "one_winning_tile": ("win", "waits", "winning_waits"), "special_kong_added": ("special_added",),
-    "all_sets_shown": ("closed", "draw"), "seven_pairs_win_makes_four": ("form", "win"),
-    "riichi.pinfu": ("win",), "mcr.wait_fan": ("win", "waits"), "wait_fans": ("win", "waits"),
-    "self_drawn": ("draw",), "won_on_discard": ("draw",), "dealer_discarded": ("draw", "dealer"),
-    "dealer_wins": ("dealer",), "closed_hand": ("closed",), "all_others_closed": ("closed_payers",),
-    "all_sets_exposed": ("closed", "draw"), "mcr.melded_hand": ("closed", "draw"),
-    "no_wildcard_held": ("wild",), "form": ("form",), "seven_pairs_with_four": ("form",),
-    "flower_count": ("flowers",), "flower_sets": ("flowers",), "seat_flowers": ("flowers", "seat"),
-    "all_flowers": ("flowers", "draw"), "seat_wind_pung": ("seat",), "round_wind_pung": ("seat",),
-    "riichi.dora": ("dora",), "riichi.ura_dora": ("dora",), "mcr.last_tile": ("win",),
-}
-
-
-SHAPE_WORDS: Final = frozenset({"all_triplets", "all_sequences", "concealed_pungs", "pung_of", "pungs_of",
-                                "identical_chows", "has_honor", "seat_wind_pung", "round_wind_pung"})
-
-
-FACT_FREE: Final = frozenset({"always", "flag", "name", "not", "any", "all", "option", "flag_value", "true",
-                              "false"} | set(FACT_OF) - SHAPE_WORDS)
+# Words of a ``when`` text that name no predicate: its grammar and its parameters' words.
+GRAMMAR_WORDS: Final = frozenset({"name", "not", "any", "all", "option", "true", "false"})
+# An item that reads +closed is explained by the closed seats, not by the flag as written.
+EXPLAINED_BY["+closed"] = ("closed_payers",)
 
 
 def _scope_text(scope: str, lang: str) -> str:

@@ -4,13 +4,14 @@ student's fan, items or fu carried through, a payer's item charged to all, the b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 from ..core.result import Result
 from ..errors import MjcalcError
 from ..support.frozen import replace
-from ..i18n import N_, localized, tr
+from ..i18n import localized
+from ..core.settlement.whatif import Change, Hypothesis
+from ..registry import HOMEWORK_HYPOTHESES
 from ..core.model import Ruleset
 from ..registry import SETTLERS
 from ..core.settlement.payments import Award, Settlement, settle_per_payer
@@ -19,25 +20,6 @@ from .facts import _item_label, _scope_text
 from .messages import _unit, msg
 if TYPE_CHECKING:
     pass
-
-
-@dataclass(frozen=True, eq=False)
-class Change:
-    """One step of the settlement done another way: other awards, options, formula parameters or ``what_if``
-    (settlement.WHAT_IF). Two changes of different steps make one (a wrong fan and a cap missed)."""
-
-    awards: tuple[Award, ...] | None = None
-    options: Mapping[str, Any] | None = None
-    params: tuple[tuple[str, Any], ...] = ()
-    what_if: tuple[tuple[str, Any], ...] = ()
-
-    def plus(self, other: Change) -> Change | None:
-        if (self.awards is not None and other.awards is not None) or (self.options and other.options) \
-                or {k for k, _ in self.params} & {k for k, _ in other.params} \
-                or {k for k, _ in self.what_if} & {k for k, _ in other.what_if}:
-            return None
-        return Change(self.awards if other.awards is None else other.awards, self.options or other.options,
-                      self.params + other.params, self.what_if + other.what_if)
 
 
 class Resettle:
@@ -86,8 +68,9 @@ def _compare_points(res: Result, given: dict[str, Any], student_awards: list[Awa
     s = res.best.settlement
     student = given["points"]
     resettle = Resettle(res)
-    hypotheses = (_riichi_hypotheses if resettle.kind == "riichi" else _per_payer_hypotheses)(
-        res, resettle, given, student_awards, lang)
+    # a family's settler brings its own hypotheses (hooks/riichi.py), else those of the per-payer formulas
+    hypotheses = HOMEWORK_HYPOTHESES.get(str(resettle.kind), _per_payer_hypotheses)(
+        res, resettle, given, student_awards, lang, msg)
     worked = _worked(s, lang)
     out: list[Why] = []
     seen: set[tuple[str, tuple[str, ...]]] = set()
@@ -153,23 +136,6 @@ def _one_share(s: Settlement, p: Any, lang: str) -> str:
                amounts=" + ".join(str(q.amount) for q in s.payments) + f" = {s.points}")
 
 
-@dataclass(frozen=True)
-class Hypothesis:
-    """A way the student may have reached their points: the settlement done with one step changed."""
-
-    causes: tuple[str, ...]  # the first is the cause it names
-    why: str
-    change: Change
-    role: str  # given (the student's own fan, fu or items) | payer | step | search (a fan or fu they did not write)
-    follows: tuple[str, ...] = ()  # given: the student's numbers it carries through (fan, fu, items)
-    prio: int = 5  # Why.prio
-    cost: int = 1  # Why.cost: 0 for the student's own numbers carried through, with no step of its own
-
-    @property
-    def inherit(self) -> bool:
-        return self.role == "given" and self.cost == 0
-
-
 BASES: Final = (0, 1, 2, 3, 4, 5, 6, 8, 10, 16, 20, 30, 50, 100)
 
 
@@ -186,7 +152,7 @@ def _shifted(res: Result, delta: int) -> list[Award]:
 
 
 def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], student_awards: list[Award] | None,
-                          lang: str) -> list[Hypothesis]:
+                          lang: str, say: Callable[..., str]) -> list[Hypothesis]:
     assert res.best is not None and res.ruleset is not None
     rules, s, ctx = res.ruleset, res.best.settlement, res.best.candidate.ctx
     unit = _unit(rules.unit, lang)
@@ -318,87 +284,3 @@ def _param_label(rules: Ruleset, param: str) -> str:
     if isinstance(ref, dict) and "option" in ref:
         return f"{ref['option']}"
     return {"per_fan": f"per_{rules.unit}"}.get(param, param)
-
-
-FU_STEPS: Final = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
-
-
-LIMIT_BASES: Final = {2000: N_("mangan"), 3000: N_("haneman"), 4000: N_("baiman"), 6000: N_("sanbaiman"),
-                      8000: N_("yakuman"), 16000: N_("double yakuman")}
-
-
-def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], student_awards: list[Award] | None,
-                       lang: str) -> list[Hypothesis]:
-    assert res.best is not None and res.ruleset is not None
-    s, ctx = res.best.settlement, res.best.candidate.ctx
-    han, fu = s.fan, s.fu if s.fu is not None else 0
-    raw = sum(part for _, part in s.fu_lines)
-    lines = " + ".join(f"{tr(reason, lang)} {part}" for reason, part in s.fu_lines) or "—"
-    out: list[Hypothesis] = []
-    g_han = given.get("fan") if given.get("fan") not in (None, han) else None
-    g_fu = given.get("fu") if given.get("fu") not in (None, fu) else None
-    h_han = msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han)
-    h_fu = msg("h_fu", lang, given=g_fu, actual=fu, lines=lines)
-    if g_han is not None and g_fu is not None:
-        out.append(Hypothesis(("wrong_fan", "wrong_fu"), f"{h_han}; {h_fu}", again(what_if={"han": g_han, "fu": g_fu}),
-                              "given", ("fan", "fu"), 7, 0))
-    if g_han is not None:
-        out.append(Hypothesis(("wrong_fan",), h_han, again(what_if={"han": g_han}), "given", ("fan",), 7, 0))
-    if g_fu is not None:
-        out.append(Hypothesis(("wrong_fu",), h_fu, again(what_if={"fu": g_fu}), "given", ("fu",), 7, 0))
-    if student_awards is not None:
-        counted = sum(a.total for a in student_awards)
-        if counted != han:
-            out.append(Hypothesis(("wrong_fan",), msg("h_items", lang, unit=_unit("han", lang), given=counted,
-                                                      actual=han),
-                                  again(what_if={"han": counted, **({"fu": g_fu} if g_fu is not None else {})}),
-                                  "given", ("items", "fu") if g_fu is not None else ("items",), 7, 0))
-    if "fan" not in given:
-        for other in range(1, 14):
-            if other != han:
-                out.append(Hypothesis(("wrong_fan",), msg("h_fan_other", lang, unit=_unit("han", lang), given=other,
-                                                         actual=han), again(what_if={"han": other}), "search",
-                                      prio=5 if abs(other - han) == 1 else 9))
-    if "fu" not in given and s.fu_lines:
-        for other in FU_STEPS:
-            if other != fu:
-                out.append(Hypothesis(("wrong_fu",), msg("h_fu", lang, given=other, actual=fu, lines=lines),
-                                      again(what_if={"fu": other}), "search", prio=5 if abs(other - fu) <= 10 else 9))
-    # fu → base points → rounding
-    if raw != fu and s.fu_lines and res.best.candidate.reading.form != "seven_pairs":
-        why = msg("h_round_fu", lang, raw=raw, fu=fu)
-        out.append(Hypothesis(("rounding",), why, again(what_if={"fu_unrounded": True}), "step", prio=3))
-        out.append(Hypothesis(("rounding",), why + "; " + msg("h_round_pay", lang),
-                              again(what_if={"fu_unrounded": True, "round_to": 1}), "step", prio=4))
-    if s.fu_lines and raw % 10 and res.best.candidate.reading.form != "seven_pairs":
-        down = raw // 10 * 10
-        out.append(Hypothesis(("rounding",), msg("h_round_fu_down", lang, raw=raw, down=down, fu=fu),
-                              again(what_if={"fu": down}), "step", prio=8))
-    out.append(Hypothesis(("rounding",), msg("h_round_pay", lang), again(what_if={"round_to": 1}), "step", prio=3))
-    out.append(Hypothesis(("rounding",), msg("h_round_pay_to", lang, step=10), again(what_if={"round_to": 10}),
-                          "step", prio=6))
-    if g_fu is not None:
-        out.append(Hypothesis(("rounding",), f"{h_fu}; " + msg("h_round_pay", lang),
-                              again(what_if={"fu": g_fu, "round_to": 1}), "given", ("fu",), 3))
-    # limits
-    note = "; ".join(s.notes)
-    if s.limit is not None:
-        out.append(Hypothesis(("cap_missed",), msg("h_limit_missed", lang, note=note),
-                              again(what_if={"no_limit": True}), "step", prio=3))
-    if "kiriage" in res.options:
-        flipped = {**res.options, "kiriage": not res.options["kiriage"]}
-        on, off = msg("on_word", lang), msg("off_word", lang)
-        out.append(Hypothesis(("cap_wrong",), msg("h_kiriage", lang, on=on if flipped["kiriage"] else off,
-                                                  now=off if flipped["kiriage"] else on),
-                              again(options=flipped), "step", prio=4))
-    for base, name in LIMIT_BASES.items():
-        out.append(Hypothesis(("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=tr(name, lang), note=note),
-                              again(what_if={"base_points": base}), "step", prio=6))
-    # the dealer's share of the base points
-    dealer = ctx.seat == "E"
-    out.append(Hypothesis(("wrong_base",), msg("h_dealer", lang, wrong=msg("non_dealer_word" if dealer else
-                                                                          "dealer_word", lang),
-                                               seat=ctx.seat, right=msg("is_dealer" if dealer else "is_not_dealer",
-                                                                        lang)),
-                          again(what_if={"dealer": not dealer}), "step", prio=4))
-    return out

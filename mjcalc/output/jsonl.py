@@ -124,12 +124,18 @@ def _payment_json(p: Payment) -> bytes:
 # a member is used for a value of the same type). A member's JSON is written as it is joined (``_placed``:
 # ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's closing brace is a last piece of its own, so that
 # the object is one formatting of its pieces (``_context_json``: a brace added to each end copied it twice more, 700
-# instructions a line). Those of the defaults made on first use.
-_CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, bytes]]]]] = {
-    name: (i - 3, {}) for i, name in enumerate(_CONTEXT_FIELDS) if i >= 4}
-
-
+# instructions a line). Both made on first use, and again when a family has declared flags since
+# (``_context_tables``).
+_CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, bytes]]]]] = {}
 _CONTEXT_DEFAULTS: Final[list[bytes]] = []
+
+
+def _context_tables() -> None:
+    """_CONTEXT_MEMBERS and _CONTEXT_DEFAULTS of the context's fields as they are now."""
+    _CONTEXT_MEMBERS.clear()
+    _CONTEXT_MEMBERS.update({name: (i - 3, {}) for i, name in enumerate(_CONTEXT_FIELDS) if i >= 4})
+    _CONTEXT_DEFAULTS[:] = [b"", *[_placed(at, name, DEFAULT.get(name)) for at, name in enumerate(_CONTEXT_FIELDS)
+                                   if at >= 4], b"}"]  # (the first four fields' piece first, the brace last)
 
 
 # The first four fields (seat, round, zimo, discarder), set on nearly every line, as one piece, by their values: one
@@ -146,11 +152,8 @@ def _placed(at: int, name: str, value: Any) -> bytes:
 def _context_members(ctx: Context) -> list[bytes]:
     """The pieces that joined are ``ctx.to_json()`` as orjson writes it, from the kept members of its fields: for
     a fraction of the work (a context has 29 fields, nearly all at their defaults). The first four are one piece."""
-    if not _CONTEXT_DEFAULTS:
-        _CONTEXT_DEFAULTS.append(b"")  # (the first four fields')
-        _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(DEFAULT, name)) for at, name in enumerate(_CONTEXT_FIELDS)
-                                  if at >= 4])
-        _CONTEXT_DEFAULTS.append(b"}")
+    if len(_CONTEXT_DEFAULTS) != len(_CONTEXT_FIELDS) - 2:  # the first four as one, the others, the brace
+        _context_tables()
     members = _CONTEXT_DEFAULTS.copy()
     seat, round_, zimo, discarder = ctx.seat, ctx.round, ctx.zimo, ctx.discarder
     key = (seat, round_, zimo, discarder)

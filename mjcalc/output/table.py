@@ -9,7 +9,8 @@ from typing import Any
 
 from ..core import tiles as T
 from ..core.result import Result
-from ..hooks.riichi import yakuman_shown
+from ..registry import WILDCARD_PROVIDERS
+from .totals import total_shown
 from ..i18n import N_, localized, tr
 from ..core.readings.forms import IMMEDIATE
 from ..ruleset.schema import SCOPES
@@ -34,7 +35,6 @@ _WORDS = {
     "wins_on": N_("wins on"), "substitutions": N_("wildcards"), "self": N_("self-drawn"),
     "discard": N_("on a discard"), "defaults": N_("* = default"), "points": N_("points to the winner"),
     "score": N_("if it wins"), "own": N_("payer's own items"), "with": N_("with"), "unless": N_("unless said"),
-    "treasure": N_("treasure drawn"), "wildcard": N_("wildcard drawn"),
     "not_ready": N_("NOT READY — shanten {shanten} (tiles to change before the hand waits); no tile completes it"),
     "called_only": N_("WAITING — only on a set the winning tile completes in hand (叫胡): mjcalc waits lists it"),
     "immediate": N_("an immediate win, whatever the tiles"), "name": N_("name"),
@@ -163,11 +163,11 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
         lines.extend(_fields(w["substitutions"], [f"{k} → {v}" for k, v in c.subs.items()], width, sep=", "))
     lines.append("")
     own = {id(a) for p in s.payments for a in p.extras}  # the items not on every payment of this hand
-    rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"), _value_shown(a, lang),
+    rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"), _value_shown(rules, a, lang),
              _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
     unit = unit_of(rules, lang)
-    limit = yakuman_shown(r.best.awards, s.fan)
+    limit = total_shown(rules, r.best.awards, s.fan)
     total = tr(limit, lang) if limit else f"{unit} {s.fan}"  # a yakuman hand: its limit, not its count of 13s
     table = tabulate(rows, headers=[w["item"], "名称", w["name"], unit, w["applies"]], tablefmt="simple")
     if width is not None and _widest(table) > width:  # narrow: one item a line, its scope after it if not all
@@ -197,9 +197,10 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _value_shown(a: Any, lang: str) -> str:
-    """An item's value in the items table: ``+2``, ``+1 × 3``, or the limit a yakuman is."""
-    limit = yakuman_shown((a,), a.total)
+def _value_shown(rules: Any, a: Any, lang: str) -> str:
+    """An item's value in the items table: ``+2``, ``+1 × 3``, or what the formula kind shows instead (the limit a
+    yakuman is)."""
+    limit = total_shown(rules, (a,), a.total)
     if limit:
         return tr(limit, lang)
     return f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}"
@@ -335,7 +336,7 @@ def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
         if res is not None and res.best is not None:
             s = res.best.settlement
             items = ", ".join(name_in(a.item.names, lang) for a in res.best.awards)
-            outcome = f"{_fan_shown(res.best, unit_of(r.ruleset, lang), lang, False)} → {s.points}  ({items})"
+            outcome = f"{_fan_shown(r.ruleset, res.best, unit_of(r.ruleset, lang), lang, False)} → {s.points}  ({items})"
         elif res is not None and res.error is not None:
             outcome = res.error.render(lang)
         elif res is not None:
@@ -384,7 +385,8 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
         rows.append([T.name(zimo.tile), zimo.unseen, _outcome_text(zimo.result, lang), _outcome_text(ron.result, lang)])
     if report.wild_draw is not None:  # drawing the treasure / a wildcard: a self-draw, never a discard
         d = report.wild_draw
-        rows.append([f"{T.name(d.tile)} ({w['treasure'] if rules.wildcard == 'treasure' else w['wildcard']})",
+        drawn = tr(WILDCARD_PROVIDERS[rules.wildcard].drawn_label, lang)  # the treasure, the 会牌 …
+        rows.append([f"{T.name(d.tile)} ({drawn})",
                      d.unseen, _outcome_text(d.result, lang), "—"])
     table = tabulate(rows, headers=[w["waits"], w["unseen"], w["self"], w["discard"]], tablefmt="simple")
     if width is not None and _widest(table) > width:  # narrow: a wait a line, its two outcomes under it
@@ -414,13 +416,14 @@ def _outcome_text(res: Any, lang: str) -> str:
             return "—"
         return _not_a_win(res.failed, unit_of(res.ruleset, lang), lang)
     s = res.best.settlement
-    return f"{_fan_shown(res.best, unit_of(res.ruleset, lang), lang)} → {s.points}"
+    return f"{_fan_shown(res.ruleset, res.best, unit_of(res.ruleset, lang), lang)} → {s.points}"
 
 
-def _fan_shown(best: Any, unit: str, lang: str, with_fu: bool = True) -> str:
-    """A hand's fan (and fu) in a line: ``3 han 40 fu``; a yakuman hand's limit instead (``double yakuman``)."""
+def _fan_shown(rules: Any, best: Any, unit: str, lang: str, with_fu: bool = True) -> str:
+    """A hand's fan (and fu) in a line: ``3 han 40 fu``; what the formula kind shows instead (a yakuman hand's limit,
+    ``double yakuman``)."""
     s = best.settlement
-    limit = yakuman_shown(best.awards, s.fan)
+    limit = total_shown(rules, best.awards, s.fan)
     if limit:
         return tr(limit, lang)
     return f"{s.fan} {unit}" + (f" {s.fu} {tr('fu', lang)}" if with_fu and s.fu is not None else "")

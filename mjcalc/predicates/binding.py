@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any, Final
 
-from ..core.context import FLAG_BY_NAME
+from ..core.context import ATTRIBUTES, FLAG_BY_NAME
 from ..core.facts import (
     OPEN_GATE, WIDTH, Gate, unmet,
 )
-from ..registry import DECIDED, PREDICATE_GATES, PREDICATES, TALLIES
+from ..registry import EXPLAINED_BY, PREDICATE_PARAMS, DECIDED, PREDICATE_GATES, PREDICATES, TALLIES
 from ..core.candidate import Candidate
 from ..core.scoring import Tallied
 
@@ -48,9 +48,48 @@ def tallied(tally: Callable[[Candidate], dict[Any, int]]) -> Callable[[Predicate
 
 
 def predicate(fn: Predicate) -> Predicate:
-    """Register a predicate under its function name (hooks use ``ruleset.name``: ``namespaced``)."""
-    PREDICATES[fn.__name__] = fn
+    """Register a predicate under its function name (hooks use ``ruleset.name``: ``namespaced``), with what
+    ``params`` and ``explained_by`` declared of it."""
+    _register(fn.__name__, fn)
     return fn
+
+
+def _register(name: str, fn: Predicate) -> None:
+    PREDICATES[name] = fn
+    declared = _PARAMS_OF.pop(fn, None)
+    if declared is not None:
+        PREDICATE_PARAMS[name] = declared
+    facts = _EXPLAINED_OF.pop(fn, None)
+    if facts is not None:
+        EXPLAINED_BY[name] = facts
+
+
+# What ``params`` and ``explained_by`` declared of a function, until it is registered under its name.
+_PARAMS_OF: Final[dict[Predicate, dict[str, Any]]] = {}
+_EXPLAINED_OF: Final[dict[Predicate, tuple[str, ...]]] = {}
+
+
+def params(**specs: Any) -> Callable[[Predicate], Predicate]:
+    """Declare the parameters a ruleset's ``when:`` may give a predicate, each with what it takes: ``bool``, ``int``
+    (a whole number of the schema's "param_int" range), ``str``, a tuple of the words it may be, or a function
+    returning those words whose docstring says what they are (mjcalc.registry.PREDICATE_PARAMS; rules/SCHEMA.md
+    lists them). Put under ``@predicate`` (or a family's ``@namespaced``)."""
+    def declare(fn: Predicate) -> Predicate:
+        _PARAMS_OF[fn] = dict(specs)
+        return fn
+
+    return declare
+
+
+def explained_by(*facts: str) -> Callable[[Predicate], Predicate]:
+    """Declare the facts of a hand that explain an item of this predicate to a student (the homework checker's:
+    ``win``, ``waits``, ``draw``, ``dealer``, ``closed`` … or a family's, mjcalc.registry.HOMEWORK_FACTS), and
+    ``reading`` when the reading kept explains it too. None declared: the reading. Put under ``@predicate``."""
+    def declare(fn: Predicate) -> Predicate:
+        _EXPLAINED_OF[fn] = facts
+        return fn
+
+    return declare
 
 
 def needs(need: int | Callable[..., Gate] = 0, forbid: int = 0, *,
@@ -83,8 +122,9 @@ def gate_of(name: str, params: Mapping[str, object]) -> tuple[Gate, Gate, bool]:
 
 
 def namespaced(namespace: str) -> Callable[[Predicate], Predicate]:
+    """``predicate`` for a family's own, registered as ``<namespace>.<function name>`` (``riichi.pinfu``)."""
     def register(fn: Predicate) -> Predicate:
-        PREDICATES[f"{namespace}.{fn.__name__}"] = fn
+        _register(f"{namespace}.{fn.__name__}", fn)
         return fn
 
     return register
@@ -240,9 +280,8 @@ def _bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | 
     args = _arguments(fn, params)
     if name in ATTRIBUTE_PREDICATES:
         return attrgetter(ATTRIBUTE_PREDICATES[name])
-    if name == "flag" and FLAG_BY_NAME.get(str(params["name"]), None) is not None \
-            and FLAG_BY_NAME[str(params["name"])].kind == "bool":
-        return attrgetter(f"ctx.{params['name']}")
+    if name == "flag" and str(params["name"]) in ATTRIBUTES and FLAG_BY_NAME[str(params["name"])].kind == "bool":
+        return attrgetter(f"ctx.{params['name']}")  # a generic flag is an attribute of the Context
     if not params:
         return fn
     tally = TALLIES.get(fn)

@@ -9,14 +9,35 @@ from ..core import tiles as T
 from ..core.facts import (
     CHI, CONCEALED_PUNG, DRAGON, DRAGON_KINDS, DRAGON_PUNG, HONOR, HONOR_KINDS, KONG, OPEN_GATE, PUNG, TERMINAL, THREE_SUITS, WIND, WIND_KINDS, WIND_PUNG, Gate,
 )
-from ..core.readings.forms import FORM_FACTS
+from ..core.readings.forms import FORM_FACTS, FORM_NAMES
 from ..core.candidate import Candidate
 from ..core.readings.forms import REGULAR
-from .binding import needs, predicate
+from .binding import explained_by, needs, params, predicate
+
+
+
+
+def _form_names() -> tuple[str, ...]:
+    """a form name: regular, seven_pairs, thirteen_orphans … (mjcalc/core/readings/forms.py)"""
+    return tuple(FORM_NAMES)
+
+
+def _pair_kinds() -> tuple[str, ...]:
+    """dragon, wind, honor or terminal"""
+    return tuple(_PAIR_KIND_FACTS)
+
+
+def _tile_names() -> tuple[str, ...]:
+    """a tile: 1m … 9s, 1z … 7z"""
+    return _TILE_NAMES
+
+
+_TILE_NAMES: Final = tuple(T.name(t) for t in range(T.NUM_KINDS))
 
 
 @predicate
 @needs(KONG.need(1))
+@explained_by("special_added")
 def special_kong_added(c: Candidate) -> bool:
     """A special kong took a tile added to it beyond the tiles it needs (a 加杠)."""
     for m in c.hand.melds:
@@ -27,6 +48,7 @@ def special_kong_added(c: Candidate) -> bool:
 
 @predicate
 @needs(lambda special_counts=False: OPEN_GATE if special_counts else Gate(PUNG.need(1)), exact=True)
+@params(special_counts=bool)
 def has_triplet_or_kong(c: Candidate, special_counts: bool = False) -> bool:
     """At least one triplet or kong, exposed or concealed (special kongs too when ``special_counts``)."""
     return any(g.is_triplet or (special_counts and g.kind == "special") for g in c.sets)
@@ -50,6 +72,7 @@ _PAIR_KIND_FACTS: Final = {"dragon": DRAGON, "wind": WIND, "honor": HONOR, "term
 
 @predicate
 @needs(lambda kind: Gate(_PAIR_KIND_FACTS.get(kind, 0)))
+@params(kind=_pair_kinds)
 def pair_is(c: Candidate, kind: str) -> bool:
     """The pair is a ``kind`` tile: dragon, wind, honor or terminal."""
     if c.pair is None:
@@ -75,6 +98,8 @@ def all_triplets(c: Candidate) -> bool:
 
 @predicate
 @needs(lambda name: Gate(FORM_FACTS.get(name, 0)), exact=True)
+@params(name=_form_names)
+@explained_by("form")
 def form(c: Candidate, name: str) -> bool:
     """The hand is read in the special form ``name`` (seven_pairs, thirteen_orphans …)."""
     return c.reading.form == name
@@ -82,6 +107,7 @@ def form(c: Candidate, name: str) -> bool:
 
 @predicate
 @needs(FORM_FACTS["seven_pairs"])
+@explained_by("form")
 def seven_pairs_with_four(c: Candidate) -> bool:
     """Seven pairs with a four-of-a-kind among them (豪华七对)."""
     if c.reading.form != "seven_pairs":
@@ -92,6 +118,7 @@ def seven_pairs_with_four(c: Candidate) -> bool:
 
 @predicate
 @needs(FORM_FACTS["seven_pairs"])
+@explained_by("form", "win")
 def seven_pairs_win_makes_four(c: Candidate) -> bool:
     """Seven pairs whose winning tile is the fourth of its kind: it waited beside a pair the player held (豪华七对
     as the MIL 2024 book has it, "听牌为手中已经有的一对"; a four held before the win does not count)."""
@@ -125,6 +152,7 @@ def triple_pung(c: Candidate) -> bool:
 
 @predicate
 @needs(lambda pairs: Gate(CHI.need(2 * pairs)))
+@params(pairs=int)
 def identical_chows(c: Candidate, pairs: int) -> bool:
     """At least ``pairs`` pairs of identical chows (一杯口 1, 两杯口 2)."""
     starts = c.chi_starts  # sorted: identical chows are neighbours
@@ -141,6 +169,7 @@ def identical_chows(c: Candidate, pairs: int) -> bool:
 @predicate
 @needs(lambda honors: Gate(REGULAR | CHI.need(1) | TERMINAL | HONOR) if honors
        else Gate(REGULAR | CHI.need(1) | TERMINAL, HONOR_KINDS))
+@params(honors=bool)
 def outside_hand(c: Candidate, honors: bool) -> bool:
     """A regular hand with a chow whose every set and pair holds a terminal or an honor: with ``honors``, at
     least one honor set (混全带幺九); without, terminals only (纯全带幺九)."""
@@ -167,6 +196,7 @@ def _pung_of_fact(t: int) -> int:
 @predicate
 @needs(lambda tile: Gate(1 << _KIND_BY_NAME[tile] | _pung_of_fact(_KIND_BY_NAME[tile])) if tile in _KIND_BY_NAME
        else OPEN_GATE)
+@params(tile=_tile_names)
 def pung_of(c: Candidate, tile: str) -> bool:
     """A triplet or kong of ``tile`` (``5z`` 白 …)."""
     return _KIND_BY_NAME[tile] in c.pung_kinds
@@ -174,6 +204,7 @@ def pung_of(c: Candidate, tile: str) -> bool:
 
 @predicate
 @needs(WIND_PUNG.need(1))
+@explained_by("seat", "reading")
 def seat_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the winner's seat wind (门风刻)."""
     return _WIND_OF[c.ctx.seat] in c.pung_kinds
@@ -181,6 +212,7 @@ def seat_wind_pung(c: Candidate) -> bool:
 
 @predicate
 @needs(WIND_PUNG.need(1))
+@explained_by("seat", "reading")
 def round_wind_pung(c: Candidate) -> bool:
     """A triplet or kong of the prevalent wind (圈风刻)."""
     return _WIND_OF[c.ctx.round] in c.pung_kinds
@@ -200,6 +232,7 @@ _PUNG_KINDS: Final = {"dragon": (DRAGON_PUNG, T.DRAGONS), "wind": (WIND_PUNG, T.
 
 @predicate
 @needs(lambda kind: Gate(_PUNG_KINDS[kind][0].need(1)))
+@params(kind=("dragon", "wind"))
 def pungs_of(c: Candidate, kind: str) -> int:
     """How many triplets or kongs of ``kind`` (dragon, wind) the reading holds: the item counts once for each."""
     kinds = _PUNG_KINDS[kind][1]
@@ -208,6 +241,7 @@ def pungs_of(c: Candidate, kind: str) -> int:
 
 @predicate
 @needs(lambda count, pair=False: Gate(DRAGON | DRAGON_PUNG.need(count)))
+@params(count=int, pair=bool)
 def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
     """Exactly ``count`` dragon triplets or kongs, and with ``pair`` a dragon pair (小三元 2 + pair, 大三元 3)."""
     if not c.kinds & DRAGON_KINDS:
@@ -218,6 +252,7 @@ def dragon_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
 
 @predicate
 @needs(lambda count, pair=False: Gate(WIND | WIND_PUNG.need(count)))
+@params(count=int, pair=bool)
 def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
     """Exactly ``count`` wind triplets or kongs, and with ``pair`` a wind pair (小四喜 3 + pair, 大四喜 4)."""
     if not c.kinds & WIND_KINDS:
@@ -228,6 +263,7 @@ def wind_pungs(c: Candidate, count: int, pair: bool = False) -> bool:
 
 @predicate
 @needs(lambda count: Gate(CONCEALED_PUNG.need(count)))
+@params(count=int)
 def concealed_pungs(c: Candidate, count: int) -> bool:
     """Exactly ``count`` concealed triplets or kongs; one that a discard completed is not concealed (三暗刻 3)."""
     if len(c.pung_kinds) < count:
@@ -242,6 +278,7 @@ def concealed_pungs(c: Candidate, count: int) -> bool:
 
 @predicate
 @needs(lambda count: Gate(KONG.need(count)))
+@params(count=int)
 def kongs(c: Candidate, count: int) -> bool:
     """Exactly ``count`` declared kongs, exposed or concealed (三杠子 3, 四杠子 4)."""
     return len(c.hand.melds) >= count and sum(1 for m in c.hand.melds if m.is_kong) == count

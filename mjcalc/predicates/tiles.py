@@ -12,7 +12,7 @@ from ..core.facts import (
     ONE_SUIT, TERMINAL, TERMINAL_KINDS, THREE_SUITS, Gate,
 )
 from ..core.candidate import Candidate
-from .binding import needs, predicate
+from .binding import needs, params, predicate
 
 
 @predicate
@@ -106,6 +106,7 @@ def all_green(c: Candidate) -> bool:
 
 @predicate
 @needs(lambda pure=False: Gate(ONE_SUIT | TERMINAL, MELDED | HONOR_KINDS))
+@params(pure=bool)
 def nine_gates(c: Candidate, pure: bool = False) -> bool:
     """A closed hand without melds of 1112345678999 plus one tile of the same suit (九莲宝灯); ``pure``: the hand
     before the win was exactly 1112345678999, waiting on all nine (纯正九莲)."""

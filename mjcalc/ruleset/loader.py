@@ -3,8 +3,8 @@ the chain it ``extends`` merged (a child lists only what differs), checked (vali
 
 The YAML grammar is described in ``rules/SCHEMA.md``. A ruleset file names predicates and formulas; it never
 holds code or expressions, and it is read with a safe loader, so a file can never run code. Every mistake in a
-file fails at load time, naming the file, the entry and the field. Importing this module imports every
-family's hooks (``mjcalc.hooks``), so that what they register is known before a file is checked.
+file fails at load time, naming the file, the entry and the field. (Importing the package mjcalc.ruleset imports
+every family's hooks, so that what they register is known before a file is checked.)
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import hooks  # noqa: F401  (every family registers its predicates, settlers, flags … on import)
 from ..core.model import Ruleset
 from ..core.settlement import payments as settlement  # noqa: F401  (the core's formulas registered)
 from ..errors import MjcalcError, did_you_mean

@@ -14,12 +14,11 @@ library's most relevant error into one message naming the entry (``item 'single_
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from ..core.model import OPTION_INT
 from ..i18n import N_
-from ..registry import FORMULA_NEEDS
+from ..registry import FORMULA_NEEDS, PREDICATE_PARAMS, WILDCARD_PROVIDERS as _PROVIDERS
 
 # --- the words of the grammar (ruleset.py reads them from here) ------------------------------------------
 
@@ -31,84 +30,18 @@ SCOPES = {  # each scope in words (render translates them: mjcalc/i18n.py)
     "closed_payers": N_("each payer whose hand is closed (+closed=…)"),
 }
 OPTION_TYPES = ("int", "bool", "choice", "int_or_none")
-WILDCARD_PROVIDERS = ("none", "treasure", "hui")
 JOKER_SETS = ("every_tile", "by_class")
+
+
+def wildcard_providers() -> tuple[str, ...]:
+    """The words ``wildcard:`` may be: none, or a family's provider (mjcalc.registry.WILDCARD_PROVIDERS)."""
+    return ("none", *_PROVIDERS)
 CAP_SCOPES = ("per_player_net", "per_payer")
 DISCARD_PAYERS = ("all_losers", "discarder")
 
-# --- what the parameters of predicates and forms take --------------------------------------------------
-# Each parameter a `when` may give a predicate, by predicate name: ``bool``, ``int`` (in RANGES["param_int"]),
-# ``str``, or a function returning the words it may be (read from the registries in code). A predicate added
-# with parameters gets its line here (tests/test_ruleset_hostile.py checks that each has one).
-
-
-@lru_cache(maxsize=1)  # from constant tables: once a process, not once per `flag` of a ruleset (0.5 M of riichi's)
-def _flag_names() -> tuple[str, ...]:
-    """a flag the context holds: zimo, gang, mobao … (not from, base, cap, rules)"""
-    from ..core.context import FIELDS, FLAG_BY_NAME
-
-    held = set(FIELDS)
-    return tuple(name for name in FLAG_BY_NAME if name in held)
-
-
-def _form_names() -> tuple[str, ...]:
-    """a form name: regular, seven_pairs, thirteen_orphans … (mjcalc/core/readings/decompose.py)"""
-    from ..core.readings.forms import FORM_NAMES
-
-    return tuple(FORM_NAMES)
-
-
-def _wait_kinds() -> tuple[str, ...]:
-    """a wait kind: edge, closed, two_sided, pair, dual_pung"""
-    from ..core.readings.decompose import WAIT_FACTS
-
-    return tuple(k for k in WAIT_FACTS if k)
-
-
-def _pair_kinds() -> tuple[str, ...]:
-    """dragon, wind, honor or terminal"""
-    from ..predicates.sets import _PAIR_KIND_FACTS
-
-    return tuple(_PAIR_KIND_FACTS)
-
-
-@lru_cache(maxsize=1)
-def _tile_names() -> tuple[str, ...]:
-    """a tile: 1m … 9s, 1z … 7z"""
-    from ..core import tiles as T
-
-    return tuple(T.name(t) for t in range(T.NUM_KINDS))
-
-
-PREDICATE_PARAMS: dict[str, dict[str, Any]] = {
-    "flag": {"name": _flag_names},
-    "melded_sets_at_most": {"count": int},
-    "has_triplet_or_kong": {"special_counts": bool},
-    "pair_is": {"kind": _pair_kinds},
-    "form": {"name": _form_names},
-    "identical_chows": {"pairs": int},
-    "outside_hand": {"honors": bool},
-    "pung_of": {"tile": _tile_names},
-    "dragon_pungs": {"count": int, "pair": bool},
-    "wind_pungs": {"count": int, "pair": bool},
-    "concealed_pungs": {"count": int},
-    "kongs": {"count": int},
-    "wait_is": {"kind": _wait_kinds},
-    "nine_gates": {"pure": bool},
-    "pungs_of": {"kind": ("dragon", "wind")},
-    "flag_value": {"name": _flag_names},
-    "seat_flowers": {"except_in_sets": bool},
-    "riichi.pinfu": {"tsumo_fu": bool},
-    "mcr.chow_fan": {"name": str},
-    "mcr.pung_fan": {"name": str},
-    "mcr.combines_with_seven_pairs": {"allowed": bool},
-    "mcr.terminal_chows": {"suits": int},
-    "mcr.tiles_within": {"low": int, "high": int},
-    "mcr.honors_and_knitted": {"all_honors": bool},
-    "mcr.kong_fan": {"name": str, "mingangang": bool},
-    "mcr.wait_fan": {"kind": ("edge", "closed", "pair"), "mode": ("only_wait", "by_reading")},
-    "mcr.nine_gates": {"shape": ("waiting_on_nine", "holds_the_shape")},
-}
+# --- what the parameters of forms take ----------------------------------------------------------------------
+# A predicate declares its own (``predicates.binding.params``: mjcalc.registry.PREDICATE_PARAMS); a parameter is
+# ``bool``, ``int`` (in RANGES["param_int"]), ``str``, a tuple of words, or a function returning the words it may be.
 # The parameters of each winning form (``forms: [{seven_pairs: {allow_four: true}}]``), as above.
 FORM_PARAMS: dict[str, dict[str, Any]] = {
     "seven_pairs": {"allow_four": bool},
@@ -407,7 +340,7 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
             "tiles": _object({"sets": _int("sets"), "red_fives": {"type": "boolean"},
                               "flowers": {"type": "boolean"}, "flower_replacement": {"type": "boolean"}}),
             "forms": _list(form, "forms", minItems=1),
-            "wildcard": {"enum": list(WILDCARD_PROVIDERS)},
+            "wildcard": {"enum": list(wildcard_providers())},
             "joker_sets": {"enum": list(JOKER_SETS)},
             "tiers": _list(_id(), "tiers", minItems=1, uniqueItems=True),
             "special_kongs": _keyed(special_kong, "kongs"),

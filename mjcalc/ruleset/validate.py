@@ -16,13 +16,13 @@ from ..core.model import Condition, ItemDef, KongRule, OptionDef, Ruleset, Speci
 from ..core.readings.forms import FORM_NAMES, FormSpec
 from ..errors import MjcalcError, did_you_mean, quoted as _shown
 from ..i18n import Msg
-from ..registry import KONG_FINDERS, PREDICATES
+from ..registry import KONG_FINDERS, PREDICATE_PARAMS, PREDICATES
 from ..core.candidate import Candidate
 from ..predicates.binding import bind_gated, combined, negated, with_options
 from ..support.builtin import builtin_dir
 from .schema import (
-    FORM_PARAMS, FORMULA_PARAMS, JOKER_SETS, OPTION_TYPES, PAYMENT_PARAMS, PREDICATE_PARAMS, SCOPES,
-    WILDCARD_PROVIDERS, option_fits, param_problem,
+    FORM_PARAMS, FORMULA_PARAMS, JOKER_SETS, OPTION_TYPES, PAYMENT_PARAMS, SCOPES, option_fits, param_problem,
+    wildcard_providers,
 )
 
 
@@ -137,8 +137,8 @@ class _Validator:
         )
         forms = self.forms(d.get("forms") or ["regular"])
         wildcard = str(d.get("wildcard", "none"))
-        if wildcard not in WILDCARD_PROVIDERS:
-            raise self.fail(f"field 'wildcard': '{wildcard}' is not one of {', '.join(WILDCARD_PROVIDERS)}")
+        if wildcard not in wildcard_providers():
+            raise self.fail(f"field 'wildcard': '{wildcard}' is not one of {', '.join(wildcard_providers())}")
         joker_sets = str(d.get("joker_sets", "every_tile"))
         if joker_sets not in JOKER_SETS:
             raise self.fail(f"field 'joker_sets': '{joker_sets}' is not one of {', '.join(JOKER_SETS)}")

@@ -28,11 +28,11 @@ def error_text(kind: str, message: str, column: int | None = None) -> str:
 
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
-    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.core.context.FLAGS``)."""
+    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.registry.FLAGS``)."""
     import os
 
     from ..api import rulesets
-    from ..core.context import FLAGS
+    from ..registry import FLAGS
 
     found = rulesets()
     for shown in found.values():

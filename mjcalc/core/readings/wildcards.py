@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import product
-from typing import Final
+from typing import Any, Final
 
 from .. import tiles as T
 from ..hand import Hand, Meld, SpecialKongDef
@@ -17,8 +17,7 @@ from .decompose import Reading
 from .forms import FormSpec, Group, SPECIAL_FORMS
 from ..context import Context
 from ..model import Ruleset
-from ...errors import MjcalcError
-from ...i18n import Msg
+from ...registry import WILDCARD_PROVIDERS
 
 
 def joker_fills(counts: tuple[int, ...], jokers: int, free_sets: int, forms: tuple[FormSpec, ...],
@@ -262,50 +261,23 @@ def set_call_hands(hand: Hand, wild: Wildcards,
 
 
 def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
-    """Which tiles are wildcards, by the ruleset's provider, with the context checks each provider needs."""
+    """Which tiles are wildcards, by the ruleset's provider (``wildcard:``), with the context checks it needs.
+
+    A provider is a family's (its hook registers it in mjcalc.registry.WILDCARD_PROVIDERS by name): an object with
+    ``wildcards(hand, ctx, column) -> Wildcards`` (``column(flag)``: where a flag was written, for an error's
+    caret), ``drawn(reads, ctx) -> (tile, ctx) | None`` (the tile a ready hand draws as the wildcard, self-drawn,
+    and the context it wins in: the ``waits`` command; ``reads``: the flags the ruleset reads) and ``drawn_label``
+    (how a waits table names that row, a text of the catalog)."""
     if rules.wildcard == "none":
         return NO_WILDCARDS
+    provider: Any = WILDCARD_PROVIDERS.get(rules.wildcard)
+    if provider is None:
+        return NO_WILDCARDS
 
-    def col(flag: str) -> int | None:
+    def column(flag: str) -> int | None:
         return values.get(flag, (None, None))[1]
 
-    if rules.wildcard == "treasure":
-        if hand.waiting:
-            return NO_WILDCARDS
-        win = hand.win_tile
-        # A treasure that is not the winning tile contradicts the flags; the score does not depend on it
-        # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
-        mismatch = ctx.bao is not None and ctx.bao != win
-        if not ctx.mobao:
-            note = Msg("+duibao with +bao={bao}: the treasure is normally the winning tile ({win}); 对宝 is scored "
-                       "as the flag says", bao=T.name(ctx.bao), win=T.name(win)) if ctx.duibao and mismatch else None  # type: ignore[arg-type]
-            return Wildcards(note=note)
-        note = Msg("+mobao: the winning tile {win} is read as the treasure drawn (+bao={bao}), a wildcard standing "
-                   "for the best tile", win=T.name(win), bao=T.name(ctx.bao)) if mismatch else None  # type: ignore[arg-type]
-        return Wildcards(win, 1, True, (T.name(win),), note)  # type: ignore[arg-type]
-    if rules.wildcard == "hui":
-        kind = ctx.hui
-        if ctx.flip is not None:
-            flipped = T.next_kind(ctx.flip)
-            if kind is not None and kind != flipped:
-                raise MjcalcError("context", Msg("+hui={hui} and +flip={flip} disagree: the flip makes {wildcard} the "
-                                                 "wildcard", hui=T.name(kind), flip=T.name(ctx.flip),
-                                                 wildcard=T.name(flipped)), col("flip"))
-            kind = flipped
-        if kind is None:
-            return NO_WILDCARDS
-        if any(m.exposed and kind in m.tiles for m in hand.melds):
-            raise MjcalcError("context", Msg("the wildcard {tile} is never used in a chi, pon or exposed kong",
-                                             tile=T.name(kind)), col("hui") or col("flip"))
-        count = hand.concealed.count(kind)
-        win_is_wild = hand.win_tile == kind
-        if win_is_wild and not ctx.zimo:
-            raise MjcalcError("context", Msg("the winning tile {tile} is the wildcard, which is never discarded: a "
-                                             "win on it must be self-drawn (+zimo)", tile=T.name(kind)),
-                              col("hui") or col("flip"))
-        labels = tuple(T.name(kind) if i == 0 else f"{T.name(kind)}#{i + 1}" for i in range(count))
-        return Wildcards(kind, count, win_is_wild, labels)
-    return NO_WILDCARDS
+    return provider.wildcards(hand, ctx, column)
 
 
 NO_WILDCARDS: Final = Wildcards()

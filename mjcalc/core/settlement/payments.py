@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 from .. import tiles as T
 from ..context import LOSERS, Context
 from ...i18n import Msg
-from ...registry import SETTLERS
+from ...registry import WHAT_IF, SETTLERS
 from ...support.memo import remember
 from ..candidate import Candidate
 from ..model import ItemDef, Ruleset
@@ -145,19 +145,10 @@ def liable_items(awards: list[Award], options: Mapping[str, Any]) -> tuple[str, 
 
 # --- formulas ------------------------------------------------------------------------------------------
 
-# A settlement asked "what if one step were done another way" (mjcalc/homework.py traces a wrong total to its
-# step): ``params["what_if"]``, a mapping of these keys, read by the settlers, never set by a ruleset file.
-# Any other parameter (base, per_fan, cap, fan_cap, cap_scope, start) is changed in ``params`` itself.
-WHAT_IF: Final = {
-    "payments": "settle_per_payer: entries of the ruleset's payments (discard, fan_on_discard) replaced",
-    "han": "riichi: the han, whatever the items",
-    "fu": "riichi: the fu, whatever the reading",
-    "fu_unrounded": "riichi: the fu before rounding up to 10",
-    "no_limit": "riichi: base points fu × 2^(2 + han), no mangan or higher limit",
-    "base_points": "riichi: the base points, whatever the han and fu",
-    "round_to": "riichi: payments rounded up to this (1: not rounded)",
-    "dealer": "riichi: paid as if the winner were (True) or were not (False) the dealer",
-}
+# A settlement asked "what if one step were done another way" (mjcalc/homework traces a wrong total to its step):
+# ``params["what_if"]``, a mapping of the keys of mjcalc.registry.WHAT_IF, read by the settlers, never set by a
+# ruleset file. Any other parameter (base, per_fan, cap, fan_cap, cap_scope, start) is changed in ``params`` itself.
+WHAT_IF["payments"] = "settle_per_payer: entries of the ruleset's payments (discard, fan_on_discard) replaced"
 
 
 
@@ -231,7 +222,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
     kind: str = params["kind"]
     pay_cfg = bound.payments
     what_if = params.get("what_if")
-    if what_if:  # homework: the same settlement with one step done another way (``WHAT_IF``)
+    if what_if:  # homework: the same settlement with one step done another way (mjcalc.registry.WHAT_IF)
         pay_cfg = {**pay_cfg, **what_if.get("payments", {})}
     # The context's fields read once each (when the Context was a Python-level class, each read was a look-up:
     # callgrind, ~300 instructions an MCR settlement less).
@@ -278,7 +269,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
             amount, text = _formula(kind, fan_cap, params)
             text = Msg("{formula} (capped from {fan} {unit})", formula=text, fan=payer_fan, unit=Msg(rules.unit))
         payments.append(Payment(payer, winner, payer_fan, amount, text, capped_from, extras=extras))
-    cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and getattr(ctx, pay_cfg["cover_flag"]))
+    cover = bool(pay_cfg.get("cover")) or bool(pay_cfg.get("cover_flag") and ctx.get(pay_cfg["cover_flag"]))
     if cover and not zimo:
         for p in payments:
             if p.payer != discarder:
