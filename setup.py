@@ -52,8 +52,10 @@ COMPILED = [
     "mjcalc/engine.py",
     "mjcalc/output/record.py",
     "mjcalc/output/jsonl.py",
-    "mjcalc/hooks/riichi.py",
+    "mjcalc/hooks/changchun.py",
+    "mjcalc/hooks/meihe.py",
     "mjcalc/hooks/mcr.py",
+    "mjcalc/hooks/riichi.py",
 ]
 
 

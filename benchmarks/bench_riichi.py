@@ -29,12 +29,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from riichi_situations import generate
 
 from mjcalc.core.context import Context
-from mjcalc.engine import Request, read_line, score_line
-from mjcalc.core.search import best_reading
 from mjcalc.core.hand import Hand
+from mjcalc.core.model import Ruleset
 from mjcalc.core.notation import parse_line
 from mjcalc.core.readings.wildcards import Wildcards
-from mjcalc.core.model import Ruleset
+from mjcalc.core.search import best_reading
+from mjcalc.engine import Request, read_line, score_line
 from mjcalc.ruleset.loader import load_ruleset
 
 

@@ -88,7 +88,7 @@ def _options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _lang(lang: str | None, config: "Config") -> str:
+def _chosen_lang(lang: str | None, config: "Config") -> str:
     """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
     chosen = lang or config.lang or "en"
     if chosen not in ("en", "zh"):
@@ -118,13 +118,13 @@ def score(
                                           "-f NAME=VALUE (repeatable); mjcalc rules show lists a ruleset's flags."),
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
-    from .engine import Request, score_line
     from .core.notation import FlagWord
+    from .engine import Request, score_line
     from .output.fit import terminal_width
     from .output.table import to_text
 
     config = _config(lang)
-    chosen = _lang(lang, config)
+    chosen = _chosen_lang(lang, config)
     words: list[FlagWord] = []
     for name, on in (("zimo", zimo), ("gang", gang), ("qiang", qiang), ("last", last)):
         if on:
@@ -348,13 +348,12 @@ def batch(
                                     "with --dask)"))
     file = files[0]
 
-    from .batch.writers import ENCODERS, OUTPUT_FORMATS, Progress, csv_header
-    from .batch.readers import INPUT_FORMATS, file_problem, read_records
-    from .batch.parallel import FileRecords
     from .batch.lines import LineSource
-    from .batch.work import Stop
-    from .batch.work import Summary
+    from .batch.parallel import FileRecords
+    from .batch.readers import INPUT_FORMATS, file_problem, read_records
     from .batch.run import run
+    from .batch.work import Stop, Summary
+    from .batch.writers import ENCODERS, OUTPUT_FORMATS, Progress, csv_header
 
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
@@ -488,7 +487,7 @@ def check(
     from .output.fit import terminal_width, wrap
 
     config = _config(lang)
-    chosen = _lang(lang, config)
+    chosen = _chosen_lang(lang, config)
     stream, fmt, _ = _open_input(file, input_format)
     request = _in_folder(_file_request(rules, set_, config), file)
     right = wrong = errors = 0
@@ -543,14 +542,13 @@ def waits(
     lang: str | None = LangOpt,
 ) -> None:
     """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
-    from .engine import Request
+    from .engine import Request, analyse
     from .output.fit import terminal_width
     from .output.table import waits_text
-    from .engine import analyse
     from .output.waits import report_json
 
     config = _config(lang)
-    chosen = _lang(lang, config)
+    chosen = _chosen_lang(lang, config)
     report = analyse(" ".join(hand), Request(rules or config.rules, _options(set_), (), config.options))
     if json_out:
         typer.echo(json.dumps(report_json(report, chosen), ensure_ascii=False, indent=2))
@@ -592,10 +590,10 @@ def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None
     from .config import Config
     from .output.fit import terminal_width
     from .output.rules_table import rules_list
-    from .support.builtin import builtin_names
     from .ruleset.loader import load_ruleset
+    from .support.builtin import builtin_names
 
-    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
+    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))  # --json reads no configuration
 
     try:
         loaded = [load_ruleset(n) for n in builtin_names()]
@@ -632,7 +630,7 @@ def rules_show(
     from .output.rules_table import ruleset_json, ruleset_text
     from .ruleset.loader import load_ruleset
 
-    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
+    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))  # --json reads no configuration
     try:
         rules = load_ruleset(name)
     except MjcalcError as exc:

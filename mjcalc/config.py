@@ -24,12 +24,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from .errors import MjcalcError
+from .errors import MjcalcError, did_you_mean
 from .errors import quoted as _shown
 from .i18n import N_, Msg
 from .support.yamlfile import load
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.support.frozen)
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (support/frozen.py)
     from dataclasses import dataclass, field
 else:
     from .support.frozen import dataclass, field
@@ -94,8 +94,6 @@ def load_config() -> Config:
                                              where=where))
         unknown = [k for k in data if k not in KEYS]
         if unknown:
-            from .errors import did_you_mean
-
             raise MjcalcError("ruleset", Msg("{where}: unknown key {key}{hint}; known: {known}", where=where,
                                              key=_shown(unknown[0]), hint=did_you_mean(str(unknown[0]), KEYS),
                                              known=", ".join(KEYS)))

@@ -9,9 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
+from .config import DEFAULT_RULESET
 from .core import tiles as T
 from .core.context import (
-    ALIASES, SHORTHANDS, Context, build_context, check_hand, collect_flags, read_plain_flags, read_plain_groups,
+    ALIASES,
+    SHORTHANDS,
+    Context,
+    build_context,
+    check_hand,
+    collect_flags,
+    read_plain_flags,
+    read_plain_groups,
 )
 from .core.hand import Hand, build_hand
 from .core.model import Ruleset
@@ -21,11 +29,11 @@ from .core.readings.waits import WaitsBeforeWin
 from .core.readings.wildcards import NO_WILDCARDS, wildcards
 from .core.result import Result, WaitScore
 from .core.search import find_best_reading, immediate_win, score_with_tile
-from .config import DEFAULT_RULESET
-from .errors import MjcalcError, did_you_mean
+from .errors import MjcalcError, RulesetError, did_you_mean
 from .i18n import Msg
 from .registry import RESULT_CHECKS, WILDCARD_PROVIDERS
 from .ruleset.loader import check_builtin, check_config_options, load_ruleset
+from .support.builtin import builtin_names
 from .support.memo import remember
 
 _new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
@@ -61,6 +69,22 @@ class Request:
         """The same request, its ruleset paths looked up first in ``rules_dir``."""
         return Request(self.rules, self.options, self.flags, self.config_options, self.lenient, rules_dir,
                        self.builtin_only)
+
+
+def checked_request(rules: str | None, options: Mapping[str, Any] | None, builtin_only: bool = False) -> Request:
+    """The Request for a call, its ruleset and options checked once (a mistake raises RulesetError)."""
+    if rules is not None and not isinstance(rules, str):
+        raise TypeError(f"rules is a ruleset name or a path to a .yaml file, not {type(rules).__name__}")
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options is a mapping of option name to value, not {type(options).__name__}")
+    request = Request(rules, dict(options or {}), builtin_only=builtin_only)
+    try:
+        if builtin_only and rules is not None:
+            check_builtin(rules, "rules")
+        load_ruleset(rules or DEFAULT_RULESET).option_values(request.options, "options")
+    except MjcalcError as exc:
+        raise RulesetError(exc.kind, exc.message, exc.column) from None
+    return request
 
 
 def score_line(text: str, request: Request = Request(), *, with_wait_scores: bool = True) -> Result:
@@ -163,8 +187,8 @@ def ruleset_path(ref: str, folder: str | None) -> str:
     return found
 
 
-class RulesRead:
-    """What every line reads of its ruleset, read once (``rules_read``): a Ruleset is a Python-level object, each
+class RulesetFields:
+    """What every line reads of its ruleset, read once (``ruleset_fields``): a Ruleset is a Python-level object, each
     field a look-up for compiled code (~250 instructions), some seven a riichi line (a batch's record reads two)."""
 
     __slots__ = ("rules", "id", "flags", "tile_rules", "wildcard", "immediate_items", "forms", "unit")
@@ -182,18 +206,18 @@ class RulesRead:
 
 # By the ruleset's identity, the ruleset kept beside it to tell a reused identity apart (a ruleset is never changed
 # once loaded). Bounded.
-_RULES_READ: Final[dict[int, RulesRead]] = {}
+_FIELDS_OF: Final[dict[int, RulesetFields]] = {}
 
 
-def rules_read(rules: Ruleset) -> RulesRead:
+def ruleset_fields(rules: Ruleset) -> RulesetFields:
     """What lines read of ``rules``, read once."""
-    found = _RULES_READ.get(id(rules))
+    found = _FIELDS_OF.get(id(rules))
     if found is None or found.rules is not rules:
-        found = remember(_RULES_READ, id(rules), RulesRead(rules), 64)
+        found = remember(_FIELDS_OF, id(rules), RulesetFields(rules), 64)
     return found
 
 
-class ReadLine:
+class CheckedLine:
     """A line read under a ruleset: its flags typed (``values``, by name, with their columns), those the ruleset
     does not read, the options, the hand and the context. A native class, made for every line (a named tuple is
     made through a Python-level call); it unpacks as the five in that order."""
@@ -263,15 +287,15 @@ def _plain_options(rules: Ruleset, options: Mapping[str, Any], lenient: bool) ->
     return found[1]
 
 
-def read_line(parsed: ParsedLine, rules: Ruleset, request: Request, seen: RulesRead | None = None) -> ReadLine:
-    """The first half of scoring a line: flags, options, hand and context, checked (``seen``: ``rules_read(rules)``,
-    when the caller has it)."""
+def read_line(parsed: ParsedLine, rules: Ruleset, request: Request, fields: RulesetFields | None = None) -> CheckedLine:
+    """The first half of scoring a line: flags, options, hand and context, checked (``fields``:
+    ``ruleset_fields(rules)``, when the caller has it)."""
     # The usual line's flags are read in one pass; any other line's by collect_flags, then build_context below.
     # What is read more than once of the line, the request and the ruleset (Python objects) is read once.
     # The line's FlagWords (``parsed.flags``) are asked for only where columns or an unusual line need them.
-    if seen is None:
-        seen = rules_read(rules)
-    more, reads, tile_rules = request.flags, seen.flags, seen.tile_rules
+    if fields is None:
+        fields = ruleset_fields(rules)
+    more, reads, tile_rules = request.flags, fields.flags, fields.tile_rules
     # What the flags make is kept with their text (the same few come back line after line, ``FlagsRead``), by the
     # flags the ruleset reads: read_plain_flags depends on nothing else; collect_flags and build_context on the
     # columns too.
@@ -318,7 +342,7 @@ def read_line(parsed: ParsedLine, rules: Ruleset, request: Request, seen: RulesR
         if memo is not None:  # shared by the lines that write these flags at this column: never written to
             remember(memo.read_at, reads, (values, list(ignored), ctx, parsed.flags_at), 64)
     check_hand(parsed, more, hand, ctx, tile_rules)
-    return ReadLine(values, ignored, options, hand, ctx)
+    return CheckedLine(values, ignored, options, hand, ctx)
 
 
 def _line_options(rules: Ruleset, request: Request, values: dict[str, tuple[object, int | None]],
@@ -376,8 +400,6 @@ def _any_aimed(options: Mapping[str, Any]) -> bool:
 def check_run_options(request: Request) -> None:
     """Before a run of many lines: each ``--set NAME`` must be an option of the run's ruleset or of a built-in
     one, and ``RULESET.NAME`` of that ruleset; each value must read under every ruleset it is checked by."""
-    from .support.builtin import builtin_names
-
     main = load_ruleset(request.rules or DEFAULT_RULESET)
     candidates = [main, *(load_ruleset(n) for n in builtin_names() if n != main.id)]
     for key, value in request.options.items():
@@ -397,15 +419,15 @@ def check_run_options(request: Request) -> None:
 
 
 def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with_wait_scores: bool) -> Result:
-    seen = rules_read(rules)
-    read = read_line(parsed, rules, request, seen)
+    fields = ruleset_fields(rules)
+    read = read_line(parsed, rules, request, fields)
     values, ignored, options, hand, ctx = read.values, read.ignored, read.options, read.hand, read.ctx
-    wild = NO_WILDCARDS if seen.wildcard == "none" else wildcards(rules, hand, ctx, values)
-    waits_of = WaitsBeforeWin(hand, wild, seen.forms)
+    wild = NO_WILDCARDS if fields.wildcard == "none" else wildcards(fields.wildcard, hand, ctx, values)
+    waits_of = WaitsBeforeWin(hand, wild, fields.forms)
     result = Result(text, "win", rules, options, hand, ctx, ignored_flags=ignored, waits_of=waits_of)
     if wild.note:
         result.warnings.append(wild.note)
-    if seen.immediate_items:
+    if fields.immediate_items:
         immediate = immediate_win(rules, options, hand, ctx, waits_of)
         if immediate is not None:
             scored, failed = immediate

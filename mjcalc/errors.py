@@ -110,3 +110,15 @@ def quoted(value: object) -> str:
     text = "".join(ch if ch.isprintable() else "?" for ch in text)
     return f"'{text[:60]}…'" if len(text) > 60 else f"'{text}'"
 
+
+class RulesetError(MjcalcError, ValueError):
+    """The ``rules`` or ``options`` given to a function are wrong: no such ruleset, a ruleset file that cannot be
+    read, an option the ruleset does not have or a value it cannot take. ``message`` says which and why.
+    (A ruleset a *line* names with ``+rules=`` is that line's error record instead.)
+
+    >>> import mjcalc
+    >>> mjcalc.score("123m456p789s111z22z", rules="nosuch")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjcalc.errors.RulesetError: unknown ruleset 'nosuch'; built-in: changchun, ...
+    """

@@ -413,8 +413,8 @@ def open_tsumo_without_pinfu_fu(s: Situation) -> bool:
 
 def from_line(text: str, options: dict[str, Any]) -> Situation:
     """The Situation of a line of notation (the hand-written cases), read with mjcalc's own parser."""
-    from mjcalc.engine import Request, read_line
     from mjcalc.core.notation import parse_line
+    from mjcalc.engine import Request, read_line
     from mjcalc.ruleset.loader import load_ruleset
 
     parsed = parse_line(text)

@@ -7,16 +7,16 @@ import json
 import random
 
 import pytest
+from riichi_situations import generate
 from typer.testing import CliRunner
 
-from mjcalc.batch.work import CHUNK
-from mjcalc.batch.writers import ENCODERS, render_jsonl
 from mjcalc.batch.lines import Record
 from mjcalc.batch.readers import read_records
 from mjcalc.batch.run import run
+from mjcalc.batch.work import CHUNK
+from mjcalc.batch.writers import ENCODERS, render_jsonl
 from mjcalc.cli import app
 from mjcalc.engine import Request
-from riichi_situations import generate
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}

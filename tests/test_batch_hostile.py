@@ -18,12 +18,10 @@ import pytest
 from typer.testing import CliRunner
 
 import mjcalc.batch.work as batch_module
-from mjcalc.batch.lines import LineSource
-from mjcalc.batch.writers import Progress
-from mjcalc.batch.lines import Record
+from mjcalc.batch.lines import LineSource, Record
 from mjcalc.batch.readers import read_records
-from mjcalc.batch.writers import render_jsonl
 from mjcalc.batch.run import run
+from mjcalc.batch.writers import Progress, render_jsonl
 from mjcalc.cli import app
 from mjcalc.engine import Request
 

@@ -16,12 +16,12 @@ import pytest
 
 from mjcalc.batch import forked, parallel
 from mjcalc.batch import run as run_module
-from mjcalc.batch.work import Summary
-from mjcalc.batch.writers import RENDERERS
-from mjcalc.batch.parallel import FileRecords
 from mjcalc.batch.lines import LineSource
+from mjcalc.batch.parallel import FileRecords
 from mjcalc.batch.readers import read_records
 from mjcalc.batch.run import run
+from mjcalc.batch.work import Summary
+from mjcalc.batch.writers import RENDERERS
 from mjcalc.engine import Request
 
 WIN = "123m456p789s111z22z +zimo +seat=E"

@@ -36,8 +36,8 @@ import yaml
 
 from mjcalc.engine import Request, score_line
 from mjcalc.output.record import to_json
-from mjcalc.support.builtin import builtin_names
 from mjcalc.ruleset.loader import load_ruleset
+from mjcalc.support.builtin import builtin_names
 
 CASE_DIR = Path(__file__).parent / "cases"
 

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from mjcalc.core.context import build_context, collect_flags, read_plain_flags, read_plain_groups
-from mjcalc.errors import MjcalcError
 from mjcalc.core.notation import parse_line
+from mjcalc.errors import MjcalcError
 from mjcalc.ruleset.loader import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

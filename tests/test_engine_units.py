@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from mjcalc.core import tiles as T
-from mjcalc.core.readings.forms import FormSpec, regular_decompositions
-from mjcalc.core.readings.wildcards import joker_fills
-from mjcalc.core.readings.waits import shape_waits
 from mjcalc.core.readings.decompose import tiles_of
-from mjcalc.core.settlement.payments import _largest_remainder
+from mjcalc.core.readings.forms import FormSpec, regular_decompositions
+from mjcalc.core.readings.waits import shape_waits
+from mjcalc.core.readings.wildcards import joker_fills
 from mjcalc.core.settlement.formulas import exponential
+from mjcalc.core.settlement.payments import _largest_remainder
 
 REGULAR = (FormSpec("regular"),)
 ALL_FORMS = (FormSpec("regular"), FormSpec("seven_pairs"), FormSpec("thirteen_orphans"))
@@ -89,8 +89,8 @@ def test_completing_kinds_agree_with_completeness_kind_by_kind() -> None:
     """The waits found a suit at a time are exactly the kinds whose addition is_complete accepts."""
     import random
 
-    from mjcalc.core.readings.waits import _completing_kinds
     from mjcalc.core.readings.forms import is_complete
+    from mjcalc.core.readings.waits import _completing_kinds
 
     rng = random.Random(11)
     forms_choices = (REGULAR, ALL_FORMS, (FormSpec("regular"), FormSpec("seven_pairs", (("allow_four", True),))))
@@ -119,9 +119,8 @@ def test_hand_completions_are_the_completing_kinds() -> None:
     times included."""
     import random
 
-    from mjcalc.core.readings.waits import _completing_kinds
+    from mjcalc.core.readings.waits import _completing_kinds, hand_completions
     from mjcalc.ruleset.loader import load_ruleset
-    from mjcalc.core.readings.waits import hand_completions
 
     rng = random.Random(12)
     forms = load_ruleset("mcr").forms

@@ -34,8 +34,8 @@ import yaml
 
 from mjcalc.api import check
 from mjcalc.homework.messages import CAUSES
-from mjcalc.support.builtin import builtin_names
 from mjcalc.ruleset.loader import load_ruleset
+from mjcalc.support.builtin import builtin_names
 
 FOLDER = Path(__file__).parent / "homework"
 FILES = sorted(FOLDER.glob("*.yaml"))

@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
-from mjcalc.engine import Request, score_line
-from mjcalc.errors import printable
 from mjcalc.core.normalise import normalise
 from mjcalc.core.notation import MAX_LINE
+from mjcalc.engine import Request, score_line
+from mjcalc.errors import printable
 from mjcalc.output.record import to_json
 from mjcalc.output.table import to_text
 

@@ -241,8 +241,8 @@ def test_help_language_from_the_arguments_then_the_environment(monkeypatch: pyte
 def test_every_builtin_description_and_option_doc_is_given_in_both_languages() -> None:
     import yaml
 
-    from mjcalc.support.builtin import builtin_dir, builtin_names
     from mjcalc.ruleset.loader import load_ruleset
+    from mjcalc.support.builtin import builtin_dir, builtin_names
 
     for name in builtin_names():
         raw = yaml.safe_load((builtin_dir() / f"{name}.yaml").read_text(encoding="utf-8"))

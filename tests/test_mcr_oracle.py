@@ -197,9 +197,9 @@ READ_BACK = 1500
 
 def test_lines_read_back() -> None:
     """Each line (notation or GB string) reads back in mjcalc as the situation it was written from."""
+    from mjcalc.core.notation import parse_line
     from mjcalc.engine import read_line
     from mjcalc.errors import MjcalcError
-    from mjcalc.core.notation import parse_line
     from mjcalc.ruleset.loader import load_ruleset
 
     rules = load_ruleset("mcr")

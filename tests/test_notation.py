@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from mjcalc.core import tiles as T
-from mjcalc.engine import Request, score_line
 from mjcalc.core.hand import TileRules, build_hand
 from mjcalc.core.notation import FlagWord, parse_line
 from mjcalc.core.readings.decompose import tiles_of
+from mjcalc.engine import Request, score_line
 from mjcalc.ruleset.loader import load_ruleset
 
 CHANGCHUN = load_ruleset("changchun").tile_rules

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from line_mutations import builtin_rulesets, mutate, seed_lines
 
-from mjcalc.errors import MjcalcError
 from mjcalc.core.hand import Hand, build_hand
 from mjcalc.core.normalise import normalise
 from mjcalc.core.notation import ParsedLine, _parse_any, _parse_common, parse_line
+from mjcalc.errors import MjcalcError
 from mjcalc.ruleset.loader import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))

@@ -26,8 +26,8 @@ def test_rules_ship_as_package_data() -> None:
 def test_each_rulesets_decisions_document_ships_beside_it() -> None:
     """``rules show`` names a ruleset's decisions document, found beside the built-in files: in a checkout its
     rules/, installed the package's (run against an installed package, this shows the .md files were shipped)."""
-    from mjcalc.support.builtin import builtin_dir, builtin_names
     from mjcalc.ruleset.loader import decisions_of, load_ruleset
+    from mjcalc.support.builtin import builtin_dir, builtin_names
 
     home = Path(builtin_dir()).resolve()
     docs = {name: decisions_of(load_ruleset(name)) for name in builtin_names()}

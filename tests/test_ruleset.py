@@ -8,8 +8,8 @@ import pytest
 
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import MjcalcError
-from mjcalc.support.builtin import builtin_names
 from mjcalc.ruleset.loader import load_ruleset
+from mjcalc.support.builtin import builtin_names
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
 

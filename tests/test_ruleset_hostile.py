@@ -25,14 +25,14 @@ from typer.testing import CliRunner
 
 from mjcalc import hooks  # noqa: F401  registers the hooks' predicates
 from mjcalc.cli import app
+from mjcalc.core.readings.forms import FORM_NAMES
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import MjcalcError
 from mjcalc.registry import PREDICATES
-from mjcalc.core.readings.forms import FORM_NAMES
-from mjcalc.support.builtin import builtin_dir, builtin_names
 from mjcalc.ruleset.loader import load_ruleset, merge
 from mjcalc.ruleset.schema import FORM_PARAMS, PREDICATE_PARAMS
 from mjcalc.ruleset.schema_check import problem
+from mjcalc.support.builtin import builtin_dir, builtin_names
 from mjcalc.support.yamlfile import load as load_yaml
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"

@@ -8,11 +8,9 @@ import random
 
 from mjcalc.core import tiles as T
 from mjcalc.core.hand import Meld
-from mjcalc.core.readings.forms import ORPHANS, FormSpec, _suit_can, is_complete
+from mjcalc.core.readings.forms import ORPHANS, FormSpec, _suit_can, is_complete, suit_bits
+from mjcalc.core.readings.waits import hand_waits, shape_waits
 from mjcalc.core.readings.wildcards import _held
-from mjcalc.core.readings.waits import shape_waits
-from mjcalc.core.readings.waits import hand_waits
-from mjcalc.core.readings.forms import suit_bits
 
 FORMS = (
     (FormSpec("regular"),),

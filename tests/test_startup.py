@@ -171,8 +171,8 @@ def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:
     import inspect
 
     import mjcalc.hooks  # noqa: F401  (their predicates too)
-    from mjcalc.registry import PREDICATES
     from mjcalc.predicates.binding import signature_of
+    from mjcalc.registry import PREDICATES
 
     for name, fn in PREDICATES.items():
         assert signature_of(fn) == inspect.signature(fn), name
@@ -200,8 +200,8 @@ def test_a_predicates_parameters_are_its_signatures() -> None:
     import inspect
 
     import mjcalc.hooks  # noqa: F401  (their predicates too)
-    from mjcalc.registry import PREDICATES
     from mjcalc.predicates.binding import REQUIRED, _parameters_from_text, parameters_of
+    from mjcalc.registry import PREDICATES
 
     for name, fn in PREDICATES.items():
         parameters = list(inspect.signature(fn).parameters.values())

@@ -25,15 +25,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .writers import CSV_COLUMNS, RENDERERS, _csv_row
-from .parallel import FileRecords, _Range, _ranges, _score_range
-from .lines import LineSource, Record
-from .work import Summary
-from .work import _one
-from .readers import read_records
-from ..engine import Request
+from ..engine import Request, checked_request
 from ..errors import MjcalcError
 from ..output.jsonl import json_line
+from .lines import LineSource, Record
+from .parallel import FileRecords, _Range, _ranges, _score_range, usable_cpus
+from .readers import detect_format, file_problem, read_records
+from .work import Summary, _one
+from .writers import CSV_COLUMNS, RENDERERS, _csv_row
 
 PARTITION_BYTES = 8 << 20  # a partition: about 150,000 hand lines, a minute or so of one core
 OUTPUT_FORMATS = ("jsonl", "csv")
@@ -103,8 +102,6 @@ def partitions(patterns: list[str], input_format: str = "auto", ext: str = "json
                size: int = PARTITION_BYTES) -> Iterator[Partition]:
     """The files the paths and globs name, each cut into partitions of about ``size`` bytes at line ends, as
     the run goes (``ext``: of the output files' names)."""
-    from .readers import detect_format
-
     stems: dict[str, int] = {}
     for number, name in enumerate(expand(patterns)):
         base = os.path.basename(name)
@@ -176,10 +173,8 @@ def records(partition: Partition, rules: str | None = None, options: Mapping[str
     """A partition's records as ``mjcalc.score_many`` gives them (the objects of docs/OUTPUT.md with ``line``),
     each with its ``file``: what a ``dask.bag`` of ``partitions(…)`` maps (the README's recipe). ``rules`` and
     ``options`` as for ``mjcalc.score_many`` (a mistake raises ``mjcalc.RulesetError``)."""
-    from ..api import _request
-
     with _ONE_AT_A_TIME:
-        text, _, _, stopped = _scored(partition, _request(rules, options), "jsonl")
+        text, _, _, stopped = _scored(partition, checked_request(rules, options), "jsonl")
     if stopped:
         raise MjcalcError("context", f"{partition.where()}: {stopped}")
     return [json.loads(line) for line in text.split("\n")] if text else []
@@ -243,10 +238,8 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise MjcalcError("option", f"--dask needs Dask: {INSTALL_HINT}") from None
-    from .parallel import usable_cpus
 
     files = expand(patterns)  # a wrong name stops here, before a cluster is started
-    from .readers import detect_format, file_problem
 
     for name in files:  # so does a file no record of which can be read (a CSV header without a hand column)
         problem = file_problem(os.path.abspath(name), detect_format(name, input_format))

@@ -11,9 +11,11 @@ from collections import deque
 from collections.abc import Generator
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
 from ..engine import Request
-from .parallel import _Plan, _Range, _Scored, _range_bytes, _ranges, _score_range
+from .parallel import _Plan, _Range, _range_bytes, _ranges, _score_range, _Scored
 from .work import Encoder, Renderer, _worker_init
+
 if TYPE_CHECKING:
     pass
 

@@ -9,12 +9,18 @@ import stat
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
+
 from ..engine import Request
 from .lines import (
-    Line, LineSource, Record, chain, sniff_encoding,
+    Line,
+    LineSource,
+    Record,
+    chain,
+    sniff_encoding,
 )
 from .readers import READERS, decide_format, read_csv_header, read_records
 from .work import Encoder, Renderer, Stop, _score_all, _worker_init
+
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 

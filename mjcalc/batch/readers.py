@@ -9,12 +9,22 @@ import sys
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import IO, TYPE_CHECKING, Any
-from ..errors import MjcalcError
-from .lines import (
-    JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, split_answer, unread,
-)
+
 from ..core.notation import FlagWord
+from ..errors import MjcalcError
 from ..support.lazy import LazyPattern
+from .lines import (
+    JSON_START,
+    MAX_RECORD,
+    Line,
+    LineSource,
+    Record,
+    chain,
+    read_lines,
+    split_answer,
+    unread,
+)
+
 if TYPE_CHECKING:
     pass
 

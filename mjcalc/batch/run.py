@@ -14,13 +14,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Request
+from ..i18n import Msg
+from .forked import _forked
 from .lines import (
     Record,
 )
-from .forked import _forked
-from .parallel import FileRecords, _Plan, _Scored, _parallel, _range_bytes, _ranges, _score_range
-from .work import CHUNK, Encoder, Renderer, Stop, _chunks, _one, _score_all, _work
-from .work import Summary
+from .parallel import FileRecords, _parallel, _Plan, _range_bytes, _ranges, _score_range, _Scored
+from .work import CHUNK, Encoder, Renderer, Stop, Summary, _chunks, _one, _score_all, _work
 
 # Imported when first needed, so that a batch starts without them (benchmarks/bench_startup.py): the process
 # pool with --jobs 2 or more (_parallel), PyYAML for a YAML batch file (_yaml_record, _yaml_whole).
@@ -79,8 +79,6 @@ def run(records: Iterable[Record], base: Request, render: Renderer | Encoder, wr
 
     def stopping() -> bool:
         if Stop.signum:
-            from ..i18n import Msg
-
             summary.stopped = Msg("interrupted ({signal})", signal=signal.Signals(Stop.signum).name)
             return True
         return False

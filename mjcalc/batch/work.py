@@ -11,12 +11,15 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
-from ..engine import Request, ruleset_path, score_line
+
 from ..core.result import Result
+from ..engine import Request, ruleset_path, score_line
 from ..errors import MjcalcError
+from ..i18n import localized, tr
 from .lines import (
     Record,
 )
+
 if TYPE_CHECKING:
     pass
 
@@ -181,8 +184,6 @@ class Summary:
 
     def line(self, lang: str = "en") -> str:
         """The summary line on stderr, in ``lang`` (the catalog's, mjcalc/i18n.py)."""
-        from ..i18n import localized, tr
-
         def records(n: int) -> str:
             return tr("{n} record" if n == 1 else "{n} records", lang).format(n=f"{n:,}")
 

@@ -8,18 +8,19 @@ import sys
 import time
 from collections.abc import Iterable
 from typing import IO, TYPE_CHECKING, Any
+
 from ..core.result import Result
+from ..core.tiles import name
+from ..output.jsonl import encode_jsonl, json_line
+from ..output.record import control_escaped as _printable
+from ..output.record import csv_cells, to_json
+from ..output.totals import total_shown
+from ..support.lazy import LazyPattern
 from .lines import (
     Record,
 )
-from ..support.lazy import LazyPattern
-from ..output.record import control_escaped as _printable
-from ..output.record import csv_cells, to_json
-from ..output.jsonl import encode_jsonl, json_line
-from ..output.totals import total_shown
-from .work import Summary
-from .work import Encoder, Renderer
-from .work import ENCODING
+from .work import ENCODING, Encoder, Renderer, Summary
+
 if TYPE_CHECKING:
     pass
 
@@ -101,8 +102,6 @@ def render_row(record: Record, res: Result | None) -> str:
 
 
 def _wait_names(res: Result) -> list[str]:
-    from ..core.tiles import name
-
     return [name(t) for t in res.waits]
 
 

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, Final
+
 from ..core import tiles as T
 from ..core.context import Context
 from ..core.facts import (
-    CHI, CONCEALED_PUNG, DRAGON_PUNG, PUNG, WIND_PUNG,
+    CHI,
+    CONCEALED_PUNG,
+    DRAGON_PUNG,
+    PUNG,
+    WIND_PUNG,
 )
 from ..core.hand import Hand, Meld
-from ..support.memo import remember
-from ..core.readings.forms import FORM_FACTS, Group
 from ..core.readings.decompose import WAIT_FACTS, Reading
+from ..core.readings.forms import FORM_FACTS, Group
+from ..support.memo import remember
 
 
 class Candidate:

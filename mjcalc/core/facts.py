@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from . import tiles as T
 from ..i18n import N_, tr
+from . import tiles as T
 
 WIDTH: Final = 128  # bits kept for facts: the kinds and every named fact
 ALL: Final = (1 << WIDTH) - 1

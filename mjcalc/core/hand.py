@@ -9,12 +9,11 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Final
 
-
-from . import tiles as T
 from ..errors import MjcalcError
 from ..i18n import Msg
-from .facts import CLOSED, KONG, MELDED, RED, tile_facts
 from ..support.memo import remember
+from . import tiles as T
+from .facts import CLOSED, KONG, MELDED, RED, tile_facts
 from .notation import MeldText, ParsedLine, TileAt
 
 

@@ -19,7 +19,7 @@ from .facts import OPEN_GATE, Gate
 from .hand import TileRules
 from .readings.forms import FormSpec
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.support.frozen)
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (support/frozen.py)
     from dataclasses import dataclass, field
 
     from .candidate import Candidate

@@ -33,12 +33,12 @@ import re
 from functools import partial
 from typing import Any, Final, NamedTuple
 
-from . import tiles as T
 from ..errors import MjcalcError
 from ..i18n import Msg
-from ..support.memo import remember
-from .normalise import SUIT_CHARS, normalise
 from ..support.lazy import FillingDict
+from ..support.memo import remember
+from . import tiles as T
+from .normalise import SUIT_CHARS, normalise
 
 
 class FlagWord(NamedTuple):

@@ -15,8 +15,8 @@ from .context import Context
 from .hand import Hand
 from .model import Condition, Ruleset
 from .readings.waits import WaitsBeforeWin
-from .settlement.payments import Award, Settlement
 from .scoring import with_minimum_message
+from .settlement.payments import Award, Settlement
 
 
 # Plain classes with an __init__ of their own, here and below, not dataclasses: the methods a dataclass or a named

@@ -12,12 +12,12 @@ from ..support.frozen import replace
 from ..support.memo import remember
 from .candidate import Candidate
 from .context import context_facts
-from .facts import ALL as ALL_FACTS, KIND_BITS, WIDTH, Gate, unmet
+from .facts import ALL as ALL_FACTS
+from .facts import KIND_BITS, WIDTH, Gate, unmet
 from .hand import SpecialKongDef
 from .model import Condition, ItemDef, Ruleset
 from .readings.forms import FormSpec
 from .settlement.payments import Award, Settlement, settler
-
 
 _new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 

@@ -16,11 +16,17 @@ from .readings.decompose import Reading, readings
 from .readings.forms import IMMEDIATE
 from .readings.waits import WaitsBeforeWin
 from .readings.wildcards import NO_WILDCARDS, Wildcards, reading_class, set_call_hands, substituted_hands, wildcards
-from .settlement.payments import Award, Settlement
 from .result import Result, Scored, WaitScore
 from .scoring import (
-    BoundRuleset, _evaluate, _short_of, below_minimum, bound_ruleset, evaluate_items, with_minimum_message,
+    BoundRuleset,
+    _evaluate,
+    _short_of,
+    below_minimum,
+    bound_ruleset,
+    evaluate_items,
+    with_minimum_message,
 )
+from .settlement.payments import Award, Settlement
 
 _new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
@@ -170,7 +176,7 @@ def score_with_tile(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx:
     unseen = 4 - hand.all_tiles().count(tile)
     full = hand.with_win(tile)
     try:
-        wild = wildcards(rules, full, ctx, {})
+        wild = wildcards(rules.wildcard, full, ctx, {})
     except MjcalcError as exc:  # e.g. a discard win on a wildcard: that wait cannot be won this way
         return WaitScore(tile, unseen, Result(full.text(), "error", rules, dict(options), full, ctx, error=exc))
     best, failed, _ = best_reading(rules, options, full, ctx, wild, WaitsBeforeWin(full, wild, rules.forms))

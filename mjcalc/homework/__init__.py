@@ -17,10 +17,10 @@ traced to its step by settling the same reading again with that one step done th
 the others that give it too as "or" (``_choose``); each carries a ``cause`` from ``CAUSES`` (docs/OUTPUT.md).
 """
 
-from .compare import check_record, compare, why_not
-from .messages import CAUSES, MESSAGES, msg, score_text
 from .answer import Answer, parse_answer, suggest
+from .compare import check_record, compare, why_not
 from .explain import Difference
+from .messages import CAUSES, MESSAGES, msg, score_text
 
 __all__ = ["CAUSES", "MESSAGES", "Answer", "Difference", "check_record", "compare", "msg", "parse_answer",
            "score_text", "suggest", "why_not"]

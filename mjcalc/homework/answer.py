@@ -9,8 +9,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
+
 from ..errors import MjcalcError
 from .messages import msg
+
 if TYPE_CHECKING:
     pass
 

@@ -8,12 +8,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ..batch.work import score_record
 from ..core import tiles as T
+from ..core.model import ItemDef, Ruleset
 from ..core.result import Result
+from ..core.settlement.payments import Award, Settlement
 from ..errors import MjcalcError
 from ..i18n import localized, tr
-from ..core.model import ItemDef, Ruleset
-from ..core.settlement.payments import Award, Settlement
+from ..registry import PREDICATES
+from ..support.docs import doc_of
 from .answer import Answer, _plain, parse_answer, suggest
 from .explain import Difference, Why, Wrong, _choose
 from .facts import Facts, _first_name, _item_label, _scope_text
@@ -246,8 +249,6 @@ def _doc(item: ItemDef, lang: str = "en") -> str:
     docstring, else the predicate itself."""
     if item.doc:
         return localized(item.doc, lang).strip()
-    from ..support.docs import doc_of
-    from ..registry import PREDICATES
 
     name = re.match(r"[\w.]+", item.when_text)
     fn = PREDICATES.get(name.group(0)) if name else None
@@ -353,8 +354,6 @@ def check_record(record: Record, request: Request, lang: str = "en") -> dict[str
     """One homework record checked: the object ``check --json`` prints for it (``correct`` is None when the
     record cannot be checked, with the ``error``); ``request`` is the file's. The one place that builds it:
     ``check --json`` and ``mjcalc.check``."""
-    from ..batch.work import score_record
-
     res = score_record(record, request)
     entry: dict[str, Any] = {"line": record.line, "input": record.text}
     try:

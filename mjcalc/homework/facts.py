@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
+
 from ..core import tiles as T
+from ..core.model import ItemDef
 from ..core.result import Result
 from ..i18n import N_, tr
-from ..core.model import ItemDef
-from .messages import msg
 from ..registry import EXPLAINED_BY, HOMEWORK_FACTS
+from ..ruleset.schema import SCOPES
+from .messages import msg
+
 if TYPE_CHECKING:
     pass
 
@@ -171,6 +174,4 @@ EXPLAINED_BY["+closed"] = ("closed_payers",)
 
 
 def _scope_text(scope: str, lang: str) -> str:
-    from ..ruleset.schema import SCOPES
-
     return tr(SCOPES[scope], lang)

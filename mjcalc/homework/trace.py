@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
-from ..core.result import Result
-from ..errors import MjcalcError
-from ..support.frozen import replace
-from ..i18n import localized
-from ..core.settlement.whatif import Change, Hypothesis
-from ..registry import HOMEWORK_HYPOTHESES
+
 from ..core.model import Ruleset
-from ..registry import SETTLERS
+from ..core.result import Result
 from ..core.settlement.payments import Award, Settlement, settle_per_payer
+from ..core.settlement.whatif import Change, Hypothesis
+from ..errors import MjcalcError
+from ..i18n import localized
+from ..registry import HOMEWORK_HYPOTHESES, SETTLERS
+from ..support.frozen import replace
 from .explain import Why, Wrong
 from .facts import _item_label, _scope_text
 from .messages import _unit, msg
+
 if TYPE_CHECKING:
     pass
 

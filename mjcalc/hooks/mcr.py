@@ -28,22 +28,34 @@ from itertools import combinations
 from typing import Any, Final
 
 from ..core import tiles as T
+from ..core.candidate import Candidate
 from ..core.context import ZIMO, Context, FlagDef, declare_flag, declare_hand_check
 from ..core.facts import (
-    CHI, CLOSED, DRAGON_PUNG, HONOR, HONOR_KINDS, KIND_BITS, KONG, MELDED, ONE_SUIT, PUNG, TERMINAL, THREE_SUITS, WIND,
-    WIND_PUNG, Gate,
+    CHI,
+    CLOSED,
+    DRAGON_PUNG,
+    HONOR,
+    HONOR_KINDS,
+    KIND_BITS,
+    KONG,
+    MELDED,
+    ONE_SUIT,
+    PUNG,
+    TERMINAL,
+    THREE_SUITS,
+    WIND,
+    WIND_PUNG,
+    Gate,
 )
 from ..core.facts import DRAGON as DRAGON_FACT
 from ..core.hand import EXPOSED_KINDS, KONG_KINDS, Hand, TileRules
-from ..support.memo import remember
-from ..core.readings.forms import REGULAR
-from ..core.candidate import Candidate
+from ..core.readings.forms import FORM_FACTS, REGULAR
+from ..i18n import Msg
 from ..predicates.binding import explained_by, namespaced, needs, params, tallied
 from ..registry import EXPLAINED_BY
 from ..support.builtin import builtin_dir
+from ..support.memo import remember
 from ..support.yamlfile import load_trusted
-from ..i18n import Msg
-from ..core.readings.forms import FORM_FACTS
 
 mcr = namespaced("mcr")
 

@@ -4,8 +4,6 @@ narrow layout of the same facts by its caller."""
 
 from __future__ import annotations
 
-
-
 LABEL = 10  # the width of a header line's label ("context   ")
 
 

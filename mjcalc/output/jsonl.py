@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import json
 from typing import Any, Final
+
 from ..core import tiles as T
 from ..core.context import _CONTEXT_FIELDS, DEFAULT, Context, _json_value
 from ..core.result import Result
-from ..engine import rules_read
-from ..support.memo import remember
 from ..core.settlement.payments import Payment
-from .record import _SHARED, _item_json, _payment_key, _wait_json, record_of
+from ..engine import ruleset_fields, shanten_of
 from ..i18n import name_in
-
+from ..support.memo import remember
+from .record import _SHARED, _item_json, _payment_key, _wait_json, record_of
 
 _orjson: Any
 try:  # an optional speed-up (pyproject.toml); without it the standard library writes the very same text
@@ -237,8 +237,8 @@ def _line(r: Result) -> bytes:
     rules = r.ruleset
     hand = r.hand
     ctx = r.ctx
-    seen = rules_read(rules) if rules is not None else None  # a Python-level Ruleset's fields, read once
-    rules_json = _text_json(seen.id) if seen is not None else b"null"
+    fields = ruleset_fields(rules) if rules is not None else None  # a Python-level Ruleset's fields, read once
+    rules_json = _text_json(fields.id) if fields is not None else b"null"
     hand_json = b'"%b"' % (hand.text().encode(),) if hand is not None else b"null"  # tiles: nothing to escape
     ctx_json = _context_json(ctx) if ctx is not None else b"null"
     if line is not None:
@@ -272,8 +272,6 @@ def _line(r: Result) -> bytes:
         names = r.wait_names()  # tiles' names: nothing to escape
         parts.append(b',"waits":["%b"]' % ('","'.join(names).encode(),) if names else b',"waits":[]')
     if r.result == "waiting":
-        from ..engine import shanten_of
-
         parts.append(b',"shanten":%b,"wait_scores":%b' % (_dumped(shanten_of(r)),
                                                             _dumped([_wait_json(w) for w in r.wait_scores])))
     if r.ignored_flags:
@@ -281,7 +279,7 @@ def _line(r: Result) -> bytes:
     if r.warnings:
         parts.append(b',"warnings":%b' % (_dumped(r.warnings),))
     best = r.best
-    if best is not None and seen is not None:
+    if best is not None and fields is not None:
         c, s = best.candidate, best.settlement
         groups = []
         for g in c.reading.groups:
@@ -291,7 +289,7 @@ def _line(r: Result) -> bytes:
             else:
                 kept_group: tuple[Any, bytes] = (g, _kept_dump(g.text()))
                 groups.append(remember(_GROUP_JSON, id(g), kept_group, 8192)[1])
-        unit = seen.unit
+        unit = fields.unit
         items = []
         for a in best.awards:
             item, value, count = a.item, a.value, a.count

@@ -9,10 +9,11 @@ from typing import Any, Final
 
 from ..core import tiles as T
 from ..core.result import Result
-from ..i18n import localized, tr
-from ..support.memo import remember
 from ..core.settlement.payments import Award, Payment
-from ..i18n import name_in
+from ..engine import shanten_of
+from ..i18n import localized, name_in, tr
+from ..support.memo import remember
+
 
 def csv_cells(res: Result) -> list[Any]:
     """The cells of ``res``'s row of a batch's CSV (batch.CSV_COLUMNS). Here, compiled, and not in batch.py: a batch
@@ -156,8 +157,6 @@ def _record_fields(out: dict[str, Any], r: Result, lang: str, kept: _Kept | None
     if r.hand is not None:
         out["waits"] = r.wait_names()
     if r.result == "waiting":
-        from ..engine import shanten_of
-
         out["shanten"] = shanten_of(r)
         out["wait_scores"] = [_wait_json(w) for w in r.wait_scores]
     if r.ignored_flags:

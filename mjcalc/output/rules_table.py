@@ -7,13 +7,14 @@ from typing import Any
 
 from ..core import tiles as T
 from ..core.facts import describe
-from ..i18n import N_, localized, tr
-from .table import _option_text, _scope, unit_of, words
-from .fit import _widest, cols, wrap
-from .table_lib import tabulate
 from ..core.model import Ruleset
+from ..i18n import N_, localized, name_in, tr
+from ..registry import KONG_FINDERS, PREDICATES
 from ..ruleset.loader import decisions_of
-from ..i18n import name_in
+from ..support.docs import doc_of
+from .fit import _widest, cols, wrap
+from .table import _option_text, _scope, unit_of, words
+from .table_lib import tabulate
 
 
 def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = None) -> str:
@@ -36,9 +37,6 @@ def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = No
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
-    from ..support.docs import doc_of
-    from ..registry import PREDICATES
-
     def doc(text: str) -> str:
         name = text.split("(")[0].strip()
         fn = PREDICATES.get(name)
@@ -80,10 +78,7 @@ def _by_lang(text: str) -> dict[str, str]:
 
 
 def _finder_doc(name: str | None) -> str | None:
-    from ..registry import KONG_FINDERS
-
     fn = KONG_FINDERS.get(name or "")
-    from ..support.docs import doc_of
 
     return " ".join(doc_of(fn).split()) if fn else None
 

@@ -8,17 +8,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import tiles as T
-from ..core.result import Result
-from ..registry import WILDCARD_PROVIDERS
-from .totals import total_shown
-from ..i18n import N_, localized, tr
-from ..core.readings.forms import IMMEDIATE
-from ..ruleset.schema import SCOPES
 from ..core.model import Ruleset
-from ..i18n import name_in
+from ..core.readings.forms import IMMEDIATE
+from ..core.result import Result
+from ..engine import shanten_of
+from ..i18n import N_, localized, name_in, tr
+from ..registry import WILDCARD_PROVIDERS
+from ..ruleset.schema import SCOPES
 from .fit import LABEL, _fields, _widest, _wrapped, wrap
 from .table_lib import tabulate
-
+from .totals import total_shown
 
 WAIT_NAMES = {
     "edge": ("边张", "edge wait"), "closed": ("坎张", "closed wait"), "pair": ("单钓", "pair wait"),
@@ -132,7 +131,6 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     lines.append("")
     if r.result == "waiting":
         if not r.waits:  # no shape wait: how far from ready (or ready only by a set completed in hand)
-            from ..engine import shanten_of
 
             far = shanten_of(r)
             lines.extend(wrap(w["not_ready"].format(shanten=far) if far else w["called_only"], width, 2))

@@ -8,13 +8,12 @@ from typing import Any
 from ..core import tiles as T
 from ..core.result import WaitScore
 from ..engine import WaitReport
+from ..i18n import tr
+from .record import to_json
 
 
 def report_json(report: WaitReport, lang: str = "en") -> dict[str, Any]:
     """The JSON of ``mjcalc waits --json``; its messages in ``lang``."""
-    from ..i18n import tr
-    from .record import to_json
-
     out: dict[str, Any] = {"input": report.result.input, "result": report.result.result,
                            "ruleset": report.result.ruleset.id if report.result.ruleset else None}
     if report.result.result != "waiting":

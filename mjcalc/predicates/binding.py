@@ -16,14 +16,16 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any, Final
 
+from ..core.candidate import Candidate
 from ..core.context import ATTRIBUTES, FLAG_BY_NAME
 from ..core.facts import (
-    OPEN_GATE, WIDTH, Gate, unmet,
+    OPEN_GATE,
+    WIDTH,
+    Gate,
+    unmet,
 )
-from ..registry import EXPLAINED_BY, PREDICATE_PARAMS, DECIDED, PREDICATE_GATES, PREDICATES, TALLIES
-from ..core.candidate import Candidate
 from ..core.scoring import Tallied
-
+from ..registry import DECIDED, EXPLAINED_BY, PREDICATE_GATES, PREDICATE_PARAMS, PREDICATES, TALLIES
 
 Predicate = Callable[..., "bool | int"]
 # Each predicate's declared gate (``needs``) and whether it is exact, by the function itself: kept in the registry,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from typing import Final
+
 from ..core import tiles as T
 from ..core.candidate import Candidate
 from .binding import explained_by, params, predicate
-
 
 FLOWER_SETS: Final = ((0, 1, 2, 3), (4, 5, 6, 7))  # 春夏秋冬 and 梅兰竹菊
 

@@ -5,16 +5,29 @@ here too: any ruleset may use them (MCR and Taiwan have most of them)."""
 from __future__ import annotations
 
 from typing import Final
+
 from ..core import tiles as T
-from ..core.facts import (
-    CHI, CONCEALED_PUNG, DRAGON, DRAGON_KINDS, DRAGON_PUNG, HONOR, HONOR_KINDS, KONG, OPEN_GATE, PUNG, TERMINAL, THREE_SUITS, WIND, WIND_KINDS, WIND_PUNG, Gate,
-)
-from ..core.readings.forms import FORM_FACTS, FORM_NAMES
 from ..core.candidate import Candidate
-from ..core.readings.forms import REGULAR
+from ..core.facts import (
+    CHI,
+    CONCEALED_PUNG,
+    DRAGON,
+    DRAGON_KINDS,
+    DRAGON_PUNG,
+    HONOR,
+    HONOR_KINDS,
+    KONG,
+    OPEN_GATE,
+    PUNG,
+    TERMINAL,
+    THREE_SUITS,
+    WIND,
+    WIND_KINDS,
+    WIND_PUNG,
+    Gate,
+)
+from ..core.readings.forms import FORM_FACTS, FORM_NAMES, REGULAR
 from .binding import explained_by, needs, params, predicate
-
-
 
 
 def _form_names() -> tuple[str, ...]:

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..core.context import FIELDS, DEALER, FLAG_FACTS
+from ..core.candidate import Candidate
+from ..core.context import DEALER, FIELDS, FLAG_FACTS, ZIMO
 from ..core.facts import (
-    CLOSED, MELDED,
+    CLOSED,
+    MELDED,
     Gate,
 )
-from ..core.candidate import Candidate
-from ..core.context import ZIMO
 from ..registry import FLAGS
 from .binding import explained_by, needs, params, predicate
-
-
 
 # The flags a ``flag`` / ``flag_value`` parameter may name, by the number of flags declared (a family declares its own
 # when its hook is imported): made once, not once per ``flag`` of a ruleset.

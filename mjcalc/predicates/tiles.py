@@ -6,12 +6,22 @@ called then."""
 from __future__ import annotations
 
 from typing import Final
+
 from ..core import tiles as T
-from ..core.facts import (
-    DRAGON, DRAGON_KINDS, HONOR, HONOR_KINDS, KIND_BITS, MELDED,
-    ONE_SUIT, TERMINAL, TERMINAL_KINDS, THREE_SUITS, Gate,
-)
 from ..core.candidate import Candidate
+from ..core.facts import (
+    DRAGON,
+    DRAGON_KINDS,
+    HONOR,
+    HONOR_KINDS,
+    KIND_BITS,
+    MELDED,
+    ONE_SUIT,
+    TERMINAL,
+    TERMINAL_KINDS,
+    THREE_SUITS,
+    Gate,
+)
 from .binding import needs, params, predicate
 
 

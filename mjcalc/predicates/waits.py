@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
+from ..core.candidate import Candidate
 from ..core.facts import (
     Gate,
 )
 from ..core.readings.decompose import WAIT_FACTS
-from ..core.candidate import Candidate
 from .binding import explained_by, needs, params, predicate
-
-
 
 
 def _wait_kinds() -> tuple[str, ...]:

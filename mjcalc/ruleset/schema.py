@@ -17,8 +17,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.model import OPTION_INT
+from ..core.settlement.formulas import MAX_POWER
 from ..i18n import N_
-from ..registry import FORMULA_NEEDS, PREDICATE_PARAMS, WILDCARD_PROVIDERS as _PROVIDERS
+from ..registry import FORMULA_NEEDS, PREDICATE_PARAMS
+from ..registry import WILDCARD_PROVIDERS as _PROVIDERS
+from ..support.builtin import builtin_dir
+from ..support.yamlfile import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS
 
 # --- the words of the grammar (ruleset.py reads them from here) ------------------------------------------
 
@@ -393,10 +397,7 @@ def _spec_words(spec: Any) -> str:
 
 def markdown() -> str:
     """The generated part of rules/SCHEMA.md: every number's range, every limit, every parameter."""
-    from ..support.yamlfile import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER_DIGITS
-
     lines = [BEGIN, "", "### Ranges", "", "| what | least | most |", "| --- | --- | --- |"]
-    from ..core.settlement.formulas import MAX_POWER
 
     lines += [f"| {what} | {low:,} | {high:,} |" for low, high, what in RANGES.values()]
     lines += [f"| `kind: exponential`: a hand's fan − `start` (past it, the hand is a ruleset error) | 0 "
@@ -426,8 +427,6 @@ def markdown() -> str:
 
 
 def schema_doc_path() -> str:
-    from ..support.builtin import builtin_dir
-
     return str(builtin_dir() / "SCHEMA.md")
 
 

@@ -8,12 +8,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import did_you_mean
 from ..errors import quoted as _quote
-from ..i18n import N_
+from ..i18n import N_, Msg
 from .schema import (
-    ID_PATTERN, LANG_PATTERN, PREDICATE_PATTERN, RULESET_ID_PATTERN, TILE_PATTERN, ruleset_schema,
+    ID_PATTERN,
+    LANG_PATTERN,
+    PREDICATE_PATTERN,
+    RULESET_ID_PATTERN,
+    TILE_PATTERN,
+    ruleset_schema,
 )
-
 
 _VALIDATORS: dict[bool, Any] = {}
 
@@ -77,8 +82,6 @@ ENTRY_KINDS = {"items": N_("item {name}"), "win_conditions": N_("win condition {
 
 def entry_and_field(path: Sequence[Any], data: Any) -> tuple[str, str]:
     """``['items', 3, 'value', 'closed']`` → ("item 'single_wait'", "value.closed"); the entry a Msg (mjcalc/i18n.py)."""
-    from ..i18n import Msg
-
     path = list(path)
     entry, rest = "", path
     if len(path) >= 2 and path[0] in ("items", "win_conditions") and isinstance(path[1], int):
@@ -99,8 +102,6 @@ def entry_and_field(path: Sequence[Any], data: Any) -> tuple[str, str]:
 
 def describe(error: Any, data: Any) -> str:
     """The error in words: a Msg (English as its ``str``, and each language of the catalog)."""
-    from ..i18n import Msg
-
     entry, name = entry_and_field(error.absolute_path, data)
     validator, schema, instance = error.validator, error.schema, error.instance
     at = Msg("field '{name}'", name=name) if name else Msg("the entry") if entry else Msg("the file")
@@ -112,7 +113,6 @@ def describe(error: Any, data: Any) -> str:
         known = list(schema.get("properties", {}))
         extra = [k for k in instance if k not in known] if isinstance(instance, dict) else []
         key = extra[0] if extra else "?"
-        from ..errors import did_you_mean
 
         where = Msg(" in '{name}'", name=name) if name else ""
         return said(Msg("unknown field {key}{where}{hint}; known: {known}", key=_quote(key), where=where,
@@ -161,8 +161,6 @@ def describe(error: Any, data: Any) -> str:
 
 def _pattern_words(pattern: str) -> str:
     """What a pattern of the schema admits, in words (``pattern`` may be a whole sub-schema's text)."""
-    from ..i18n import Msg
-
     words = {TILE_PATTERN: N_("a tile such as 1m, 9s, 7z"), LANG_PATTERN: N_("a language code: zh, en, ja …"),
              PREDICATE_PATTERN: N_("lower-case letters, digits and _ (a hook's own: ruleset.name)"),
              RULESET_ID_PATTERN: N_("lower-case letters, digits, - and _"),
@@ -180,8 +178,6 @@ _TYPE_WORDS = {"integer": N_("a whole number"), "string": N_("text"), "boolean":
 
 
 def _words(types: Any) -> str:
-    from ..i18n import Msg
-
     kinds = types if isinstance(types, list) else [types]
     words = [Msg(_TYPE_WORDS[str(k)]) if str(k) in _TYPE_WORDS else str(k) for k in kinds]
     out = words[0]
@@ -191,8 +187,6 @@ def _words(types: Any) -> str:
 
 
 def _type_name(value: Any) -> str:
-    from ..i18n import Msg
-
     if isinstance(value, bool):
         return Msg("true / false")
     if isinstance(value, int):

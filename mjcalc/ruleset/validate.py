@@ -9,22 +9,29 @@ from pathlib import Path
 from typing import Any
 
 from ..core import tiles as T
+from ..core.candidate import Candidate
 from ..core.context import FLAG_BY_NAME, OPTION_FLAGS
 from ..core.facts import OPEN_GATE, Gate
 from ..core.hand import SpecialKongDef, TileRules
 from ..core.model import Condition, ItemDef, KongRule, OptionDef, Ruleset, SpecialKongPoints, option_key
 from ..core.readings.forms import FORM_NAMES, FormSpec
-from ..errors import MjcalcError, did_you_mean, quoted as _shown
+from ..errors import MjcalcError, did_you_mean
+from ..errors import quoted as _shown
 from ..i18n import Msg
-from ..registry import KONG_FINDERS, PREDICATE_PARAMS, PREDICATES
-from ..core.candidate import Candidate
 from ..predicates.binding import bind_gated, combined, negated, with_options
+from ..registry import KONG_FINDERS, PREDICATE_PARAMS, PREDICATES
 from ..support.builtin import builtin_dir
 from .schema import (
-    FORM_PARAMS, FORMULA_PARAMS, JOKER_SETS, OPTION_TYPES, PAYMENT_PARAMS, SCOPES, option_fits, param_problem,
+    FORM_PARAMS,
+    FORMULA_PARAMS,
+    JOKER_SETS,
+    OPTION_TYPES,
+    PAYMENT_PARAMS,
+    SCOPES,
+    option_fits,
+    param_problem,
     wildcard_providers,
 )
-
 
 VALUE_DOC = """an item's value: a whole number; {option: NAME} (an int option); {option: NAME, values: {on: 2, off: 1}}
 (a value per option value: on/off for a bool option, each choice for a choice option); or {closed: V, open: V}

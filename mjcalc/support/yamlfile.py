@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import MjcalcError
 from ..i18n import N_, Msg
+from .packed import unpack
 
 MAX_FILE_BYTES = 1_000_000  # 1 MB: the largest built-in ruleset is about 20 kB
 MAX_DEPTH = 32  # mappings and lists inside one another; the built-in rulesets need about 12
@@ -246,8 +247,6 @@ def load_trusted(path: str) -> Any:
     except OSError:
         packed = None
     if packed is not None:
-        from .packed import unpack
-
         data = unpack(packed, raw)
         if data is not None:
             return data

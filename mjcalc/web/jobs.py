@@ -46,8 +46,8 @@ def catalogue() -> dict[str, Any]:
 def labels() -> dict[str, dict[str, dict[str, str]]]:
     """The words the page shows for the ids of a score's JSON, in each language, as the command line's table
     writes them: ``applies_to`` (the items' scopes) and ``wait`` (the kept reading's wait)."""
-    from ..i18n import LANGS, tr
     from ..core.readings.decompose import WAIT_FACT_NAMES, WAITS
+    from ..i18n import LANGS, tr
     from ..output.table import WAIT_NAMES
     from ..ruleset.schema import SCOPES
 

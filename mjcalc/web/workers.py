@@ -17,7 +17,6 @@ import anyio.to_thread
 
 from .jobs import Answer, error_text, serve
 
-
 DIED: Answer = (500, error_text("internal", "internal error in mjcalc: a worker process ended without an answer "
                                 "(the server's console has the details)"))
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
+from ...i18n import N_
+from ...support.memo import remember
 from .. import tiles as T
 from ..facts import new as new_fact
 from ..hand import Hand, Meld
-from ...i18n import N_
-from ...support.memo import remember
 from .forms import FormSpec, Group, _group, _regular, may_be, special_form
 
 _new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__: readings make many

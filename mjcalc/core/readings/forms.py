@@ -15,10 +15,10 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Final, NamedTuple
 
-from .. import tiles as T
-from ..facts import new as new_fact
 from ...i18n import N_
 from ...support.memo import remember
+from .. import tiles as T
+from ..facts import new as new_fact
 
 
 class Group(NamedTuple):  # a tuple: readings make many, and predicates read them on every reading

@@ -30,14 +30,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Final
 
+from ...support.memo import remember
 from .. import tiles as T
 from ..hand import Hand, Meld
-from ...support.memo import remember
 from .forms import (  # noqa: F401  (suit_bits: tests)
-    _KNITTED_MASKS, FEWEST_KINDS, ORPHANS, SPECIAL_FORMS, FormSpec, _form_candidates, _packed_bits, _regular, suit_bits,
+    _KNITTED_MASKS,
+    FEWEST_KINDS,
+    ORPHANS,
+    SPECIAL_FORMS,
+    FormSpec,
+    _form_candidates,
+    _packed_bits,
+    _regular,
+    suit_bits,
 )
-from .wildcards import _held, joker_fills
-from .wildcards import Wildcards
+from .wildcards import Wildcards, _held, joker_fills
 
 # A suit's pattern: its counts packed three bits a rank (a suit holds at most four of a kind, and a tile added to
 # four makes five, which three bits still hold), plus the suit above the 27 bits of nine ranks, so that one number

@@ -9,15 +9,16 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Any, Final
 
+from ...registry import WILDCARD_PROVIDERS
 from .. import tiles as T
+from ..context import Context
 from ..hand import Hand, Meld, SpecialKongDef
 from ..tiles import counts_of, name  # noqa: F401  (counts_of: doctests)
-from .decompose import tiles_of  # noqa: F401  (doctests)
-from .decompose import Reading
-from .forms import FormSpec, Group, SPECIAL_FORMS
-from ..context import Context
-from ..model import Ruleset
-from ...registry import WILDCARD_PROVIDERS
+from .decompose import (
+    Reading,
+    tiles_of,  # noqa: F401  (doctests)
+)
+from .forms import SPECIAL_FORMS, FormSpec, Group
 
 
 def joker_fills(counts: tuple[int, ...], jokers: int, free_sets: int, forms: tuple[FormSpec, ...],
@@ -260,17 +261,18 @@ def set_call_hands(hand: Hand, wild: Wildcards,
     return out
 
 
-def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
-    """Which tiles are wildcards, by the ruleset's provider (``wildcard:``), with the context checks it needs.
+def wildcards(provider_name: str, hand: Hand, ctx: Context,
+              values: Mapping[str, tuple[object, int | None]]) -> Wildcards:
+    """Which tiles are wildcards, by the ruleset's provider (its ``wildcard:``), with the context checks it needs.
 
     A provider is a family's (its hook registers it in mjcalc.registry.WILDCARD_PROVIDERS by name): an object with
     ``wildcards(hand, ctx, column) -> Wildcards`` (``column(flag)``: where a flag was written, for an error's
     caret), ``drawn(reads, ctx) -> (tile, ctx) | None`` (the tile a ready hand draws as the wildcard, self-drawn,
     and the context it wins in: the ``waits`` command; ``reads``: the flags the ruleset reads) and ``drawn_label``
     (how a waits table names that row, a text of the catalog)."""
-    if rules.wildcard == "none":
+    if provider_name == "none":
         return NO_WILDCARDS
-    provider: Any = WILDCARD_PROVIDERS.get(rules.wildcard)
+    provider: Any = WILDCARD_PROVIDERS.get(provider_name)
     if provider is None:
         return NO_WILDCARDS
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, Final
+
 from ...errors import MjcalcError
 from ...i18n import Msg
 from ...registry import FORMULA_NEEDS, FORMULAS
 from ...support.memo import remember
-
 
 Formula = Callable[[int, Mapping[str, Any]], tuple[int, str]]
 

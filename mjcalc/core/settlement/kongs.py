@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, Final
-from .. import tiles as T
+
 from ...registry import KONG_FINDERS
-from ..hand import Hand, Meld
+from .. import tiles as T
 from ..candidate import Candidate
+from ..hand import Hand, Meld
 from ..model import Ruleset
 
 

@@ -8,12 +8,12 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, Final, NamedTuple
 
-from .. import tiles as T
-from ..context import LOSERS, Context
 from ...i18n import Msg
-from ...registry import WHAT_IF, SETTLERS
+from ...registry import SETTLERS, WHAT_IF
 from ...support.memo import remember
+from .. import tiles as T
 from ..candidate import Candidate
+from ..context import LOSERS, Context
 from ..model import ItemDef, Ruleset
 from .formulas import _formula
 from .kongs import KongPayment, kong_payments
@@ -181,10 +181,10 @@ def settler(rules: Ruleset, options: Mapping[str, Any]) -> Callable[[Candidate, 
     own = SETTLERS.get(params["kind"])
     if own is not None:
         return partial(own, rules, options, params)
-    return partial(_settle_per_payer, rules, options, params, _bound(rules, options))
+    return partial(_settle_per_payer, rules, options, params, _terms(rules, options))
 
 
-class _Bound:
+class PaymentTerms:
     """What ``settle_per_payer`` reads of the ruleset, the same for every reading under one set of options: read
     once (``settler``), where each attribute of the Python-level Ruleset and ItemDef costs a compiled module a
     look-up (callgrind, MCR: ~4,000 instructions a hand less)."""
@@ -202,25 +202,25 @@ class _Bound:
 def settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], c: Candidate,
                      awards: list[Award]) -> Settlement:
     """Each payer's total from the items that apply to him, through the formula, then cover and caps."""
-    return _settle_per_payer(rules, options, params, _bound(rules, options), c, awards)
+    return _settle_per_payer(rules, options, params, _terms(rules, options), c, awards)
 
 
-# The _Bound of each ruleset and options mapping, kept with both so that their ids stay theirs.
-_BOUND: Final[dict[tuple[int, int], tuple[Ruleset, Mapping[str, Any], _Bound]]] = {}
+# The PaymentTerms of each ruleset and options mapping, kept with both so that their ids stay theirs.
+_TERMS: Final[dict[tuple[int, int], tuple[Ruleset, Mapping[str, Any], PaymentTerms]]] = {}
 
 
-def _bound(rules: Ruleset, options: Mapping[str, Any]) -> _Bound:
-    found = _BOUND.get((id(rules), id(options)))
+def _terms(rules: Ruleset, options: Mapping[str, Any]) -> PaymentTerms:
+    found = _TERMS.get((id(rules), id(options)))
     if found is None or found[0] is not rules or found[1] is not options:
-        found = remember(_BOUND, (id(rules), id(options)), (rules, options, _Bound(rules, options)), 1024)
+        found = remember(_TERMS, (id(rules), id(options)), (rules, options, PaymentTerms(rules, options)), 1024)
     return found[2]
 
 
-def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], bound: _Bound,
+def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], terms: PaymentTerms,
                       c: Candidate, awards: list[Award]) -> Settlement:
     ctx, hand = c.ctx, c.hand
     kind: str = params["kind"]
-    pay_cfg = bound.payments
+    pay_cfg = terms.payments
     what_if = params.get("what_if")
     if what_if:  # homework: the same settlement with one step done another way (mjcalc.registry.WHAT_IF)
         pay_cfg = {**pay_cfg, **what_if.get("payments", {})}
@@ -228,7 +228,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
     # callgrind, ~300 instructions an MCR settlement less).
     winner, zimo, discarder = ctx.seat, ctx.zimo, ctx.discarder
     seats = payers(winner, zimo, discarder, pay_cfg)
-    if bound.shared or _on_every_payment(awards):  # the usual hand: every item is on every payment
+    if terms.shared or _on_every_payment(awards):  # the usual hand: every item is on every payment
         owed: list[list[Award]] = [awards] * len(seats)
         common = awards
         own: list[tuple[Award, ...]] = [()] * len(seats)
@@ -276,7 +276,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
                 p.on_behalf_of, p.payer = p.payer, discarder  # type: ignore[assignment]
         notes.append(Msg("the discarder {seat} pays every share", seat=discarder))
     _apply_cap(params, payments, winner, notes)
-    kongs = [] if bound.kong_free else kong_payments(rules, options, hand, winner, c)
+    kongs = [] if terms.kong_free else kong_payments(rules, options, hand, winner, c)
     return Settlement(fan, payments, kongs, uncapped + sum(k.amount for k in kongs), notes)
 
 
