@@ -299,7 +299,7 @@ def _in_folder(request: "Request", file: str) -> "Request":
 
 def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
     """The worker processes to run: ``--jobs`` bounded by the cores mjcalc may use; not given, every usable core
-    for a file large enough to be split between workers (``batch.AUTO_JOBS_BYTES``), one process otherwise."""
+    for a file large enough to be split between workers (``batch.parallel.AUTO_JOBS_BYTES``), one process otherwise."""
     from .batch.parallel import AUTO_JOBS_BYTES, usable_cpus
 
     if jobs is None:
@@ -412,7 +412,7 @@ def batch(
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:
         typer.echo(summary.line(_summary_lang(config)), err=True)
-    if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch._stop_pool)
+    if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch.parallel._stop_pool)
         _end_now(code)
     if not code:
         counts = summary.counts
@@ -427,7 +427,7 @@ def _summary_lang(config: "Config") -> str:
 
 def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
                 input_format: str, output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
-    """``batch --dask``: the files scored on a Dask cluster (mjcalc.dask_batch), one output file a partition."""
+    """``batch --dask``: the files scored on a Dask cluster (mjcalc.batch.dask), one output file a partition."""
     import gc
 
     gc.enable()  # off for start-up (mjcalc.__main__)
@@ -593,7 +593,8 @@ def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None
     from .ruleset.loader import load_ruleset
     from .support.builtin import builtin_names
 
-    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))  # --json reads no configuration
+    # --json reads no configuration
+    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))
 
     try:
         loaded = [load_ruleset(n) for n in builtin_names()]
@@ -630,7 +631,8 @@ def rules_show(
     from .output.rules_table import ruleset_json, ruleset_text
     from .ruleset.loader import load_ruleset
 
-    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))  # --json reads no configuration
+    # --json reads no configuration
+    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))
     try:
         rules = load_ruleset(name)
     except MjcalcError as exc:

@@ -35,7 +35,7 @@ SETTLERS: Final[dict[str, Callable[..., Any]]] = {}
 FORMULA_NEEDS: Final[dict[str, dict[str, tuple[str, ...]]]] = {}
 # Kongs that no meld declares, by ``<family>.<name>`` (``kongs: {…: {found_by: NAME}}``: hooks/meihe.py).
 KONG_FINDERS: Final[dict[str, Callable[..., Any]]] = {}
-# Which tiles are wild, by the ruleset's ``wildcard:`` (a core.readings.wildcards.WildcardProvider each:
+# Which tiles are wild, by the ruleset's ``wildcard:`` (a provider each, asked by core.readings.wildcards.wildcards:
 # hooks/changchun.py ``treasure``, hooks/meihe.py ``hui``).
 WILDCARD_PROVIDERS: Final[dict[str, Any]] = {}
 

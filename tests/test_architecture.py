@@ -143,3 +143,39 @@ def test_no_two_private_helpers_of_a_package_share_a_name(package: Path) -> None
 def test_every_module_says_its_job(path: Path) -> None:
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     assert doc and len(doc.split()) >= 5 and not doc.startswith("mjcalc."), f"{path}: no docstring saying its job"
+
+
+def _mapped_modules() -> set[str]:
+    """The modules docs/contributing.md's tree names, as paths under mjcalc/ (a folder listed in brackets, as
+    ``logs/ … (model, replay)``, by its modules' names)."""
+    text = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    block = text.split("## The tree", 1)[1].split("```", 2)[1]
+    found: set[str] = set()
+    folders: list[str] = []
+    for line in block.splitlines()[1:]:
+        match = re.match(r"( *)(\S+)", line)
+        if not match or line.startswith("rules/"):
+            continue
+        depth = len(match.group(1)) // 2
+        if depth == 0 or depth > len(folders) + 1:  # mjcalc/ itself, or a description's continued line
+            continue
+        name = match.group(2)
+        del folders[depth - 1:]
+        if name.endswith("/"):
+            folders.append(name)
+            listed = re.search(r"\(([^)]*)\)\s*$", line)
+            if listed and name in ("logs/", "web/"):
+                found.update(f"{''.join(folders)}{m.strip()}.py" for m in listed.group(1).split(";")[0].split(","))
+        elif name.endswith(".py"):
+            found.add("".join(folders) + name)
+    return found
+
+
+def test_the_map_in_contributing_names_every_module() -> None:
+    """docs/contributing.md's tree is the package: every module it names exists, and it names every module (a
+    package's __init__ aside)."""
+    mapped = _mapped_modules()
+    modules = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
+               if "__pycache__" not in p.parts and not (p.name == "__init__.py" and p.parent != PACKAGE)}
+    assert mapped - modules == set(), "named in docs/contributing.md but not in mjcalc/"
+    assert modules - mapped == set(), "in mjcalc/ but not in docs/contributing.md's tree"

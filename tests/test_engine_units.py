@@ -114,8 +114,8 @@ def test_completing_kinds_agree_with_completeness_kind_by_kind() -> None:
 
 
 def test_hand_completions_are_the_completing_kinds() -> None:
-    """shapewaits.hand_completions (what MCR's wait fans ask, per suit from its tables) gives the kinds of
-    readings._completing_kinds, on random hands of MCR's forms (the knitted ones among them), kinds held four
+    """core.readings.waits.hand_completions (what MCR's wait fans ask, per suit from its tables) gives the kinds of
+    waits._completing_kinds, on random hands of MCR's forms (the knitted ones among them), kinds held four
     times included."""
     import random
 

@@ -37,7 +37,7 @@ RECORD_KEYS = ("hand", "rules", "set", "answer", "line")
 
 # Bounds, each with its own message. A hand line is under 200 characters; these leave room for comments and
 # homework answers and keep a hostile file from taking the memory or the time of the run.
-# MAX_RECORD (mjcalc.lines): characters in one physical line (one record of lines / CSV / JSONL)
+# MAX_RECORD (batch.lines): characters in one physical line (one record of lines / CSV / JSONL)
 MAX_YAML_ENTRY = 65_536  # characters in one entry of a YAML list
 
 

@@ -1,7 +1,7 @@
 """Whole-hand facts as the bits of one int, and gates: what an item needs of them before it is worth asking.
 
 Items are asked on every reading, and most cannot fire on a given hand: no honor tile, no three chows, no
-+riichi. A predicate declares a cheap necessary condition (``predicates.needs``), a Gate: facts that must all
++riichi. A predicate declares a cheap necessary condition (``predicates.binding.needs``), a Gate: facts that must all
 hold (``need``) and facts none of which may hold (``forbid``). The engine groups items by gate and skips a
 group with one test when its gate is not met, so a skipped item costs no call.
 

@@ -165,7 +165,7 @@ class KongRule:
     exposed: int = 0
     concealed: int = 0
     wildcard: bool = False  # a kong of the wildcard kind (黄金杠): priced by ``concealed`` instead of 暗杠
-    found_by: str | None = None  # a kong no meld declares (瘸腿杠 …): a finder in settlement.KONG_FINDERS
+    found_by: str | None = None  # a kong no meld declares (瘸腿杠 …): a finder in registry.KONG_FINDERS
 
 
 @dataclass(frozen=True)

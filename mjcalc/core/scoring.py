@@ -90,9 +90,10 @@ def bound_ruleset(rules: Ruleset, options: Mapping[str, Any]) -> BoundRuleset:
                              for c in conditions if c.minimum is not None)
             bound = remember(_BINDINGS, bound_key, (rules, bound_items(rules, options), checks, minimums), 1024)
         minimums = bound[3]
-        found = remember(_BOUND_RULESETS, key, BoundRuleset(rules, *bound[1:], settler(rules, options), tie_key(rules), rules.forms,
-                                             rules.joker_sets == "by_class", rules.tile_rules.special_kongs,
-                                             tuple(int(cond.minimum) for cond in minimums)), 1024)  # type: ignore[arg-type]
+        found = remember(_BOUND_RULESETS, key,
+                         BoundRuleset(rules, *bound[1:], settler(rules, options), tie_key(rules), rules.forms,
+                                      rules.joker_sets == "by_class", rules.tile_rules.special_kongs,
+                                      tuple(int(cond.minimum) for cond in minimums)), 1024)  # type: ignore[arg-type]
     remember(_BOUND_FOR_OPTIONS, id(options), (options, found), 1024)
     return found
 
@@ -238,7 +239,7 @@ class BoundItem:
         self.bit_high: Final = bit_high
         self.drops_low: Final = drops_low
         self.drops_high: Final = drops_high
-        # A tallied predicate's item (predicates.tallied): the tally that counts it with others, once a reading,
+        # A tallied predicate's item (predicates.binding.tallied): the tally that counts it with others, once a reading,
         # and its key there; None for the others.
         self.tally: Final = tally
         self.key: Final = key
@@ -410,7 +411,7 @@ class Checks:
         self.conditions: Final = conditions
         self.reads: Final = reads
         self.asked_by: Final = asked_by
-        # Of each condition, the answer from the facts when they decide it (predicates.DECIDED), else None.
+        # Of each condition, the answer from the facts when they decide it (registry.DECIDED), else None.
         self.decided: Final = decided
 
     def asked(self, facts: int | None) -> tuple[tuple[Condition, Callable[[Candidate], bool | int]], ...]:
@@ -617,11 +618,11 @@ def _short_of(conditions: tuple[Condition, ...], minimums: tuple[int, ...], coun
     return failed
 
 
-# The conditions filled in (``with_minimum_message``), by the condition and the items its message lists: hands without a yaku
-# come back with the same few items, and filling one in costs ~40,000 instructions (callgrind). By identity: the
-# entry holds the condition and the items, so that no other object can take their ids while it is kept.
+# The conditions filled in (``with_minimum_message``), by the condition and the items its message lists: hands
+# without a yaku come back with the same few items, and filling one in costs ~40,000 instructions (callgrind). By
+# identity: the entry holds the condition and the items, so that no other object can take their ids while it is kept.
 _WITH_MINIMUM_MESSAGE: Final[dict[tuple[int, int, tuple[tuple[int, int, int], ...]],
-                    tuple[Condition, tuple[Award, ...], Condition]]] = {}
+                                  tuple[Condition, tuple[Award, ...], Condition]]] = {}
 
 
 def with_minimum_message(cond: Condition, awards: list[Award], counted: int) -> Condition:

@@ -121,7 +121,7 @@ MESSAGES: Final[dict[str, str]] = {
 
 
 def _unit(unit: str, lang: str) -> str:
-    """A ruleset's unit in ``lang``: fan 番, han 翻, tai 台 (the catalog's words of render.UNITS)."""
+    """A ruleset's unit in ``lang``: fan 番, han 翻, tai 台 (the catalog's words of output.table.UNITS)."""
     return tr(UNITS[unit], lang) if unit in UNITS else unit
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 class Resettle:
     """The kept reading settled again with one step changed: the ruleset's own settler, with its parameters (base,
-    cap …) or ``what_if`` (settlement.WHAT_IF) replaced. None when that settlement cannot be made."""
+    cap …) or ``what_if`` (registry.WHAT_IF) replaced. None when that settlement cannot be made."""
 
     def __init__(self, res: Result) -> None:
         assert res.best is not None and res.ruleset is not None

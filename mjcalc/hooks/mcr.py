@@ -405,7 +405,7 @@ _PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shift
 
 def combination_fans(c: Candidate) -> dict[Any, int]:
     """The fans the chows of a reading make together and those its triplets and kongs make (套算一次), by name: the
-    tally of ``chow_fan`` and ``pung_fan`` (predicates.tallied), which the engine asks once a reading for their
+    tally of ``chow_fan`` and ``pung_fan`` (predicates.binding.tallied), which the engine asks once a reading for their
     dozen and a half items. Kept for the candidate last asked (held here, so that no other object can take its
     identity)."""
     if c is _LAST_COUNTED[0]:

@@ -62,10 +62,10 @@ def record_bytes(r: Result) -> bytes:
 
 
 def encode_jsonl(record: Any, res: Result | None) -> bytes:
-    """A batch record's line of JSON as the UTF-8 bytes written (batch.ENCODERS: ``record_bytes``, orjson's bytes
-    as they are): the record (``batch.Record``) of a skipped line when ``res`` is None. U+0085, U+2028 and U+2029,
-    valid in JSON raw but a line break to many readers, written as escapes. Here, compiled, and not in batch.py:
-    a batch calls it for every line (2k instructions a line less than there)."""
+    """A batch record's line of JSON as the UTF-8 bytes written (batch.writers.ENCODERS: ``record_bytes``,
+    orjson's bytes as they are): the record (``batch.lines.Record``) of a skipped line when ``res`` is None. U+0085,
+    U+2028 and U+2029, valid in JSON raw but a line break to many readers, written as escapes. Here, compiled, and
+    not in batch/: a batch calls it for every line (2k instructions a line less than there)."""
     if res is None:
         data = json_bytes({"line": record.line, "input": record.text, "result": "skipped"})
     else:

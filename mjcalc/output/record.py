@@ -16,8 +16,8 @@ from ..support.memo import remember
 
 
 def csv_cells(res: Result) -> list[Any]:
-    """The cells of ``res``'s row of a batch's CSV (batch.CSV_COLUMNS). Here, compiled, and not in batch.py: a batch
-    makes them for every line."""
+    """The cells of ``res``'s row of a batch's CSV (batch.writers.CSV_COLUMNS). Here, compiled, and not in
+    batch/: a batch makes them for every line."""
     best = res.best
     s = best.settlement if best is not None else None
     error = res.error.message if res.error is not None else "; ".join([c.id for c in res.failed])
@@ -56,7 +56,7 @@ class _Kept:
     def __init__(self) -> None:
         self.memo: dict[Any, Any] = {}
         # The options of the last record and their kept form: the lines of a file share one options mapping
-        # (engine._option_values), never changed once made, so most records find theirs without a key built.
+        # (core.model._option_values), never changed once made, so most records find theirs without a key built.
         self.last_options: Any = None
         self.last_kept: Any = None
         # An award's item by the item itself (its identity, with the item kept beside its form to tell a reused
@@ -76,8 +76,9 @@ class _Kept:
 
 _SHARED: Final = _Kept()
 # The text of each group of a reading met so far (Group.text), by the group's identity (the group kept beside its
-# text to tell a reused identity apart): groups are interned (readings._GROUPS, _MELD_GROUPS), and a group is a
-# tuple of six fields, its tiles a tuple too, hashed anew on every look-up by value.
+# text to tell a reused identity apart): groups are interned (core.readings.forms._GROUPS,
+# decompose._MELD_GROUPS), and a group is a tuple of six fields, its tiles a tuple too, hashed anew on every
+# look-up by value.
 _GROUP_TEXT: Final[dict[int, tuple[Any, str]]] = {}
 
 

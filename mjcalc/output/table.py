@@ -334,7 +334,8 @@ def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
         if res is not None and res.best is not None:
             s = res.best.settlement
             items = ", ".join(name_in(a.item.names, lang) for a in res.best.awards)
-            outcome = f"{_fan_shown(r.ruleset, res.best, unit_of(r.ruleset, lang), lang, False)} → {s.points}  ({items})"
+            shown = _fan_shown(r.ruleset, res.best, unit_of(r.ruleset, lang), lang, False)
+            outcome = f"{shown} → {s.points}  ({items})"
         elif res is not None and res.error is not None:
             outcome = res.error.render(lang)
         elif res is not None:

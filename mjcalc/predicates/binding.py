@@ -295,7 +295,7 @@ def _bind(name: str, params: dict[str, object]) -> Callable[[Candidate], bool | 
 # Bound predicates, and any / all / not of them, whose answer the facts of a reading decide (facts.py): each is an
 # exact predicate (``needs(..., exact=True)``: true exactly when its gate is met) or made of them. By the callable
 # bound: the facts its answer reads, and the answer from the facts (truthy or not). The engine asks a win condition
-# decided so once for each set of those facts, not once a reading (engine.Checks).
+# decided so once for each set of those facts, not once a reading (core.scoring.Checks).
 _ALL_FACTS: Final = (1 << WIDTH) - 1
 
 

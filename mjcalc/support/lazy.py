@@ -16,8 +16,8 @@ V = TypeVar("V")
 
 class LazyPattern:
     """A regular expression compiled when it is first used (then its methods are kept on the instance): most
-    batches need none of the patterns of mjcalc.lines and mjcalc.batch (hand lines in ASCII, JSON Lines out), and
-    compiling them all at import cost a batch's start-up about a fifth of what reading its lines costs."""
+    batches need none of the patterns of mjcalc.batch.lines, readers and writers (hand lines in ASCII, JSON Lines
+    out), and compiling them all at import cost a batch's start-up about a fifth of what reading its lines costs."""
 
     def __init__(self, pattern: str | bytes) -> None:
         self.pattern = pattern

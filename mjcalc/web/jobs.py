@@ -54,7 +54,7 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
     waits: dict[str, dict[str, str]] = {}
     for wait in WAITS:
-        if wait in WAIT_NAMES:  # the reading line's words (render.to_text)
+        if wait in WAIT_NAMES:  # the reading line's words (output.table.to_text)
             zh, en = WAIT_NAMES[wait]
             waits[wait] = {"en": en, "zh": zh}
         else:
@@ -87,7 +87,7 @@ def answer(job: tuple[str, Any]) -> Answer:
 
 def serve(conn: Any, parent: int) -> None:
     """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
-    with the parent whatever kills it (``batch._worker_init``)."""
+    with the parent whatever kills it (``batch.work._worker_init``)."""
     from ..batch.work import _worker_init
 
     _worker_init(parent)

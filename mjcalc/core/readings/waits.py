@@ -72,7 +72,7 @@ def _suit_entry(key: int, size: int, honors: bool) -> _SuitEntry:
 
     Whether a suit's counts split is found greedily, rank by rank: the tiles of the lowest rank not taken by the
     chows begun below it make pons, and the rest (their number modulo 3) chows begun there (three chows from one
-    rank hold the tiles of three pons, so either way is the same split). The definition is ``readings._suit_can``
+    rank hold the tiles of three pons, so either way is the same split). The definition is ``forms._suit_can``
     (every decomposition); tests/test_shapewaits.py compares them pattern by pattern. A tile added where it has no
     tile of its own kind nor (numbered) within two ranks is in no set and no pair: it splits nothing, and is not
     tried."""
@@ -100,14 +100,14 @@ def _suit_entry(key: int, size: int, honors: bool) -> _SuitEntry:
 
 def hand_waits(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
                forms: tuple[FormSpec, ...]) -> frozenset[int]:
-    """``readings.shape_waits`` without jokers: the kinds that complete the concealed tiles (sorted) in one of
+    """``shape_waits`` without jokers: the kinds that complete the concealed tiles (sorted) in one of
     ``forms``, beside ``melds``, leaving out a kind the hand holds four of (melds included)."""
     return kinds_of(hand_shapes(concealed, melds, sets, forms)[1])
 
 
 def hand_completions(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
                      forms: tuple[FormSpec, ...]) -> frozenset[int]:
-    """``readings.shape_completions``: the kinds that complete the concealed tiles (sorted) in one of ``forms``,
+    """``shape_completions`` without jokers: the kinds that complete the concealed tiles (sorted) in one of ``forms``,
     beside ``melds``, kinds the hand holds four of included (``hand_waits`` before it leaves them out)."""
     return kinds_of(_completing(concealed, sets - len(melds), forms)[0])
 
@@ -274,7 +274,7 @@ _REGULAR_ONLY: Final = (FormSpec("regular"),)
 
 def _knitted_straight_waits(concealed: tuple[int, ...], free: int) -> int:
     """The kinds (a mask) that complete the concealed tiles (sorted) as a knitted straight (组合龙, three of the
-    ``free`` sets) and regular sets and a pair of the rest (``readings._knitted_straight``), without trying each
+    ``free`` sets) and regular sets and a pair of the rest (``forms._knitted_straight``), without trying each
     candidate with the form: with all nine tiles of a knitted straight held, the kinds that complete the rest in the
     regular form; with eight, the missing one when the rest is complete already. tests/test_shapewaits.py holds it
     to the form itself. Callgrind: ~1,300 instructions a call, against ~30,000 (MCR score_line 119.1k -> 117.0k
