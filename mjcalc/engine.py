@@ -268,7 +268,7 @@ def _request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
 
 
 # ``request_options`` of the usual request (no config file), by the ruleset and the ``--set`` options as given
-# (their names, then their values: two tuples, not one pair a name), looked up here first: ruleset.py is not
+# (their names, then their values: two tuples, not one pair a name), looked up here first: core/model.py is not
 # compiled, and a call into it costs a line ~10,000 instructions (callgrind); this look-up also spares
 # ``options_for``. The same mapping either way. (Measured: ~9,000 instructions a riichi line less than the look-up
 # by the pairs of the options that ``options_for`` gave.)

@@ -255,6 +255,12 @@ class Context:
         found = self.values.get(name, _UNSET)
         return _DEFAULT_OF.get(name) if found is _UNSET else found
 
+    def flag(self, name: str) -> object:
+        """The value of a family's flag (declared by its hook: no attribute), as the line set it, else its
+        default: ``get`` without asking whether the name is an attribute's, for the hooks' reads on every line."""
+        found = self.values.get(name, _UNSET)
+        return _DEFAULT_OF[name] if found is _UNSET else found
+
     def _key(self) -> tuple[object, ...]:
         return tuple([self.get(name) for name in _CONTEXT_FIELDS])
 

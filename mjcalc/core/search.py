@@ -52,7 +52,7 @@ def find_best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ct
     winning: Callable[[], frozenset[int]] | None = None
     if isinstance(waits, WaitsBeforeWin):
         completions, winning = waits.completions, waits.winning
-        waits.judge = WinsOn(scoring, ctx, options, waits)
+        waits.judge = WinsOn(scoring, ctx, options)
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -114,13 +114,12 @@ class WinsOn:
     reading of it with that tile passes every win condition that has a ``when`` (not a ``minimum``, which items
     decide). What ``WaitsBeforeWin.winning`` asks."""
 
-    __slots__ = ("scoring", "ctx", "options", "waits")
+    __slots__ = ("scoring", "ctx", "options")
 
-    def __init__(self, scoring: BoundRuleset, ctx: Context, options: Mapping[str, Any], waits: WaitsBeforeWin) -> None:
-        self.scoring, self.ctx, self.options, self.waits = scoring, ctx, options, waits
+    def __init__(self, scoring: BoundRuleset, ctx: Context, options: Mapping[str, Any]) -> None:
+        self.scoring, self.ctx, self.options = scoring, ctx, options
 
-    def __call__(self, tile: int) -> bool:
-        waits = self.waits
+    def __call__(self, waits: WaitsBeforeWin, tile: int) -> bool:
         hand = waits.hand.with_win(tile)
         wild = waits.wild
         jokers = wild.count - (1 if wild.win_is_wild else 0)  # the waited tile is a real one

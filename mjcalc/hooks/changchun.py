@@ -35,13 +35,13 @@ class Treasure:
         if hand.waiting:
             return NO_WILDCARDS
         win = hand.win_tile
-        bao = ctx.get("bao")
+        bao = ctx.flag("bao")
         # A treasure that is not the winning tile contradicts the flags; the score does not depend on it
         # (the flags decide the items, a drawn treasure stands for the best tile), so say so and go on.
         mismatch = bao is not None and bao != win
-        if not ctx.get("mobao"):
+        if not ctx.flag("mobao"):
             note = Msg("+duibao with +bao={bao}: the treasure is normally the winning tile ({win}); 对宝 is scored "
-                       "as the flag says", bao=T.name(bao), win=T.name(win)) if ctx.get("duibao") and mismatch else None  # type: ignore[arg-type]
+                       "as the flag says", bao=T.name(bao), win=T.name(win)) if ctx.flag("duibao") and mismatch else None  # type: ignore[arg-type]
             return Wildcards(note=note)
         note = Msg("+mobao: the winning tile {win} is read as the treasure drawn (+bao={bao}), a wildcard standing "
                    "for the best tile", win=T.name(win), bao=T.name(bao)) if mismatch else None  # type: ignore[arg-type]
@@ -49,7 +49,7 @@ class Treasure:
 
     def drawn(self, reads: frozenset[str], ctx: Context) -> tuple[int, Context] | None:
         """A ready hand that draws the treasure (``+bao``) wins on it as 摸宝, where the ruleset reads +mobao."""
-        bao = ctx.get("bao")
+        bao = ctx.flag("bao")
         if bao is None or "mobao" not in reads:
             return None
         return bao, ctx.replace(mobao=True)  # type: ignore[return-value]

@@ -888,7 +888,7 @@ def nine_gates(c: Candidate, shape: str) -> bool:
 def last_tile(c: Candidate) -> bool:
     """和绝张: +fourth (the other three copies were in sight), or the winner's own chi / pon melds show the other
     three copies of the winning tile."""
-    if c.ctx.get("fourth"):
+    if c.ctx.flag("fourth"):
         return True
     hand = c.hand
     win = hand.win_tile

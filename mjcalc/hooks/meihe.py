@@ -32,8 +32,8 @@ class Hui:
     drawn_label: Final = N_("wildcard drawn")
 
     def wildcards(self, hand: Hand, ctx: Context, column: Callable[[str], int | None]) -> Wildcards:
-        kind: int | None = ctx.get("hui")  # type: ignore[assignment]
-        flip: int | None = ctx.get("flip")  # type: ignore[assignment]
+        kind: int | None = ctx.flag("hui")  # type: ignore[assignment]
+        flip: int | None = ctx.flag("flip")  # type: ignore[assignment]
         if flip is not None:
             flipped = T.next_kind(flip)
             if kind is not None and kind != flipped:
@@ -57,8 +57,8 @@ class Hui:
 
     def drawn(self, reads: frozenset[str], ctx: Context) -> tuple[int, Context] | None:
         """A ready hand that draws the 会牌, which stands for the best wait."""
-        flip: int | None = ctx.get("flip")  # type: ignore[assignment]
-        kind: int | None = T.next_kind(flip) if flip is not None else ctx.get("hui")  # type: ignore[assignment]
+        flip: int | None = ctx.flag("flip")  # type: ignore[assignment]
+        kind: int | None = T.next_kind(flip) if flip is not None else ctx.flag("hui")  # type: ignore[assignment]
         return None if kind is None else (kind, ctx)
 
 
@@ -68,7 +68,7 @@ meihe = kong_finder("meihe")
 
 def flipped_kind(c: Candidate) -> int | None:
     """The kind flipped to find the wildcard: ``+flip``, else the kind before the wildcard (+hui alone)."""
-    flip: int | None = c.ctx.get("flip")  # type: ignore[assignment]
+    flip: int | None = c.ctx.flag("flip")  # type: ignore[assignment]
     if flip is not None:
         return flip
     return None if c.wild_kind is None else T.previous_kind(c.wild_kind)

@@ -69,11 +69,11 @@ declare_flag(FlagDef("pao", "seat", "the player liable for the hand (責任払�
 
 
 def _honba(ctx: Context) -> int:
-    return ctx.get("honba")  # type: ignore[return-value]
+    return ctx.flag("honba")  # type: ignore[return-value]
 
 
 def _pao(ctx: Context) -> str | None:
-    return ctx.get("pao")  # type: ignore[return-value]
+    return ctx.flag("pao")  # type: ignore[return-value]
 
 
 def _pao_is_another(seat: str, liable: object) -> str | None:
@@ -128,7 +128,7 @@ MOST_INDICATORS: Final = 5
 
 
 def _indicators(ctx: Context, flag: str) -> tuple[int, ...]:
-    return ctx.get(flag)  # type: ignore[return-value]
+    return ctx.flag(flag)  # type: ignore[return-value]
 
 
 def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
@@ -168,7 +168,7 @@ def _too_many_copies(flag: str, hand: Hand, indicators: tuple[int, ...]) -> str 
 
 def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
     """+ura: ura-dora are turned over for a riichi hand only."""
-    if ctx.get("riichi") or ctx.get("wriichi"):
+    if ctx.flag("riichi") or ctx.flag("wriichi"):
         return None
     return Msg("+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)")
 
@@ -223,7 +223,7 @@ def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
 @explained_by("dora")
 def dora(c: Candidate) -> int:
     """How many dora the hand holds, melds included: each tile counts once per indicator pointing at it."""
-    return _count_dora(c, c.ctx.get("dora"))  # type: ignore[arg-type]
+    return _count_dora(c, c.ctx.flag("dora"))  # type: ignore[arg-type]
 
 
 @riichi
@@ -232,9 +232,9 @@ def dora(c: Candidate) -> int:
 def ura_dora(c: Candidate) -> int:
     """How many ura-dora the hand holds; they count only for a riichi (or double riichi) hand."""
     ctx = c.ctx
-    if not (ctx.get("riichi") or ctx.get("wriichi")):
+    if not (ctx.flag("riichi") or ctx.flag("wriichi")):
         return 0
-    return _count_dora(c, ctx.get("ura"))  # type: ignore[arg-type]
+    return _count_dora(c, ctx.flag("ura"))  # type: ignore[arg-type]
 
 
 @riichi
@@ -474,7 +474,7 @@ def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | 
             shares = tuple((payer, 2 if as_dealer or i == 0 else 1) for i, (payer, _) in enumerate(shares))
         for payer, times in shares:
             out.append(_payment(payer, winner, han, base, times, honba, step))
-    sticks: int = ctx.get("sticks")  # type: ignore[assignment]
+    sticks: int = ctx.flag("sticks")  # type: ignore[assignment]
     if sticks:
         out.append(Payment("table", winner, han, 1000 * sticks, _sticks_formula(sticks)))
     return out
@@ -715,7 +715,7 @@ def homework_hypotheses(res: Result, again: Callable[..., Any], given: dict[str,
 
 def _dora_fact(ctx: Context, lang: str) -> str:
     """The dora indicators of the line, a fact the homework checker quotes for an item of dora."""
-    dora: tuple[int, ...] = ctx.get("dora")  # type: ignore[assignment]
+    dora: tuple[int, ...] = ctx.flag("dora")  # type: ignore[assignment]
     return formatted(N_("dora indicators: {tiles}"), lang, tiles=T.format_tiles(dora) if dora else "—")
 
 

@@ -427,7 +427,9 @@ class WaitsBeforeWin:
     """``waits_before_win`` of one hand, computed on the first call only: the result and every reading share
     it, and most lines never ask (an object with slots costs less to make than a closure, made once a line).
     Without wildcards the waits and the completions (``completions``) come from one pass (``hand_shapes``).
-    ``winning`` asks ``judge`` (set by core.search, which scores) which of the waits win."""
+    ``winning`` asks ``judge`` (set by core.search, which scores) which of the waits win: given this object at
+    each call rather than holding it, so that the two make no reference cycle (every line's waits and hand would
+    then wait for the garbage collector)."""
 
     __slots__ = ("forms", "found", "hand", "judge", "legal", "masks", "shapes", "wild")
 
@@ -439,7 +441,7 @@ class WaitsBeforeWin:
         self.masks: tuple[int, int] | None = None
         self.legal: frozenset[int] | None = None
         # Whether the hand wins on a tile, set by the search that asks (core.search.find_best_reading).
-        self.judge: Callable[[int], bool] | None = None
+        self.judge: Callable[[WaitsBeforeWin, int], bool] | None = None
 
     def winning(self) -> frozenset[int]:
         """The waits on which the hand would win: some reading of it with that tile passes every win condition
@@ -449,7 +451,7 @@ class WaitsBeforeWin:
             if judge is None:
                 return self()
             self.legal = frozenset()  # what a condition asking for these meanwhile would see (not recursion)
-            self.legal = frozenset([t for t in self() if judge(t)])
+            self.legal = frozenset([t for t in self() if judge(self, t)])
         return self.legal
 
     def __call__(self) -> frozenset[int]:
