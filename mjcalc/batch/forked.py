@@ -10,15 +10,10 @@ import sys
 from collections import deque
 from collections.abc import Generator
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from ..engine import Request
 from .parallel import _Plan, _Range, _range_bytes, _ranges, _score_range, _Scored
 from .work import Encoder, Renderer, _worker_init
-
-if TYPE_CHECKING:
-    pass
-
 
 # A forked worker's messages. A task, from the parent: a length (8 bytes, little-endian) and that many bytes,
 # marshalled (the standard library's own serialization of plain values, built in: nothing to import). A range's

@@ -11,13 +11,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from ..engine import Request
-from .lines import (
-    Line,
-    LineSource,
-    Record,
-    chain,
-    sniff_encoding,
-)
+from .lines import Line, LineSource, Record, chain, sniff_encoding
 from .readers import READERS, decide_format, read_csv_header, read_records
 from .work import Encoder, Renderer, Stop, _score_all, _worker_init
 

@@ -8,26 +8,12 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from functools import lru_cache
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from ..core.notation import FlagWord
 from ..errors import MjcalcError
 from ..support.lazy import LazyPattern
-from .lines import (
-    JSON_START,
-    MAX_RECORD,
-    Line,
-    LineSource,
-    Record,
-    chain,
-    read_lines,
-    split_answer,
-    unread,
-)
-
-if TYPE_CHECKING:
-    pass
-
+from .lines import JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, split_answer, unread
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
 

@@ -11,21 +11,17 @@ import time
 from collections.abc import Callable, Generator, Iterable
 from contextlib import closing
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine import Request
 from ..i18n import Msg
 from .forked import _forked
-from .lines import (
-    Record,
-)
+from .lines import Record
 from .parallel import FileRecords, _parallel, _Plan, _range_bytes, _ranges, _score_range, _Scored
 from .work import CHUNK, Encoder, Renderer, Stop, Summary, _chunks, _one, _score_all, _work
 
 # Imported when first needed, so that a batch starts without them (benchmarks/bench_startup.py): the process
 # pool with --jobs 2 or more (_parallel), PyYAML for a YAML batch file (_yaml_record, _yaml_whole).
-if TYPE_CHECKING:
-    pass
 
 # --- readers -------------------------------------------------------------------------------------------
 

@@ -10,19 +10,13 @@ import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.result import Result
 from ..engine import Request, ruleset_path, score_line
 from ..errors import MjcalcError
 from ..i18n import localized, tr
-from .lines import (
-    Record,
-)
-
-if TYPE_CHECKING:
-    pass
-
+from .lines import Record
 
 CHUNK = 256  # records per task sent to a worker process, and per flush of the output
 

@@ -7,7 +7,7 @@ import io
 import sys
 import time
 from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from ..core.result import Result
 from ..core.tiles import name
@@ -16,14 +16,8 @@ from ..output.record import control_escaped as _printable
 from ..output.record import csv_cells, to_json
 from ..output.totals import total_shown
 from ..support.lazy import LazyPattern
-from .lines import (
-    Record,
-)
+from .lines import Record
 from .work import ENCODING, Encoder, Renderer, Summary
-
-if TYPE_CHECKING:
-    pass
-
 
 OUTPUT_FORMATS = ("table", "csv", "jsonl")
 

@@ -8,13 +8,7 @@ from typing import Any, Final
 
 from ..core import tiles as T
 from ..core.context import Context
-from ..core.facts import (
-    CHI,
-    CONCEALED_PUNG,
-    DRAGON_PUNG,
-    PUNG,
-    WIND_PUNG,
-)
+from ..core.facts import CHI, CONCEALED_PUNG, DRAGON_PUNG, PUNG, WIND_PUNG
 from ..core.hand import Hand, Meld
 from ..core.readings.decompose import WAIT_FACTS, Reading
 from ..core.readings.forms import FORM_FACTS, Group

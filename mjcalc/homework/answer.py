@@ -8,14 +8,10 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ..errors import MjcalcError
 from .messages import msg
-
-if TYPE_CHECKING:
-    pass
-
 
 KEYS = {
     "fan": "fan", "番": "fan", "番数": "fan", "han": "fan", "翻": "fan", "翻数": "fan", "tai": "fan", "台": "fan",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ..core import tiles as T
 from ..core.model import ItemDef
@@ -15,9 +15,6 @@ from ..i18n import N_, tr
 from ..registry import EXPLAINED_BY, HOMEWORK_FACTS
 from ..ruleset.schema import SCOPES
 from .messages import msg
-
-if TYPE_CHECKING:
-    pass
 
 
 def _first_name(names: Mapping[str, str], lang: str) -> str:

@@ -3,14 +3,10 @@ language), the causes a difference can carry, and the score line of ``mjcalc che
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ..i18n import N_, tr
 from ..output.table import UNITS
-
-if TYPE_CHECKING:
-    pass
-
 
 # The causes a difference can carry (docs/OUTPUT.md, "check --json"): what step of the answer went wrong.
 CAUSES: Final = (

@@ -5,7 +5,7 @@ student's fan, items or fu carried through, a payer's item charged to all, the b
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ..core.model import Ruleset
 from ..core.result import Result
@@ -18,9 +18,6 @@ from ..support.frozen import replace
 from .explain import Why, Wrong
 from .facts import _item_label, _scope_text
 from .messages import _unit, msg
-
-if TYPE_CHECKING:
-    pass
 
 
 class Resettle:

@@ -8,10 +8,4 @@ scored by (a flag another family reads is reported as ignored, not as unknown). 
 in rules/ and at most one module here, added below.
 """
 
-from . import (  # noqa: F401  (each registers what it defines), in this order: the flags' checks are asked in it
-    changchun,
-    mcr,
-    meihe,
-    riichi,
-    taiwan,
-)
+from . import changchun, mcr, meihe, riichi, taiwan  # noqa: F401  (each registers what it defines), in this order: the flags' checks are asked in it

@@ -41,15 +41,7 @@ from ..core.settlement.payments import Award, Payment, Settlement, liable_items
 from ..errors import MjcalcError
 from ..i18n import N_, Msg, formatted, tr
 from ..predicates.binding import explained_by, namespaced, needs, params
-from ..registry import (
-    FORMULA_NEEDS,
-    HOMEWORK_FACTS,
-    HOMEWORK_HYPOTHESES,
-    RESULT_CHECKS,
-    SETTLERS,
-    TOTAL_SHOWN,
-    WHAT_IF,
-)
+from ..registry import FORMULA_NEEDS, HOMEWORK_FACTS, HOMEWORK_HYPOTHESES, RESULT_CHECKS, SETTLERS, TOTAL_SHOWN, WHAT_IF
 from ..support.memo import remember
 
 riichi = namespaced("riichi")

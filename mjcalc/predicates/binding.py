@@ -18,12 +18,7 @@ from typing import Any, Final
 
 from ..core.candidate import Candidate
 from ..core.context import ATTRIBUTES, FLAG_BY_NAME
-from ..core.facts import (
-    OPEN_GATE,
-    WIDTH,
-    Gate,
-    unmet,
-)
+from ..core.facts import OPEN_GATE, WIDTH, Gate, unmet
 from ..core.scoring import Tallied
 from ..registry import DECIDED, EXPLAINED_BY, PREDICATE_GATES, PREDICATE_PARAMS, PREDICATES, TALLIES
 

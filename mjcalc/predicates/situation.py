@@ -7,11 +7,7 @@ from typing import Final
 
 from ..core.candidate import Candidate
 from ..core.context import DEALER, FIELDS, FLAG_FACTS, ZIMO
-from ..core.facts import (
-    CLOSED,
-    MELDED,
-    Gate,
-)
+from ..core.facts import CLOSED, MELDED, Gate
 from ..registry import FLAGS
 from .binding import explained_by, needs, params, predicate
 

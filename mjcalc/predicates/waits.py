@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 from ..core.candidate import Candidate
-from ..core.facts import (
-    Gate,
-)
+from ..core.facts import Gate
 from ..core.readings.decompose import WAIT_FACTS
 from .binding import explained_by, needs, params, predicate
 

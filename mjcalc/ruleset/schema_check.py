@@ -11,14 +11,7 @@ from typing import Any
 from ..errors import did_you_mean
 from ..errors import quoted as _quote
 from ..i18n import N_, Msg
-from .schema import (
-    ID_PATTERN,
-    LANG_PATTERN,
-    PREDICATE_PATTERN,
-    RULESET_ID_PATTERN,
-    TILE_PATTERN,
-    ruleset_schema,
-)
+from .schema import ID_PATTERN, LANG_PATTERN, PREDICATE_PATTERN, RULESET_ID_PATTERN, TILE_PATTERN, ruleset_schema
 
 _VALIDATORS: dict[bool, Any] = {}
 
