@@ -41,7 +41,7 @@ WILDCARD_PROVIDERS: Final[dict[str, Any]] = {}
 
 # --- what lines say: flags ------------------------------------------------------------------------------
 # Every flag a line can carry (a core.context.FlagDef each), the generic ones (core/context.py) and each family's
-# (hooks/): written by core.context.declare_flag only, which keeps the context's tables in step.
+# (hooks/): written by core.context.declare_flags only, which keeps the context's tables in step.
 FLAGS: Final[list[Any]] = []
 # Checks of a flag against the hand (core.context.HandCheck), in the order they are asked: declare_hand_check.
 HAND_CHECKS: Final[list[Any]] = []

@@ -2,7 +2,7 @@
 them.
 
 The generic flags — the seat, the way of winning, the discarder, the situational ones several families share —
-are declared here; a family of rulesets declares its own in its hook (mjcalc/hooks/), with ``declare_flag``.
+are declared here; a family of rulesets declares its own in its hook (mjcalc/hooks/), with ``declare_flags``.
 Together they are the notation contract's table (docs/NOTATION.md), written as data. A ruleset declares which
 flags it reads; a known flag it does not read is accepted and reported as ignored, and a word that is no flag
 at all is an error listing the flags the ruleset reads.
@@ -74,7 +74,7 @@ ATTRIBUTES: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "las
                      "win")
 _ATTRIBUTE_SET: Final = frozenset(ATTRIBUTES)
 
-# --- the tables of the flags declared so far, kept in step by declare_flag -------------------------------------
+# --- the tables of the flags declared so far, kept in step by declare_flags------------------------------------
 # (dictionaries, sets and lists changed in place: what holds them keeps seeing the current ones)
 FLAG_BY_NAME: Final[dict[str, FlagDef]] = {}
 ALIASES: Final[dict[str, str]] = {}  # every spelling, lower case -> the flag's name
@@ -110,14 +110,14 @@ class _Facts:
 _TABLE: Final = _Facts()
 
 
-def declare_flag(flag: FlagDef) -> int:
-    """Add a flag that lines can carry (the generic ones, here; a family's, in its hook): its tables kept in step,
-    its fact (facts.py) made when it can be on or off; that fact (0 for none). A flag declared twice is one
-    declaration too many (AssertionError)."""
-    fact = _register(flag)
+def declare_flags(*flags: FlagDef) -> tuple[int, ...]:
+    """Add flags that lines can carry (the generic ones, here; a family's, all at once, in its hook): the tables
+    kept in step (made again once a declaration), each flag's fact (facts.py) made when it can be on or off; those
+    facts (0 for none), in order. A flag declared twice is one declaration too many (AssertionError)."""
+    facts = tuple([_register(flag) for flag in flags])
     _rebuild()
     _forget()
-    return fact
+    return facts
 
 
 def _register(flag: FlagDef) -> int:
@@ -137,7 +137,7 @@ def _position(flag: FlagDef) -> int:
 
 
 def _rebuild() -> None:
-    """The tables of ``declare_flag``, made again from FLAGS (a few dozen flags, at import)."""
+    """The tables of ``declare_flags``, made again from FLAGS (a few dozen flags, at import)."""
     ALIASES.clear()
     ALIASES.update({a.lower(): f.name for f in FLAGS for a in (f.name, *f.aliases)})
     names = [f.name for f in FLAGS if f.name not in _NOT_FIELDS]

@@ -8,19 +8,21 @@ from collections.abc import Callable
 from typing import Final
 
 from ..core import tiles as T
-from ..core.context import Context, FlagDef, declare_flag
+from ..core.context import Context, FlagDef, declare_flags
 from ..core.hand import Hand
 from ..core.readings.wildcards import NO_WILDCARDS, Wildcards
 from ..i18n import N_, Msg
 from ..registry import EXPLAINED_BY, WILDCARD_PROVIDERS
 
-declare_flag(FlagDef("bao", "tile", "the treasure tile (宝牌)", ("宝", "宝牌"), "none", position=11, plain=False))
-declare_flag(FlagDef("mobao", "bool", "won by drawing the treasure tile as a wildcard", ("摸宝",), position=12,
-                     way="self_draw"))
-declare_flag(FlagDef("duibao", "bool", "the treasure tile is exactly the winning tile", ("对宝", "通宝", "冲宝"),
-                     position=13, way="self_draw"))
-declare_flag(FlagDef("baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ("包庄",),
-                     position=26, way="discard"))
+declare_flags(
+    FlagDef("bao", "tile", "the treasure tile (宝牌)", ("宝", "宝牌"), "none", position=11, plain=False),
+    FlagDef("mobao", "bool", "won by drawing the treasure tile as a wildcard", ("摸宝",), position=12,
+            way="self_draw"),
+    FlagDef("duibao", "bool", "the treasure tile is exactly the winning tile", ("对宝", "通宝", "冲宝"), position=13,
+            way="self_draw"),
+    FlagDef("baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ("包庄",),
+            position=26, way="discard"),
+)
 # the homework checker explains an item that reads +mobao or +duibao by the flag and the wildcard read
 EXPLAINED_BY["+mobao"] = EXPLAINED_BY["+duibao"] = ("flag", "wild")
 

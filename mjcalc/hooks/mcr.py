@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from ..core import tiles as T
 from ..core.candidate import Candidate
-from ..core.context import ZIMO, Context, FlagDef, declare_flag, declare_hand_check
+from ..core.context import ZIMO, Context, FlagDef, declare_flags, declare_hand_check
 from ..core.facts import (
     CHI,
     CLOSED,
@@ -59,8 +59,8 @@ from ..support.yamlfile import load_trusted
 
 mcr = namespaced("mcr")
 
-declare_flag(FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张"),
-                     position=24))
+declare_flags(FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张"),
+                      position=24))
 
 
 def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:

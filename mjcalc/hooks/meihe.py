@@ -10,7 +10,7 @@ from typing import Final
 
 from ..core import tiles as T
 from ..core.candidate import Candidate
-from ..core.context import Context, FlagDef, declare_flag
+from ..core.context import Context, FlagDef, declare_flags
 from ..core.hand import Hand
 from ..core.readings.wildcards import NO_WILDCARDS, Wildcards
 from ..core.settlement.kongs import kong_finder
@@ -18,11 +18,13 @@ from ..errors import MjcalcError
 from ..i18n import N_, Msg
 from ..registry import WILDCARD_PROVIDERS
 
-declare_flag(FlagDef("hui", "tile", "the wildcard tile kind (会牌)", ("会", "会牌"), "none", position=14, plain=False))
-declare_flag(FlagDef("flip", "tile", "the tile flipped to find the wildcard (the wildcard is the next kind)", ("翻",),
-                     "none", position=15, plain=False))
-declare_flag(FlagDef("gangpao", "bool", "the winning discard came right after the discarder's kong", ("杠点炮",),
-                     position=16, way="discard"))
+declare_flags(
+    FlagDef("hui", "tile", "the wildcard tile kind (会牌)", ("会", "会牌"), "none", position=14, plain=False),
+    FlagDef("flip", "tile", "the tile flipped to find the wildcard (the wildcard is the next kind)", ("翻",), "none",
+            position=15, plain=False),
+    FlagDef("gangpao", "bool", "the winning discard came right after the discarder's kong", ("杠点炮",),
+            position=16, way="discard"),
+)
 
 
 class Hui:

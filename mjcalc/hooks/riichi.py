@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from ..core import tiles as T
 from ..core.candidate import Candidate
-from ..core.context import LOSERS, Context, FlagDef, declare_context_check, declare_flag, declare_hand_check
+from ..core.context import LOSERS, Context, FlagDef, declare_context_check, declare_flags, declare_hand_check
 from ..core.facts import CLOSED, RED
 from ..core.hand import Hand, TileRules
 from ..core.model import Ruleset
@@ -47,17 +47,19 @@ from ..support.memo import remember
 riichi = namespaced("riichi")
 
 # --- the flags of a riichi hand --------------------------------------------------------------------------------
-RIICHI: Final = declare_flag(FlagDef("riichi", "bool", "riichi declared", ("reach", "立直"), position=17))
-WRIICHI: Final = declare_flag(FlagDef("wriichi", "bool", "double riichi declared", ("double_riichi", "两立直"),
-                                      position=18))
-IPPATSU: Final = declare_flag(FlagDef("ippatsu", "bool", "won within one go-round of riichi", ("一发",), position=19))
-DORA: Final = declare_flag(FlagDef("dora", "tiles", "dora indicators", ("宝牌指示牌",), "none", position=20))
-URA: Final = declare_flag(FlagDef("ura", "tiles", "ura-dora indicators", ("uradora", "里宝牌"), "none", position=21))
-HONBA: Final = declare_flag(FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0", most=99, position=22))
-STICKS: Final = declare_flag(FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0", most=99,
-                                     position=23))
-declare_flag(FlagDef("pao", "seat", "the player liable for the hand (責任払い): fed the set that made its yakuman",
-                     ("包", "责任支付", "責任払い"), "none", position=27, plain=False))
+_FACTS: Final = declare_flags(
+    FlagDef("riichi", "bool", "riichi declared", ("reach", "立直"), position=17),
+    FlagDef("wriichi", "bool", "double riichi declared", ("double_riichi", "两立直"), position=18),
+    FlagDef("ippatsu", "bool", "won within one go-round of riichi", ("一发",), position=19),
+    FlagDef("dora", "tiles", "dora indicators", ("宝牌指示牌",), "none", position=20),
+    FlagDef("ura", "tiles", "ura-dora indicators", ("uradora", "里宝牌"), "none", position=21),
+    FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0", most=99, position=22),
+    FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0", most=99, position=23),
+    FlagDef("pao", "seat", "the player liable for the hand (責任払い): fed the set that made its yakuman",
+            ("包", "责任支付", "責任払い"), "none", position=27, plain=False),
+)
+DORA: Final = _FACTS[3]  # the facts of +dora and +ura (facts.py): the dora items' gates
+URA: Final = _FACTS[4]
 
 
 def _honba(ctx: Context) -> int:

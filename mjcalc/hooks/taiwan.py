@@ -3,6 +3,6 @@
 
 from __future__ import annotations
 
-from ..core.context import FlagDef, declare_flag
+from ..core.context import FlagDef, declare_flags
 
-declare_flag(FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0", most=99, position=25))
+declare_flags(FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0", most=99, position=25))
