@@ -391,8 +391,10 @@ def _spec_words(spec: Any) -> str:
         return "true / false"
     if spec is str:
         return "a name"
-    if callable(spec):
-        return " ".join((spec.__doc__ or spec.__name__).split())
+    if callable(spec):  # a function of the names it takes, which its docstring describes (its source's, compiled)
+        from ..support.docs import doc_of  # only to write SCHEMA.md: the ast module kept out of every command
+
+        return " ".join((doc_of(spec) or spec.__name__).split())
     return " \\| ".join(spec)
 
 
