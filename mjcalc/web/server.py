@@ -130,7 +130,7 @@ def _open_later(address: str) -> None:
 
 
 def workers() -> int:
-    from ..batch import usable_cpus
+    from ..batch.parallel import usable_cpus
 
     return max(2, min(4, usable_cpus()))
 

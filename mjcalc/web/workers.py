@@ -17,7 +17,6 @@ import anyio.to_thread
 
 from .jobs import Answer, error_text, serve
 
-
 DIED: Answer = (500, error_text("internal", "internal error in mjcalc: a worker process ended without an answer "
                                 "(the server's console has the details)"))
 
@@ -83,7 +82,7 @@ class Pool:
         self.idle = asyncio.Queue()
 
         # The processes start on this (the event loop's) thread, which lives as long as the server: a worker
-        # dies with the thread that started it (PR_SET_PDEATHSIG, batch._worker_init), and a thread of
+        # dies with the thread that started it (PR_SET_PDEATHSIG, batch.work._worker_init), and a thread of
         # anyio's pool is retired after 10 s idle. Only the wait for them to be ready is done in a thread.
         started = [Worker(self.context, wait=False) for _ in range(self.size)]
 
