@@ -28,6 +28,7 @@ COMPILED = [
     "mjcalc/core/tiles.py",
     "mjcalc/core/facts.py",
     "mjcalc/support/memo.py",
+    "mjcalc/support/tuples.py",
     "mjcalc/core/notation.py",
     "mjcalc/core/context.py",
     "mjcalc/core/hand.py",
