@@ -1,4 +1,4 @@
-"""Comments and docstrings under mjcalc/ say why in words: no measurements, dates or instruction counts.
+"""Comments and docstrings under mjcalc/ (and setup.py) say why in words: no measurements, dates or instruction counts.
 
 Figures belong in docs/performance.md (with the command that reproduces them) and in commit messages, where they
 keep their date and machine; in a comment they go stale unseen. Code spans (``…``) and doctest lines are code,
@@ -64,8 +64,8 @@ def figures(source: str) -> list[str]:
 
 
 def _modules() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts
-                  and p.relative_to(PACKAGE).parts[0] not in NOT_YET)
+    return [ROOT / "setup.py", *sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts
+                                       and p.relative_to(PACKAGE).parts[0] not in NOT_YET)]
 
 
 @pytest.mark.parametrize("path", _modules(), ids=lambda p: str(p.relative_to(ROOT)))
