@@ -39,7 +39,7 @@ def _missing() -> str | None:
         return "playwright is not installed (pip install '.[test]')"
     try:
         import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
+        import h11  # noqa: F401
     except ImportError:
         return "the serve extra is not installed (pip install '.[serve]')"
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):

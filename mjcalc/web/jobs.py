@@ -62,11 +62,36 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     return {"applies_to": scopes, "wait": waits}
 
 
+def _json_types(rules: str | None, options: dict[str, Any]) -> None:
+    """A JSON true / false is the value of an on / off option only (``{"base": true}`` is not 1, as Python
+    would have it); other values are the ruleset's to read, as ``--set`` text is. Raises RulesetError."""
+    from ..api import RulesetError
+    from ..engine import DEFAULT_RULESET
+    from ..errors import MjcalcError
+    from ..ruleset import builtin_names, load_ruleset
+
+    if not any(isinstance(v, bool) for v in options.values()):
+        return
+    name = rules or DEFAULT_RULESET
+    if name not in builtin_names():
+        return  # not one the server reads: the API says so
+    defs = load_ruleset(name).options
+    for key, value in options.items():
+        found = defs.get(key)
+        if isinstance(value, bool) and found is not None and found.type != "bool":
+            try:
+                found.parse("true" if value else "false", "options")
+            except MjcalcError as exc:
+                raise RulesetError(exc.kind, exc.message, exc.column) from None
+
+
 def answer(job: tuple[str, Any]) -> Answer:
     from ..api import RulesetError, score, waits
 
     kind, body = job
     try:
+        if kind in ("score", "waits"):
+            _json_types(body["rules"], body["set"])
         if kind == "score":
             obj = score(body["hand"], body["rules"], body["set"], body["lang"], builtin_only=True)
         elif kind == "waits":
@@ -85,12 +110,36 @@ def answer(job: tuple[str, Any]) -> Answer:
         return 500, error_text("internal", "internal error in mjcalc (the server's console has the details)")
 
 
-def serve(conn: Any, parent: int) -> None:
+def _outlive_a_group_sigterm() -> None:
+    """A SIGTERM sent to the server's whole process group leaves the workers to finish the lines being drained
+    (the server stops them after); they still die with the server, by SIGKILL (Linux), or by SIGTERM elsewhere."""
+    import signal
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        if ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL) == 0:  # PR_SET_PDEATHSIG
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(conn: Any, parent: int, nice: int = 0) -> None:
     """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
-    with the parent whatever kills it (``batch._worker_init``)."""
+    with the parent whatever kills it (``batch._worker_init``); ``nice`` lowers its priority."""
+    import os
+
     from ..batch import _worker_init
 
     _worker_init(parent)
+    _outlive_a_group_sigterm()
+    if nice:
+        try:
+            os.nice(nice)
+        except (OSError, AttributeError):
+            pass  # a system without priorities: the lane is still its own
     try:
         catalogue()  # every ruleset loaded before the first line comes
     except Exception:

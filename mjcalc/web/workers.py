@@ -2,6 +2,13 @@
 limit. A worker still busy at the limit is killed and a fresh one takes its place, so a line that takes too
 long costs its request an error and nothing else: no thread or process is left working on it.
 
+A line past the limit is its own fault only if its worker spent the time working on it: a worker that used
+little of it (frozen by a signal, starved, blocked) is the server's fault, and said to be (``STUCK``).
+
+The server keeps two pools, lanes that do not wait on each other: the quick one for scores and the rulesets,
+the slow one (its processes at a lower priority) for the waits of a hand, which can cost a hundred times a
+score: clients looping the slowest waits queue behind each other, not in front of a score.
+
 The event loop never waits on a worker itself: a job is sent and its answer awaited in a thread
 (``anyio.to_thread``), so the server keeps answering while lines are scored.
 """
@@ -20,6 +27,19 @@ from .jobs import Answer, error_text, serve
 
 DIED: Answer = (500, error_text("internal", "internal error in mjcalc: a worker process ended without an answer "
                                 "(the server's console has the details)"))
+SLOW: Answer = (422, "")  # the job used its time working and did not finish: the line's fault (the text: Pool.run)
+STUCK: Answer = (503, "")  # the worker did not work on it for most of the time: the server's fault
+WORKING = 0.5  # a job that took all its time is the line's fault if its worker was on a CPU this share of it
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The processor time a process has used so far (Linux: /proc), else None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 STARTING_SECONDS = 120.0  # a worker's start (an interpreter, the engine, every ruleset) on a slow, busy machine
@@ -29,9 +49,9 @@ class Worker:
     """One process and the pipe to it, ready when made: its start (the rulesets loaded) is not counted in the
     time limit of the first line it scores."""
 
-    def __init__(self, context: Any, wait: bool = True) -> None:
+    def __init__(self, context: Any, wait: bool = True, nice: int = 0) -> None:
         here, there = context.Pipe()
-        self.process = context.Process(target=serve, args=(there, os.getpid()), daemon=True,
+        self.process = context.Process(target=serve, args=(there, os.getpid(), nice), daemon=True,
                                        name="mjcalc serve worker")
         self.process.start()
         there.close()
@@ -48,13 +68,17 @@ class Worker:
             self.stop()
             raise RuntimeError("a worker process did not start (its error, if any, is above)")
 
-    def call(self, job: tuple[str, Any], seconds: float) -> Answer | None:
-        """The job's answer; None when the worker did not answer within ``seconds``; DIED when it ended
-        without an answer."""
+    def call(self, job: tuple[str, Any], seconds: float) -> Answer:
+        """The job's answer; SLOW or STUCK when the worker did not answer within ``seconds`` (working on it all
+        along, or not); DIED when it ended without an answer."""
         try:
+            before = cpu_seconds(self.process.pid)
             self.conn.send(job)
             if not self.conn.poll(seconds):
-                return None
+                after = cpu_seconds(self.process.pid)
+                if before is not None and after is not None and after - before < WORKING * seconds:
+                    return STUCK
+                return SLOW
             answer: Answer = self.conn.recv()
             return answer
         except (EOFError, OSError):
@@ -69,10 +93,11 @@ class Worker:
 
 class Pool:
     """``size`` workers; a job waits at most ``seconds`` for a free one (else the server is busy) and at most
-    ``seconds`` for its answer (else its worker is replaced)."""
+    ``seconds`` for its answer (else its worker is replaced). ``nice``: added to the workers' scheduling
+    priority (a slow lane yields the processors to the quick one)."""
 
-    def __init__(self, size: int, seconds: float) -> None:
-        self.size, self.seconds = size, seconds
+    def __init__(self, size: int, seconds: float, nice: int = 0) -> None:
+        self.size, self.seconds, self.nice = size, seconds, nice
         self.context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
         self.idle: asyncio.Queue[Worker] | None = None
         self.workers: list[Worker] = []
@@ -85,7 +110,7 @@ class Pool:
         # The processes start on this (the event loop's) thread, which lives as long as the server: a worker
         # dies with the thread that started it (PR_SET_PDEATHSIG, batch._worker_init), and a thread of
         # anyio's pool is retired after 10 s idle. Only the wait for them to be ready is done in a thread.
-        started = [Worker(self.context, wait=False) for _ in range(self.size)]
+        started = [Worker(self.context, wait=False, nice=self.nice) for _ in range(self.size)]
 
         def start_all() -> list[Worker]:
             try:
@@ -109,13 +134,16 @@ class Pool:
                                    f"{self.seconds:g} s; try again in a moment")
         try:
             answer = await anyio.to_thread.run_sync(worker.call, job, self.seconds)
-            if (answer is None or answer is DIED) and not self.closed:
+            if answer in (SLOW, STUCK, DIED) and not self.closed:
                 worker = await self._replace(worker)
         finally:
             self.idle.put_nowait(worker)
-        if answer is None:
+        if answer is SLOW:
             return 422, error_text("limit", f"this line took longer than {self.seconds:g} s to work out and was "
                                    "stopped")
+        if answer is STUCK:
+            return 503, error_text("internal", "the server's fault, not the line's: the process scoring it stopped "
+                                   "working (it has been replaced); send the line again")
         return answer
 
     async def _idle_worker(self) -> Worker | None:
@@ -141,7 +169,7 @@ class Pool:
     async def _replace(self, worker: Worker) -> Worker:
         await anyio.to_thread.run_sync(worker.stop)
         try:
-            fresh = Worker(self.context, wait=False)  # on the loop's thread, as in start()
+            fresh = Worker(self.context, wait=False, nice=self.nice)  # on the loop's thread, as in start()
             await anyio.to_thread.run_sync(fresh.wait_ready)
         except RuntimeError:
             return worker  # dead: the next job that gets it is an internal error, and tries again
