@@ -32,12 +32,15 @@ STUCK: Answer = (503, "")  # the worker did not work on it for most of the time:
 WORKING = 0.5  # a job that took all its time is the line's fault if its worker was on a CPU this share of it
 
 
+TICK = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01  # what /proc counts in
+
+
 def cpu_seconds(pid: int) -> float | None:
     """The processor time a process has used so far (Linux: /proc), else None."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             fields = stat.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        return (int(fields[11]) + int(fields[12])) * TICK  # utime + stime
     except (OSError, ValueError, IndexError):
         return None
 
@@ -76,7 +79,7 @@ class Worker:
             self.conn.send(job)
             if not self.conn.poll(seconds):
                 after = cpu_seconds(self.process.pid)
-                if before is not None and after is not None and after - before < WORKING * seconds:
+                if before is not None and after is not None and after - before + TICK < WORKING * seconds:
                     return STUCK
                 return SLOW
             answer: Answer = self.conn.recv()
