@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import re
 import socket
+import struct
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -252,7 +253,14 @@ class Connection(asyncio.Protocol):
     # --- the server's side ----------------------------------------------------------------------------------
 
     def abort(self) -> None:
+        """End the connection now; an answer still unsent is dropped, the system's buffers too (a reset)."""
         if self.transport is not None and not self.transport.is_closing():
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None and self.transport.get_write_buffer_size():
+                try:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                except OSError:
+                    pass
             self.transport.abort()
         if not self.gone.done():  # connection_lost comes later, from the loop: the waiters need not wait
             self.gone.set_result(None)
@@ -401,11 +409,14 @@ class Connection(asyncio.Protocol):
         if scope is None:
             await self._refuse(400, "request", "not a request target this server can read")
             return False
+        names = {bytes(k) for k, _ in request.headers}
+        if b"content-length" in names and b"transfer-encoding" in names:  # which one frames the body is a guess
+            await self._refuse(400, "request", "a request has a Content-Length or a Transfer-Encoding, not both")
+            return False
         body_deadline = self.loop.time() + self.limits.body_seconds
         body_done = False
         started = finished = False
         head_only = request.method == b"HEAD"
-        last = self.close_after
 
         async def receive() -> Message:
             nonlocal body_done
@@ -413,7 +424,7 @@ class Connection(asyncio.Protocol):
                 return {"type": "http.disconnect"}
             if not body_done:
                 if self.h11.they_are_waiting_for_100_continue and self.h11.our_state is h11.SEND_RESPONSE:
-                    self._write(self.h11.send(h11.InformationalResponse(status_code=100, headers=[])) or b"")
+                    self._write(self.h11.send(h11.InformationalResponse(status_code=100, headers=[], reason=b"Continue")) or b"")
                 try:
                     event = await self._next_event(body_deadline)
                 except h11.RemoteProtocolError:
@@ -439,7 +450,7 @@ class Connection(asyncio.Protocol):
             if kind == "http.response.start" and not started:
                 started = True
                 headers = [(bytes(k).lower(), bytes(v)) for k, v in message.get("headers", ())]
-                if last:
+                if self.close_after:  # the server is stopping: this answer is the connection's last
                     headers.append((b"connection", b"close"))
                 status = int(message["status"])
                 self._write(self.h11.send(h11.Response(status_code=status, headers=headers, reason=_reason(status)))

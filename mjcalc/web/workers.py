@@ -104,6 +104,7 @@ class Pool:
         self.context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
         self.idle: asyncio.Queue[Worker] | None = None
         self.workers: list[Worker] = []
+        self.renewing: set[asyncio.Future[None]] = set()
         self.closed = False
 
     async def start(self) -> None:
@@ -135,12 +136,16 @@ class Pool:
         if worker is None:
             return 503, error_text("busy", f"the server is busy: every worker has been scoring for over "
                                    f"{self.seconds:g} s; try again in a moment")
+        answer = DIED
         try:
             answer = await anyio.to_thread.run_sync(worker.call, job, self.seconds)
-            if answer in (SLOW, STUCK, DIED) and not self.closed:
-                worker = await self._replace(worker)
         finally:
-            self.idle.put_nowait(worker)
+            if answer in (SLOW, STUCK, DIED) and not self.closed:  # its state unknown: a fresh one, meanwhile
+                renewing = asyncio.ensure_future(self._renew(worker))  # answered
+                self.renewing.add(renewing)
+                renewing.add_done_callback(self.renewing.discard)
+            else:
+                self.idle.put_nowait(worker)
         if answer is SLOW:
             return 422, error_text("limit", f"this line took longer than {self.seconds:g} s to work out and was "
                                    "stopped")
@@ -169,18 +174,26 @@ class Pool:
         except asyncio.CancelledError:
             return None
 
-    async def _replace(self, worker: Worker) -> Worker:
+    async def _renew(self, worker: Worker) -> None:
+        """Stop ``worker`` and put a fresh one in its place (itself if none starts: the next job that gets it
+        is an internal error, and tries again)."""
+        assert self.idle is not None
         await anyio.to_thread.run_sync(worker.stop)
         try:
             fresh = Worker(self.context, wait=False, nice=self.nice)  # on the loop's thread, as in start()
+            self.workers = [fresh if w is worker else w for w in self.workers]
             await anyio.to_thread.run_sync(fresh.wait_ready)
         except RuntimeError:
-            return worker  # dead: the next job that gets it is an internal error, and tries again
-        self.workers = [fresh if w is worker else w for w in self.workers]
-        return fresh
+            fresh = worker
+        if self.closed:
+            await anyio.to_thread.run_sync(fresh.stop)
+        else:
+            self.idle.put_nowait(fresh)
 
     async def close(self) -> None:
         self.closed = True
+        if self.renewing:
+            await asyncio.wait(set(self.renewing), timeout=STARTING_SECONDS)
         workers, self.workers = self.workers, []
 
         def stop_all() -> None:
