@@ -25,6 +25,7 @@ site's page cannot send one without the browser asking first, which this server 
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -156,15 +157,14 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await pool.start()
         try:
-            await slow.start()
-            try:
-                yield
-            finally:
-                await slow.close()
+            started = await asyncio.gather(pool.start(), slow.start(), return_exceptions=True)  # side by side
+            for failed in started:
+                if isinstance(failed, BaseException):
+                    raise failed
+            yield
         finally:
-            await pool.close()
+            await asyncio.gather(pool.close(), slow.close())
 
     def scoring(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
