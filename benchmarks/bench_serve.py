@@ -10,7 +10,8 @@ interpreter's ``-m mjcalc``. The server is started on a free port and stopped at
 - **keep-alive clients**: N connections, each sending a score and waiting for its answer, over and over, for
   ``--seconds``: answers per second, p50 / p99 latency, and how many were not 200 (503: refused as busy);
 - **slowest waits**: 60 connections loop the waits of ``345567888p9999s +hui=9s +zimo`` (meihe), and one more
-  sends a normal score every 50 ms: that score's p50 / p99 / max, and what the 60 were answered;
+  sends a normal score every 50 ms: that score's p50 / p99 / max, and what the 60 were answered; the same
+  with the 60 looping the slowest score (``345567888p9999s9p +hui=9s +zimo``, five wildcards);
 - **idle sockets**: 500 connections that send nothing are held open (each one the server closes is opened
   again), and a new client sends a normal score every 50 ms: p50 / p99 / max and how many failed.
 
@@ -34,6 +35,7 @@ from typing import Any
 
 QUICK = {"hand": "123m456p789s111z22z +zimo +seat=E"}
 WORST = {"hand": "345567888p9999s +hui=9s +zimo", "rules": "meihe"}
+DEAREST = {"hand": "345567888p9999s9p +hui=9s +zimo", "rules": "meihe"}  # a score with five wildcards
 LENGTH = re.compile(rb"content-length:\s*(\d+)", re.IGNORECASE)
 
 
@@ -155,19 +157,19 @@ async def keep_alive(port: int, clients: int, seconds: float) -> dict[str, Any]:
             "p99": quantile(latencies, 0.99), "statuses": statuses}
 
 
-async def waits_flood(port: int, seconds: float) -> dict[str, Any]:
+async def flood(port: int, seconds: float, path: str, body: dict[str, Any]) -> dict[str, Any]:
     flood_latencies: list[float] = []
-    flood: dict[str, int] = {}
+    flooded: dict[str, int] = {}
     latencies: list[float] = []
     probe: dict[str, int] = {}
     until = time.monotonic() + seconds + 1.0
-    loopers = [asyncio.ensure_future(looper(port, message(port, "/api/waits", WORST), until, flood_latencies, flood))
+    loopers = [asyncio.ensure_future(looper(port, message(port, path, body), until, flood_latencies, flooded))
                for _ in range(60)]
     await asyncio.sleep(1.0)  # the flood is on
     await prober(port, message(port, "/api/score", QUICK), until, latencies, probe, fresh=False)
     await asyncio.gather(*loopers)
     return {"p50": quantile(latencies, 0.5), "p99": quantile(latencies, 0.99), "max": max(latencies, default=0.0),
-            "probe": probe, "flood": flood}
+            "probe": probe, "flood": flooded}
 
 
 async def idle_sockets(port: int, seconds: float, count: int = 500) -> dict[str, Any]:
@@ -212,7 +214,8 @@ def main() -> None:
     try:
         asyncio.run(warm(port))
         results["keep_alive"] = [asyncio.run(keep_alive(port, int(n), args.seconds)) for n in args.clients.split(",")]
-        results["waits_flood"] = asyncio.run(waits_flood(port, args.seconds))
+        results["waits_flood"] = asyncio.run(flood(port, args.seconds, "/api/waits", WORST))
+        results["score_flood"] = asyncio.run(flood(port, args.seconds, "/api/score", DEAREST))
         results["idle_sockets"] = asyncio.run(idle_sockets(port, args.seconds))
     finally:
         proc.terminate()
@@ -230,9 +233,12 @@ def main() -> None:
         others = {k: v for k, v in row["statuses"].items() if k != "200"}
         print(f"| {row['clients']} | {row['per_second']:,.0f} | {ms(row['p50'])} | {ms(row['p99'])} | "
               f"{others or 'none'} |")
-    flood, idle = results["waits_flood"], results["idle_sockets"]
-    print(f"\nA score while 60 clients loop the slowest waits: p50 {ms(flood['p50'])} ms, p99 {ms(flood['p99'])} ms, "
-          f"max {ms(flood['max'])} ms; the score's answers {flood['probe']}; the 60's {flood['flood']}")
+    idle = results["idle_sockets"]
+    print()
+    for key, what in (("waits_flood", "waits"), ("score_flood", "scores (five wildcards)")):
+        got = results[key]
+        print(f"A score while 60 clients loop the slowest {what}: p50 {ms(got['p50'])} ms, p99 {ms(got['p99'])} ms, "
+              f"max {ms(got['max'])} ms; the score's answers {got['probe']}; the 60's {got['flood']}")
     print(f"A new client's score while 500 idle sockets are held: p50 {ms(idle['p50'])} ms, p99 {ms(idle['p99'])} ms, "
           f"max {ms(idle['max'])} ms; answers {idle['probe']}; idle sockets opened {idle['idle_opened']:,}")
     print(f"Exit on SIGTERM: {results['exit_on_sigterm']}")

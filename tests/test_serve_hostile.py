@@ -219,17 +219,20 @@ def test_256_keep_alive_clients_get_no_503(served: tuple[int, Any]) -> None:
     assert len(statuses) == 768 and set(statuses) == {200}
 
 
-def test_clients_looping_the_slowest_waits_do_not_starve_a_score(served: tuple[int, Any]) -> None:
-    """60 clients loop the slowest waits for a few seconds; a score sent meanwhile still answers at once."""
+def test_clients_looping_the_slowest_lines_do_not_starve_a_score(served: tuple[int, Any]) -> None:
+    """60 clients loop the slowest waits, 20 more the slowest scores (five wildcards) for a few seconds; a
+    score sent meanwhile still answers at once."""
     port, _ = served
     statuses: list[int] = []
     times: list[float] = []
     worst = [("/api/waits", json.dumps(WORST).encode())]
+    dear = [("/api/score", json.dumps({**WORST, "hand": "345567888p9999s9p +hui=9s +zimo"}).encode())]
     quick = [("/api/score", json.dumps({"hand": QUICK}).encode())]
 
     async def main() -> None:
         until = time.monotonic() + 5.0
-        loopers = [asyncio.ensure_future(_keep_alive_client(port, worst, statuses, until=until)) for _ in range(60)]
+        loopers = [asyncio.ensure_future(_keep_alive_client(port, worst if i < 60 else dear, statuses, until=until))
+                   for i in range(80)]
         await asyncio.sleep(1.0)  # the waits' lane is full
         probe: list[int] = []
         while time.monotonic() < until - 0.5:
@@ -546,3 +549,40 @@ def test_a_stream_holds_no_capacity_and_ends_when_the_server_stops() -> None:
     finally:
         if running.thread.is_alive():
             running.stop()
+
+
+def test_a_free_worker_goes_to_the_cheapest_client_waiting() -> None:
+    """The lanes' order: among the jobs waiting, the one whose client has cost least lately goes first (the
+    earliest among equals); a client unseen costs nothing, a connection unseen what its address cost."""
+    from mjcalc.web.workers import Costs, Pool
+
+    costs = Costs()
+    costs.add(("10.0.0.1", 1), 0.2)  # a client looping expensive lines
+    costs.add(("10.0.0.2", 5), 0.001)
+    assert costs.of(("10.0.0.1", 1)) == 0.2 and costs.of(("10.0.0.1", 2)) == 0.2  # its new connection too
+    assert costs.of(("10.0.0.3", 9)) == 0.0 and costs.of(None) == 0.0
+    costs.add(("10.0.0.1", 1), 0.001)
+    assert costs.of(("10.0.0.1", 1)) == 0.1  # cheap again after a few cheap ones
+
+    async def main() -> list[str]:
+        pool = Pool(0, seconds=5.0)
+        pool.started = True
+        order: list[str] = []
+        worker: Any = object()
+
+        async def job(name: str, cost: float) -> None:
+            got = await pool._idle_worker(cost)
+            assert got is worker
+            order.append(name)
+            pool._release(got)
+
+        pool.free.append(worker)
+        first = await pool._idle_worker(0.0)  # taken: the others wait
+        tasks = [asyncio.ensure_future(job(n, c)) for n, c in (("dear", 0.2), ("cheap", 0.0), ("middling", 0.05),
+                                                                   ("cheap too", 0.0))]
+        await asyncio.sleep(0.01)
+        pool._release(first)
+        await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        return order
+
+    assert asyncio.run(main()) == ["cheap", "cheap too", "middling", "dear"]

@@ -172,7 +172,8 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
                 body = read_request(await _body(request, seconds))
             except BadRequest as exc:
                 return _json((exc.status, error_text(exc.kind, exc.message)))
-            return _json(await (slow if kind == "waits" else pool).run((kind, body)))
+            client = tuple(request.client) if request.client is not None else None
+            return _json(await (slow if kind == "waits" else pool).run((kind, body), client))
 
         return endpoint
 

@@ -16,8 +16,11 @@ The event loop never waits on a worker itself: a job is sent and its answer awai
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import os
+import time
 from typing import Any
 
 import anyio.to_thread
@@ -94,23 +97,58 @@ class Worker:
         self.conn.close()
 
 
+class Costs:
+    """What each client's jobs have cost lately (seconds of a worker): by connection (address and port), and by
+    address for a connection not seen yet. A job's cost is remembered as the larger of it and half the last
+    one, so a client is cheap again a few cheap jobs after an expensive one. Bounded: the oldest are forgotten."""
+
+    MOST = 4_096
+
+    def __init__(self) -> None:
+        self.by_connection: dict[Any, float] = {}
+        self.by_address: dict[Any, float] = {}
+
+    def of(self, client: Any) -> float:
+        if client is None:
+            return 0.0
+        found = self.by_connection.get(client)
+        return found if found is not None else self.by_address.get(_address(client), 0.0)
+
+    def add(self, client: Any, seconds: float) -> None:
+        if client is None:
+            return
+        for table, key in ((self.by_connection, client), (self.by_address, _address(client))):
+            table[key] = max(seconds, table.pop(key, 0.0) / 2)  # popped: put back as the newest
+            if len(table) > self.MOST:
+                for old in list(table)[: self.MOST // 2]:
+                    del table[old]
+
+
+def _address(client: Any) -> Any:
+    return client[0] if isinstance(client, tuple) and client else client
+
+
 class Pool:
     """``size`` workers; a job waits at most ``seconds`` for a free one (else the server is busy) and at most
     ``seconds`` for its answer (else its worker is replaced). ``nice``: added to the workers' scheduling
-    priority (a slow lane yields the processors to the quick one)."""
+    priority (a slow lane yields the processors to the quick one).
+
+    A free worker goes to the waiting job whose client has cost the least lately (``Costs``), the earliest
+    first among equals: clients looping expensive lines wait behind each other, not in front of a cheap one."""
 
     def __init__(self, size: int, seconds: float, nice: int = 0) -> None:
         self.size, self.seconds, self.nice = size, seconds, nice
         self.context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
-        self.idle: asyncio.Queue[Worker] | None = None
+        self.free: list[Worker] = []
+        self.waiting: list[tuple[float, int, asyncio.Future[Worker]]] = []  # a heap: (cost, arrival, its turn)
+        self.arrivals = itertools.count()
+        self.costs = Costs()
         self.workers: list[Worker] = []
         self.renewing: set[asyncio.Future[None]] = set()
-        self.closed = False
+        self.started = self.closed = False
 
     async def start(self) -> None:
         """Start the workers side by side and wait until each is ready."""
-        self.idle = asyncio.Queue()
-
         # The processes start on this (the event loop's) thread, which lives as long as the server: a worker
         # dies with the thread that started it (PR_SET_PDEATHSIG, batch._worker_init), and a thread of
         # anyio's pool is retired after 10 s idle. Only the wait for them to be ready is done in a thread.
@@ -127,25 +165,29 @@ class Pool:
             return started
 
         self.workers = await anyio.to_thread.run_sync(start_all)
+        self.started = True
         for worker in self.workers:
-            self.idle.put_nowait(worker)
+            self._release(worker)
 
-    async def run(self, job: tuple[str, Any]) -> Answer:
-        assert self.idle is not None, "the pool is started by the application's lifespan"
-        worker = await self._idle_worker()
+    async def run(self, job: tuple[str, Any], client: Any = None) -> Answer:
+        """The job's answer; ``client``: who asks (its address and port), for the order of the waiting jobs."""
+        assert self.started, "the pool is started by the application's lifespan"
+        worker = await self._idle_worker(self.costs.of(client))
         if worker is None:
             return 503, error_text("busy", f"the server is busy: every worker has been scoring for over "
                                    f"{self.seconds:g} s; try again in a moment")
         answer = DIED
+        began = time.monotonic()
         try:
             answer = await anyio.to_thread.run_sync(worker.call, job, self.seconds)
         finally:
+            self.costs.add(client, time.monotonic() - began)
             if answer in (SLOW, STUCK, DIED) and not self.closed:  # its state unknown: a fresh one, meanwhile
                 renewing = asyncio.ensure_future(self._renew(worker))  # answered
                 self.renewing.add(renewing)
                 renewing.add_done_callback(self.renewing.discard)
             else:
-                self.idle.put_nowait(worker)
+                self._release(worker)
         if answer is SLOW:
             return 422, error_text("limit", f"this line took longer than {self.seconds:g} s to work out and was "
                                    "stopped")
@@ -154,30 +196,36 @@ class Pool:
                                    "working (it has been replaced); send the line again")
         return answer
 
-    async def _idle_worker(self) -> Worker | None:
-        """A free worker within ``seconds``, else None. (Not ``wait_for(queue.get())``: before Python 3.12 a
-        get that completes as the time runs out loses its worker.)"""
-        assert self.idle is not None
-        getter = asyncio.ensure_future(self.idle.get())
+    def _release(self, worker: Worker) -> None:
+        """A worker is free: to the first waiting job still waiting, else to the free ones."""
+        while self.waiting:
+            _, _, turn = heapq.heappop(self.waiting)
+            if not turn.done():
+                turn.set_result(worker)
+                return
+        self.free.append(worker)
+
+    async def _idle_worker(self, cost: float) -> Worker | None:
+        """A free worker within ``seconds``, else None."""
+        if self.free and not self.waiting:
+            return self.free.pop()
+        turn: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self.waiting, (cost, next(self.arrivals), turn))
         try:
-            await asyncio.wait({getter}, timeout=self.seconds)
-        except BaseException:  # this request cancelled: a worker it got goes back
-            getter.cancel()
-            if getter.done() and not getter.cancelled():
-                self.idle.put_nowait(getter.result())
+            await asyncio.wait({turn}, timeout=self.seconds)
+        except BaseException:  # this request cancelled: a worker it was given goes on to the next
+            if turn.done() and not turn.cancelled():
+                self._release(turn.result())
+            turn.cancel()
             raise
-        if getter.done():
-            return getter.result()
-        getter.cancel()  # a cancelled get never takes a worker from the queue
-        try:
-            return await getter
-        except asyncio.CancelledError:
-            return None
+        if turn.done():
+            return turn.result()
+        turn.cancel()  # left in the heap, passed over by _release
+        return None
 
     async def _renew(self, worker: Worker) -> None:
         """Stop ``worker`` and put a fresh one in its place (itself if none starts: the next job that gets it
         is an internal error, and tries again)."""
-        assert self.idle is not None
         await anyio.to_thread.run_sync(worker.stop)
         try:
             fresh = Worker(self.context, wait=False, nice=self.nice)  # on the loop's thread, as in start()
@@ -188,7 +236,7 @@ class Pool:
         if self.closed:
             await anyio.to_thread.run_sync(fresh.stop)
         else:
-            self.idle.put_nowait(fresh)
+            self._release(fresh)
 
     async def close(self) -> None:
         self.closed = True
