@@ -371,8 +371,8 @@ def test_a_stuck_worker_is_the_servers_fault_and_replaced() -> None:
         assert r.status_code == 503
         assert r.json()["error"]["kind"] == "internal" and "the server's fault, not the line's" in r.text
         assert "took longer" not in r.text
+        assert c.post("/api/score", json={"hand": QUICK}).json()["result"] == "win"  # on the fresh worker
         assert not stuck.is_alive() and pool.workers[0].process is not stuck
-        assert c.post("/api/score", json={"hand": QUICK}).json()["result"] == "win"
         dead = pool.workers[0].process
         dead.kill()
         dead.join()

@@ -559,7 +559,8 @@ def test_a_free_worker_goes_to_the_cheapest_client_waiting() -> None:
     costs = Costs()
     costs.add(("10.0.0.1", 1), 0.2)  # a client looping expensive lines
     costs.add(("10.0.0.2", 5), 0.001)
-    assert costs.of(("10.0.0.1", 1)) == 0.2 and costs.of(("10.0.0.1", 2)) == 0.2  # its new connection too
+    assert costs.of(("10.0.0.1", 1)) == 0.2
+    assert costs.of(("10.0.0.1", 2)) == Costs.NEW and costs.of(("10.0.0.2", 6)) == 0.001  # a new connection
     assert costs.of(("10.0.0.3", 9)) == 0.0 and costs.of(None) == 0.0
     costs.add(("10.0.0.1", 1), 0.001)
     assert costs.of(("10.0.0.1", 1)) == 0.1  # cheap again after a few cheap ones

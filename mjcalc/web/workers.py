@@ -98,11 +98,15 @@ class Worker:
 
 
 class Costs:
-    """What each client's jobs have cost lately (seconds of a worker): by connection (address and port), and by
-    address for a connection not seen yet. A job's cost is remembered as the larger of it and half the last
-    one, so a client is cheap again a few cheap jobs after an expensive one. Bounded: the oldest are forgotten."""
+    """What each client's jobs have cost lately (seconds of a worker), by connection (address and port). A job's
+    cost is remembered as the larger of it and half the last one, so a client is cheap again a few cheap jobs
+    after an expensive one. A connection not seen yet costs what its address has lately, but at most
+    ``NEW``: a phone back on a new connection is not taken for the expensive client it shares an address with
+    (behind a router), and a client opening a connection for each expensive line still waits behind every
+    kept-alive cheap one. Bounded: the oldest are forgotten."""
 
     MOST = 4_096
+    NEW = 0.005
 
     def __init__(self) -> None:
         self.by_connection: dict[Any, float] = {}
@@ -112,7 +116,7 @@ class Costs:
         if client is None:
             return 0.0
         found = self.by_connection.get(client)
-        return found if found is not None else self.by_address.get(_address(client), 0.0)
+        return found if found is not None else min(self.NEW, self.by_address.get(_address(client), 0.0))
 
     def add(self, client: Any, seconds: float) -> None:
         if client is None:
