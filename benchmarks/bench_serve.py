@@ -27,7 +27,6 @@ import json
 import os
 import re
 import shlex
-import statistics
 import subprocess
 import sys
 import time

@@ -459,8 +459,8 @@ def _small_app(streams: list[str]) -> Any:
             await send({"type": "http.response.body", "body": b"x" * 50_000_000})
             return
         answer = json.dumps({"method": scope["method"], "path": scope["path"], "body": body.decode()}).encode()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]})
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": answer})
 
     return app

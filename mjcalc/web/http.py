@@ -424,7 +424,8 @@ class Connection(asyncio.Protocol):
                 return {"type": "http.disconnect"}
             if not body_done:
                 if self.h11.they_are_waiting_for_100_continue and self.h11.our_state is h11.SEND_RESPONSE:
-                    self._write(self.h11.send(h11.InformationalResponse(status_code=100, headers=[], reason=b"Continue")) or b"")
+                    go_on = h11.InformationalResponse(status_code=100, headers=[], reason=b"Continue")
+                    self._write(self.h11.send(go_on) or b"")
                 try:
                     event = await self._next_event(body_deadline)
                 except h11.RemoteProtocolError:

@@ -27,7 +27,6 @@ import anyio.to_thread
 
 from .jobs import Answer, error_text, serve
 
-
 DIED: Answer = (500, error_text("internal", "internal error in mjcalc: a worker process ended without an answer "
                                 "(the server's console has the details)"))
 SLOW: Answer = (422, "")  # the job used its time working and did not finish: the line's fault (the text: Pool.run)
