@@ -562,6 +562,9 @@ def test_a_free_worker_goes_to_the_cheapest_client_waiting() -> None:
     assert costs.of(("10.0.0.1", 1)) == 0.2
     assert costs.of(("10.0.0.1", 2)) == Costs.NEW and costs.of(("10.0.0.2", 6)) == 0.001  # a new connection
     assert costs.of(("10.0.0.3", 9)) == 0.0 and costs.of(None) == 0.0
+    assert [costs.rank(c) for c in (("10.0.0.1", 1), ("10.0.0.1", 2), ("10.0.0.2", 5))] == [6, 1, 0]
+    costs.add(("10.0.0.3", 1), 0.004)  # about as cheap: equals
+    assert costs.rank(("10.0.0.3", 1)) == costs.rank(("10.0.0.2", 5)) == costs.rank(("10.0.0.9", 1)) == 0
     costs.add(("10.0.0.1", 1), 0.001)
     assert costs.of(("10.0.0.1", 1)) == 0.1  # cheap again after a few cheap ones
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import math
 import multiprocessing
 import os
 import time
@@ -106,6 +107,13 @@ class Costs:
 
     MOST = 4_096
     NEW = 0.005
+    CHEAP = 0.005  # all the same below this; above it, each doubling a rank of its own
+
+    def rank(self, client: Any) -> int:
+        """The order of a waiting job: clients of about the same cost are equals (served first come, first
+        served), a cheap one before one twice as costly."""
+        cost = self.of(client)
+        return 0 if cost < self.CHEAP else 1 + int(math.log2(cost / self.CHEAP))
 
     def __init__(self) -> None:
         self.by_connection: dict[Any, float] = {}
@@ -136,7 +144,7 @@ class Pool:
     ``seconds`` for its answer (else its worker is replaced). ``nice``: added to the workers' scheduling
     priority (a slow lane yields the processors to the quick one).
 
-    A free worker goes to the waiting job whose client has cost the least lately (``Costs``), the earliest
+    A free worker goes to the waiting job whose client has cost the least lately (``Costs.rank``), the earliest
     first among equals: clients looping expensive lines wait behind each other, not in front of a cheap one."""
 
     def __init__(self, size: int, seconds: float, nice: int = 0) -> None:
@@ -175,7 +183,7 @@ class Pool:
     async def run(self, job: tuple[str, Any], client: Any = None) -> Answer:
         """The job's answer; ``client``: who asks (its address and port), for the order of the waiting jobs."""
         assert self.started, "the pool is started by the application's lifespan"
-        worker = await self._idle_worker(self.costs.of(client))
+        worker = await self._idle_worker(self.costs.rank(client))
         if worker is None:
             return 503, error_text("busy", f"the server is busy: every worker has been scoring for over "
                                    f"{self.seconds:g} s; try again in a moment")
