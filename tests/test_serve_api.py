@@ -446,6 +446,24 @@ def test_the_shared_address_and_its_qr_code(monkeypatch: pytest.MonkeyPatch) -> 
     assert "port 8000" in text and "http://127.0.0.1:8000/" in text
 
 
+def test_the_host_names_a_request_may_give(monkeypatch: pytest.MonkeyPatch) -> None:
+    import mjcalc.web.server as server
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "tablepc")
+    here = server.hosts("127.0.0.1", ("Scores.Example:8000",))
+    for ok in ("127.0.0.1", "127.0.0.1:8000", "localhost:8000", "[::1]:8000", "scores.example", "SCORES.EXAMPLE."):
+        assert here.allows(ok), ok
+    for bad in ("192.168.1.5", "tablepc", "evil.example", "", "127.0.0.1:x", "[::1", "localhost.evil.example"):
+        assert not here.allows(bad), bad
+    shared = server.hosts("0.0.0.0")
+    for ok in ("192.168.1.5:8000", "[fe80::1]:8000", "10.0.0.2", "tablepc", "tablepc.local:8000", "localhost"):
+        assert shared.allows(ok), ok
+    for bad in ("evil.example", "192.168.1.5.nip.io", "scores.example"):
+        assert not shared.allows(bad), bad
+    assert server.hosts("192.168.1.5").allows("192.168.1.5:8000")
+    assert not server.hosts("192.168.1.5").allows("192.168.1.6")
+
+
 def test_open_opens_this_machines_address_and_ipv6_is_bracketed(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
     import webbrowser

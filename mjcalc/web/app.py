@@ -243,7 +243,7 @@ class Hosts:
     rebinding page would have, never an address)."""
 
     def __init__(self, names: set[str], any_address: bool = False) -> None:
-        self.names = frozenset(n.lower().rstrip(".") for n in names)
+        self.names = frozenset(filter(None, (_host_name(n) for n in names)))  # "[::1]", "pc.local:8000" too
         self.any_address = any_address
 
     def allows(self, host: str) -> bool:
@@ -269,6 +269,8 @@ def _host_name(host: str) -> str | None:
         if end < 0 or (host[end + 1:] and not host[end + 1:].startswith(":")):
             return None
         return host[1:end]
+    if host.count(":") > 1:  # a bare IPv6 address: a name given to Hosts (a Host header brackets it)
+        return host
     name, _, port = host.partition(":")
     if port and not port.isdigit():
         return None

@@ -81,8 +81,9 @@ class Server:
         self._lifespan: _Lifespan | None = None
 
     @property
-    def stopping(self) -> bool:
-        return self._stop is not None and self._stop.done()
+    def stopped(self) -> asyncio.Future[None] | None:
+        """Done once ``stop()`` is called (None before ``serve()``)."""
+        return self._stop
 
     def stop(self) -> None:
         """Begin the drain (safe to call more than once, from the event loop's thread)."""
@@ -438,7 +439,7 @@ class Connection(asyncio.Protocol):
                 self.close_after = True  # the body did not come whole in time: the connection cannot go on
                 return {"type": "http.disconnect"}
             # The body is read: what comes next is the client leaving, or the server stopping.
-            stop = self.server._stop
+            stop = self.server.stopped
             waiting: list[asyncio.Future[Any]] = [self.gone] if stop is None else [self.gone, stop]
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             return {"type": "http.disconnect"}
