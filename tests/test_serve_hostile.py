@@ -243,7 +243,8 @@ def test_clients_looping_the_slowest_lines_do_not_starve_a_score(served: tuple[i
 
     asyncio.run(main())
     assert len(times) >= 20 and len(statuses) >= 30, (len(times), len(statuses))
-    assert max(times) < 1.0, sorted(times)[-5:]  # the figure (benchmarks/bench_serve.py) is far below
+    ordered = sorted(times)  # first come, first served, it would be seconds (main's server: 2.6 s and over)
+    assert ordered[int(0.95 * len(ordered))] < 0.5 and ordered[-1] < 2.0, ordered[-5:]
     assert 200 in statuses and set(statuses) <= {200, 503}  # their lane's queue may be over its time: busy
 
 
