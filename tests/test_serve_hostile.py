@@ -553,8 +553,9 @@ def test_a_stream_holds_no_capacity_and_ends_when_the_server_stops() -> None:
 
 
 def test_a_free_worker_goes_to_the_cheapest_client_waiting() -> None:
-    """The lanes' order: among the jobs waiting, the one whose client has cost least lately goes first (the
-    earliest among equals); a client unseen costs nothing, a connection unseen what its address cost."""
+    """The lanes' order: among the jobs waiting, the one due first goes first (the earliest among equals); a
+    costly client's jobs are due later; a client unseen costs nothing, a connection unseen what its address
+    cost, at most ``NEW``."""
     from mjcalc.web.workers import Costs, Pool
 
     costs = Costs()
@@ -563,9 +564,9 @@ def test_a_free_worker_goes_to_the_cheapest_client_waiting() -> None:
     assert costs.of(("10.0.0.1", 1)) == 0.2
     assert costs.of(("10.0.0.1", 2)) == Costs.NEW and costs.of(("10.0.0.2", 6)) == 0.001  # a new connection
     assert costs.of(("10.0.0.3", 9)) == 0.0 and costs.of(None) == 0.0
-    assert [costs.rank(c) for c in (("10.0.0.1", 1), ("10.0.0.1", 2), ("10.0.0.2", 5))] == [6, 1, 0]
+    assert [costs.delay(c) for c in (("10.0.0.1", 1), ("10.0.0.1", 2))] == [0.2 * Costs.WEIGHT, 0.005 * Costs.WEIGHT]
     costs.add(("10.0.0.3", 1), 0.004)  # about as cheap: equals
-    assert costs.rank(("10.0.0.3", 1)) == costs.rank(("10.0.0.2", 5)) == costs.rank(("10.0.0.9", 1)) == 0
+    assert costs.delay(("10.0.0.3", 1)) == costs.delay(("10.0.0.2", 5)) == costs.delay(("10.0.0.9", 1)) == 0
     costs.add(("10.0.0.1", 1), 0.001)
     assert costs.of(("10.0.0.1", 1)) == 0.1  # cheap again after a few cheap ones
 

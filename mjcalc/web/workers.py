@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-import math
 import multiprocessing
 import os
 import time
@@ -107,17 +106,19 @@ class Costs:
 
     MOST = 4_096
     NEW = 0.005
-    CHEAP = 0.005  # all the same below this; above it, each doubling a rank of its own
-
-    def rank(self, client: Any) -> int:
-        """The order of a waiting job: clients of about the same cost are equals (served first come, first
-        served), a cheap one before one twice as costly."""
-        cost = self.of(client)
-        return 0 if cost < self.CHEAP else 1 + int(math.log2(cost / self.CHEAP))
+    CHEAP = 0.005  # a client costing less than this is served in order of arrival
+    WEIGHT = 50  # a costlier one's job waits behind the cheap ones that come up to this many times its cost later
 
     def __init__(self) -> None:
         self.by_connection: dict[Any, float] = {}
         self.by_address: dict[Any, float] = {}
+
+    def delay(self, client: Any) -> float:
+        """How much later than it came a job of this client is served, among the jobs waiting: nothing for a
+        cheap client, for a costly one in proportion to its cost (so it still comes to its turn: no client
+        starves, however cheap the others)."""
+        cost = self.of(client)
+        return 0.0 if cost < self.CHEAP else self.WEIGHT * cost
 
     def of(self, client: Any) -> float:
         if client is None:
@@ -144,14 +145,15 @@ class Pool:
     ``seconds`` for its answer (else its worker is replaced). ``nice``: added to the workers' scheduling
     priority (a slow lane yields the processors to the quick one).
 
-    A free worker goes to the waiting job whose client has cost the least lately (``Costs.rank``), the earliest
-    first among equals: clients looping expensive lines wait behind each other, not in front of a cheap one."""
+    A free worker goes to the waiting job due first: the time it came, plus a delay for a client that has cost
+    much lately (``Costs.delay``): clients looping expensive lines wait behind each other and behind the cheap
+    ones that come meanwhile, and still come to their turn."""
 
     def __init__(self, size: int, seconds: float, nice: int = 0) -> None:
         self.size, self.seconds, self.nice = size, seconds, nice
         self.context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
         self.free: list[Worker] = []
-        self.waiting: list[tuple[float, int, asyncio.Future[Worker]]] = []  # a heap: (cost, arrival, its turn)
+        self.waiting: list[tuple[float, int, asyncio.Future[Worker]]] = []  # a heap: (due, arrival, its turn)
         self.arrivals = itertools.count()
         self.costs = Costs()
         self.workers: list[Worker] = []
@@ -183,7 +185,7 @@ class Pool:
     async def run(self, job: tuple[str, Any], client: Any = None) -> Answer:
         """The job's answer; ``client``: who asks (its address and port), for the order of the waiting jobs."""
         assert self.started, "the pool is started by the application's lifespan"
-        worker = await self._idle_worker(self.costs.rank(client))
+        worker = await self._idle_worker(time.monotonic() + self.costs.delay(client))
         if worker is None:
             return 503, error_text("busy", f"the server is busy: every worker has been scoring for over "
                                    f"{self.seconds:g} s; try again in a moment")
@@ -216,12 +218,12 @@ class Pool:
                 return
         self.free.append(worker)
 
-    async def _idle_worker(self, cost: float) -> Worker | None:
-        """A free worker within ``seconds``, else None."""
+    async def _idle_worker(self, due: float) -> Worker | None:
+        """A free worker within ``seconds``, else None; among the jobs waiting, the one ``due`` first goes first."""
         if self.free and not self.waiting:
             return self.free.pop()
         turn: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self.waiting, (cost, next(self.arrivals), turn))
+        heapq.heappush(self.waiting, (due, next(self.arrivals), turn))
         try:
             await asyncio.wait({turn}, timeout=self.seconds)
         except BaseException:  # this request cancelled: a worker it was given goes on to the next
