@@ -38,7 +38,13 @@ TICK = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01  # what 
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """The processor time a process has used so far (Linux: /proc), else None."""
+    """The processor time a process has used so far (Linux: /proc; to the nanosecond where the scheduler
+    counts it, else in ticks), else None."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as sched:
+            return int(sched.read().split()[0]) / 1e9  # time on a CPU
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat:
             fields = stat.read().rsplit(b")", 1)[1].split()
@@ -61,6 +67,7 @@ class Worker:
         self.process.start()
         there.close()
         self.conn = here
+        self.used: float | None = None  # the processor time of the last job answered, where the system says
         if wait:
             self.wait_ready()
 
@@ -76,6 +83,7 @@ class Worker:
     def call(self, job: tuple[str, Any], seconds: float) -> Answer:
         """The job's answer; SLOW or STUCK when the worker did not answer within ``seconds`` (working on it all
         along, or not); DIED when it ended without an answer."""
+        self.used = None
         try:
             before = cpu_seconds(self.process.pid)
             self.conn.send(job)
@@ -85,6 +93,9 @@ class Worker:
                     return STUCK
                 return SLOW
             answer: Answer = self.conn.recv()
+            after = cpu_seconds(self.process.pid)
+            if before is not None and after is not None:
+                self.used = after - before
             return answer
         except (EOFError, OSError):
             return DIED
@@ -97,7 +108,7 @@ class Worker:
 
 
 class Costs:
-    """What each client's jobs have cost lately (seconds of a worker), by connection (address and port). A job's
+    """What each client's jobs have cost lately (a worker's processor time), by connection (address and port). A job's
     cost is remembered as the larger of it and half the last one, so a client is cheap again a few cheap jobs
     after an expensive one. A connection not seen yet costs what its address has lately, but at most
     ``NEW``: a phone back on a new connection is not taken for the expensive client it shares an address with
@@ -194,7 +205,8 @@ class Pool:
         try:
             answer = await anyio.to_thread.run_sync(worker.call, job, self.seconds)
         finally:
-            self.costs.add(client, time.monotonic() - began)
+            used = worker.used  # what the line cost, not what the machine's load added to it
+            self.costs.add(client, used if used is not None else time.monotonic() - began)
             if answer in (SLOW, STUCK, DIED) and not self.closed:  # its state unknown: a fresh one, meanwhile
                 renewing = asyncio.ensure_future(self._renew(worker))  # answered
                 self.renewing.add(renewing)
