@@ -553,22 +553,22 @@ def test_a_stream_holds_no_capacity_and_ends_when_the_server_stops() -> None:
 
 
 def test_a_free_worker_goes_to_the_cheapest_client_waiting() -> None:
-    """The lanes' order: among the jobs waiting, the one due first goes first (the earliest among equals); a
-    costly client's jobs are due later; a client unseen costs nothing, a connection unseen what its address
-    cost, at most ``NEW``."""
-    from mjcalc.web.workers import Costs, Pool
+    """The lanes' order: among the jobs waiting, the smallest tag goes first (the earliest among equals); a
+    client's tag is where its last job finished on the lane's clock of work, or the clock; a new connection
+    starts where its address finished, at most ``NEW`` past the clock."""
+    from mjcalc.web.workers import Fair, Pool
 
-    costs = Costs()
-    costs.add(("10.0.0.1", 1), 0.2)  # a client looping expensive lines
-    costs.add(("10.0.0.2", 5), 0.001)
-    assert costs.of(("10.0.0.1", 1)) == 0.2
-    assert costs.of(("10.0.0.1", 2)) == Costs.NEW and costs.of(("10.0.0.2", 6)) == 0.001  # a new connection
-    assert costs.of(("10.0.0.3", 9)) == 0.0 and costs.of(None) == 0.0
-    assert [costs.delay(c) for c in (("10.0.0.1", 1), ("10.0.0.1", 2))] == [0.2 * Costs.WEIGHT, 0.005 * Costs.WEIGHT]
-    costs.add(("10.0.0.3", 1), 0.004)  # about as cheap: equals
-    assert costs.delay(("10.0.0.3", 1)) == costs.delay(("10.0.0.2", 5)) == costs.delay(("10.0.0.9", 1)) == 0
-    costs.add(("10.0.0.1", 1), 0.001)
-    assert costs.of(("10.0.0.1", 1)) == 0.1  # cheap again after a few cheap ones
+    fair = Fair()
+    dear, cheap = ("10.0.0.1", 1), ("10.0.0.2", 5)
+    assert fair.tag(dear) == fair.tag(cheap) == fair.tag(None) == 0.0
+    fair.begun(0.0)
+    fair.done(dear, 0.0, 0.2)  # a slow line
+    fair.done(cheap, 0.0, 0.001)
+    assert fair.tag(dear) == 0.2 and fair.tag(cheap) == 0.001  # the cheap one's next job goes first
+    assert fair.tag(("10.0.0.1", 2)) == Fair.NEW  # the dear one's address, on a new connection
+    assert fair.tag(("10.0.0.3", 9)) == 0.0  # someone new
+    fair.begun(0.1)  # the clock moves on as jobs get workers: a client idle meanwhile starts at it
+    assert fair.tag(cheap) == 0.1 and fair.tag(dear) == 0.2 and fair.tag(("10.0.0.1", 2)) == pytest.approx(0.105)
 
     async def main() -> list[str]:
         pool = Pool(0, seconds=5.0)

@@ -107,41 +107,45 @@ class Worker:
         self.conn.close()
 
 
-class Costs:
-    """What each client's jobs have cost lately (a worker's processor time), by connection (address and port). A job's
-    cost is remembered as the larger of it and half the last one, so a client is cheap again a few cheap jobs
-    after an expensive one. A connection not seen yet costs what its address has lately, but at most
-    ``NEW``: a phone back on a new connection is not taken for the expensive client it shares an address with
-    (behind a router), and a client opening a connection for each expensive line still waits behind every
-    kept-alive cheap one. Bounded: the oldest are forgotten."""
+class Fair:
+    """The order in which a lane's waiting jobs get a worker: start-time fair queuing, each client (a
+    connection: address and port) a queue of its own. A job's tag is where its client's last job finished on
+    the lane's clock of work done (its tag plus the worker's processor time it took), or the clock itself if
+    that is past; the smallest tag goes first, and the clock moves to it. So every client gets its turn in
+    proportion to what it asks: one looping the slowest lines has its next job tagged far ahead, and a cheap
+    request from anyone else, tagged at the clock, goes before it however many wait. A connection not seen yet
+    starts where its address's clients finished, but at most ``NEW`` past the clock: a client opening a
+    connection for each expensive line waits behind the others, a phone back on a new connection does not
+    wait for long. Bounded: the oldest clients are forgotten."""
 
     MOST = 4_096
-    NEW = 0.005
-    CHEAP = 0.005  # a client costing less than this is served in order of arrival
-    WEIGHT = 50  # a costlier one's job waits behind the cheap ones that come up to this many times its cost later
+    NEW = 0.005  # seconds of work
 
     def __init__(self) -> None:
-        self.by_connection: dict[Any, float] = {}
+        self.clock = 0.0
+        self.finish: dict[Any, float] = {}
         self.by_address: dict[Any, float] = {}
 
-    def delay(self, client: Any) -> float:
-        """How much later than it came a job of this client is served, among the jobs waiting: nothing for a
-        cheap client, for a costly one in proportion to its cost (so it still comes to its turn: no client
-        starves, however cheap the others)."""
-        cost = self.of(client)
-        return 0.0 if cost < self.CHEAP else self.WEIGHT * cost
-
-    def of(self, client: Any) -> float:
+    def tag(self, client: Any) -> float:
         if client is None:
-            return 0.0
-        found = self.by_connection.get(client)
-        return found if found is not None else min(self.NEW, self.by_address.get(_address(client), 0.0))
+            return self.clock
+        last = self.finish.get(client)
+        if last is None:
+            last = min(self.by_address.get(_address(client), 0.0), self.clock + self.NEW)
+        return max(self.clock, last)
 
-    def add(self, client: Any, seconds: float) -> None:
+    def begun(self, tag: float) -> None:
+        self.clock = max(self.clock, tag)
+
+    def done(self, client: Any, tag: float, seconds: float) -> None:
         if client is None:
             return
-        for table, key in ((self.by_connection, client), (self.by_address, _address(client))):
-            table[key] = max(seconds, table.pop(key, 0.0) / 2)  # popped: put back as the newest
+        finished = tag + seconds
+        address = _address(client)
+        self.finish.pop(client, None)  # put back as the newest
+        self.finish[client] = finished
+        self.by_address[address] = max(finished, self.by_address.pop(address, 0.0))
+        for table in (self.finish, self.by_address):
             if len(table) > self.MOST:
                 for old in list(table)[: self.MOST // 2]:
                     del table[old]
@@ -156,17 +160,17 @@ class Pool:
     ``seconds`` for its answer (else its worker is replaced). ``nice``: added to the workers' scheduling
     priority (a slow lane yields the processors to the quick one).
 
-    A free worker goes to the waiting job due first: the time it came, plus a delay for a client that has cost
-    much lately (``Costs.delay``): clients looping expensive lines wait behind each other and behind the cheap
-    ones that come meanwhile, and still come to their turn."""
+    A free worker goes to the waiting job with the smallest tag (``Fair``), the earliest among equals: clients
+    looping expensive lines wait behind each other and behind the cheap ones that come meanwhile, and still
+    come to their turn."""
 
     def __init__(self, size: int, seconds: float, nice: int = 0) -> None:
         self.size, self.seconds, self.nice = size, seconds, nice
         self.context = multiprocessing.get_context("spawn")  # no fork of a process that has threads
         self.free: list[Worker] = []
-        self.waiting: list[tuple[float, int, asyncio.Future[Worker]]] = []  # a heap: (due, arrival, its turn)
+        self.waiting: list[tuple[float, int, asyncio.Future[Worker]]] = []  # a heap: (tag, arrival, its turn)
         self.arrivals = itertools.count()
-        self.costs = Costs()
+        self.fair = Fair()
         self.workers: list[Worker] = []
         self.renewing: set[asyncio.Future[None]] = set()
         self.started = self.closed = False
@@ -196,17 +200,19 @@ class Pool:
     async def run(self, job: tuple[str, Any], client: Any = None) -> Answer:
         """The job's answer; ``client``: who asks (its address and port), for the order of the waiting jobs."""
         assert self.started, "the pool is started by the application's lifespan"
-        worker = await self._idle_worker(time.monotonic() + self.costs.delay(client))
+        tag = self.fair.tag(client)
+        worker = await self._idle_worker(tag)
         if worker is None:
             return 503, error_text("busy", f"the server is busy: every worker has been scoring for over "
                                    f"{self.seconds:g} s; try again in a moment")
+        self.fair.begun(tag)
         answer = DIED
         began = time.monotonic()
         try:
             answer = await anyio.to_thread.run_sync(worker.call, job, self.seconds)
         finally:
             used = worker.used  # what the line cost, not what the machine's load added to it
-            self.costs.add(client, used if used is not None else time.monotonic() - began)
+            self.fair.done(client, tag, used if used is not None else time.monotonic() - began)
             if answer in (SLOW, STUCK, DIED) and not self.closed:  # its state unknown: a fresh one, meanwhile
                 renewing = asyncio.ensure_future(self._renew(worker))  # answered
                 self.renewing.add(renewing)
@@ -230,12 +236,12 @@ class Pool:
                 return
         self.free.append(worker)
 
-    async def _idle_worker(self, due: float) -> Worker | None:
-        """A free worker within ``seconds``, else None; among the jobs waiting, the one ``due`` first goes first."""
+    async def _idle_worker(self, tag: float) -> Worker | None:
+        """A free worker within ``seconds``, else None; among the jobs waiting, the smallest ``tag`` goes first."""
         if self.free and not self.waiting:
             return self.free.pop()
         turn: asyncio.Future[Worker] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self.waiting, (due, next(self.arrivals), turn))
+        heapq.heappush(self.waiting, (tag, next(self.arrivals), turn))
         try:
             await asyncio.wait({turn}, timeout=self.seconds)
         except BaseException:  # this request cancelled: a worker it was given goes on to the next
