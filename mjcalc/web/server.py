@@ -134,11 +134,12 @@ def _open_later(address: str) -> None:
 
 
 def workers() -> tuple[int, int]:
-    """The worker processes of the scores' lane and of the waits' lane."""
+    """The worker processes of the scores' lane and of the waits' lane (as many: the waits' yield the
+    processors to the scores', app.WAITS_NICE)."""
     from ..batch import usable_cpus
 
-    cpus = usable_cpus()
-    return max(2, min(4, cpus)), max(1, min(4, cpus // 2))
+    each = max(2, min(4, usable_cpus()))
+    return each, each
 
 
 def hosts(host: str, allowed: list[str] | tuple[str, ...] = ()) -> Hosts:
