@@ -197,6 +197,7 @@ class Connection(asyncio.Protocol):
         self.writable.set()
         self.gone: asyncio.Future[None] = self.loop.create_future()  # the connection is lost
         self.paused = False
+        self.received = 0  # bytes, all told
         self.idle_since: float | None = None  # waiting for a request's head since then (None: in a request)
         self.close_after = False  # the server is stopping: this connection's current answer is its last
 
@@ -221,6 +222,7 @@ class Connection(asyncio.Protocol):
         self.task = self.loop.create_task(self._serve())
 
     def data_received(self, data: bytes) -> None:
+        self.received += len(data)
         try:
             self.h11.receive_data(data)
         except RuntimeError:  # data after the client closed its side: nothing to read any more
@@ -290,12 +292,16 @@ class Connection(asyncio.Protocol):
                 self.paused = False
                 self.transport.resume_reading()
             self.wake.clear()
+            before = self.received
             remaining = deadline - self.loop.time()
             if remaining <= 0:
                 return None
+            timer = self.loop.call_later(remaining, self.wake.set)  # a timer, not a task per read
             try:
-                await asyncio.wait_for(self.wake.wait(), remaining)
-            except asyncio.TimeoutError:
+                await self.wake.wait()
+            finally:
+                timer.cancel()
+            if self.received == before and not self.gone.done() and self.loop.time() >= deadline:
                 return None
 
     def _head_too_long(self) -> bool:
