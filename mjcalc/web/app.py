@@ -52,8 +52,7 @@ MAX_VALUE = 1_000  # characters in an option's value (as batch.MAX_VALUE)
 # A line (or its waits) is cut off after this long. The slowest seen, the waits of a Meihe hand with four
 # wildcards (666777m3333p789s8m +zimo +hui=3p), took 4.3 s on a loaded 2-core machine.
 LINE_SECONDS = 10.0
-SCORES_NICE = 3  # the workers yield the processors to the server's own process, which answers everyone
-WAITS_NICE = 10  # the waits' lane yields them to the scores' too (workers.py)
+WAITS_NICE = 10  # the waits' lane yields the processors to the scores' (workers.py)
 KEYS = ("hand", "rules", "set", "lang")
 
 Scope = MutableMapping[str, Any]
@@ -152,7 +151,7 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
     ``http.Server``, or ``with TestClient(create_app()) as client``): ``workers`` for scores and the rulesets,
     ``waits_workers`` (as many, by default) for waits, at a lower priority; a time limit of ``seconds`` a line.
     ``hosts``: the names a request's Host may give (None: any, for tests)."""
-    pool = Pool(workers, seconds, nice=SCORES_NICE)
+    pool = Pool(workers, seconds)
     slow = Pool(workers if waits_workers is None else waits_workers, seconds, nice=WAITS_NICE)
     catalogue: list[Answer] = []
 
