@@ -356,6 +356,7 @@ def test_a_frozen_worker_is_the_servers_fault(served: tuple[int, Any]) -> None:
         assert status == 503 and 9.0 < time.monotonic() - began < 30.0
         message = is_error(status, headers, body, "internal")["message"]
         assert "the server's fault, not the line's" in message and "took longer" not in message
+        assert headers.get("retry-after") == "1"
     finally:
         for pid in children:
             try:

@@ -68,8 +68,9 @@ class BadRequest(Exception):
 
 def _json(answer: Answer) -> Response:
     status, text = answer
+    headers = {"Cache-Control": "no-store", **({"Retry-After": "1"} if status == 503 else {})}
     return Response(text.encode("utf-8", "backslashreplace"), status, media_type="application/json; charset=utf-8",
-                    headers={"Cache-Control": "no-store"})
+                    headers=headers)
 
 
 async def _body(request: Request, seconds: float) -> bytes:
