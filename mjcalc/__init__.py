@@ -16,7 +16,7 @@ from typing import Any
 
 from .api import MjcalcError, RulesetError, check, rulesets, score, score_many, waits
 
-__all__ = ["MjcalcError", "RulesetError", "check", "core", "rulesets", "score", "score_many", "waits"]
+__all__ = ["MjcalcError", "RulesetError", "check", "core_build", "rulesets", "score", "score_many", "waits"]
 __version__ = "0.1.0"
 
 # Internal names once imported from here, kept importable (not part of the API: they may change).
@@ -33,7 +33,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'mjcalc' has no attribute {name!r}")
 
 
-def core() -> str:
+def core_build() -> str:
     """Which core this installation runs: its hot modules compiled by mypyc (setup.py), or pure Python."""
     from . import engine
 

@@ -15,7 +15,7 @@ import pytest
 from api_samples import cli, sample, set_args
 
 import mjcalc
-from mjcalc.ruleset import builtin_names
+from mjcalc.support.builtin import builtin_names
 
 ROOT = Path(__file__).parent.parent
 QUICK = "123m456p789s111z22z +zimo +seat=E"

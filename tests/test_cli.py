@@ -252,7 +252,7 @@ def test_one_rule_for_options(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", ["changchun", "changchun-mil", "jilin", "meihe", "riichi"])
 def test_rules_show_writes_values_as_a_reader_does_and_fits_the_terminal(name: str) -> None:
-    from mjcalc.render import cols
+    from mjcalc.output.fit import cols
 
     for columns in ("60", "100"):
         r = run("rules", "show", name, env={"COLUMNS": columns})
@@ -324,7 +324,7 @@ def test_rules_show_names_only_files_in_the_repository(tmp_path) -> None:
     a file the repository does not hold (the project's seeds/ and spec/ are not shipped)."""
     from pathlib import Path
 
-    from mjcalc.ruleset import builtin_names
+    from mjcalc.support.builtin import builtin_names
 
     for name in builtin_names():
         text = run("rules", "show", name, env={"COLUMNS": ""}).output

@@ -29,8 +29,8 @@ else:  # a developer's environment made before the extra existed
 from starlette.testclient import TestClient
 
 import mjcalc
-from mjcalc.context import FLAGS
-from mjcalc.ruleset import builtin_names
+from mjcalc.core.context import FLAGS
+from mjcalc.support.builtin import builtin_names
 from mjcalc.web.app import MAX_BODY, MAX_OPTIONS, create_app
 from mjcalc.web.server import banner
 
@@ -289,8 +289,8 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
 def test_the_labels_of_the_ids_a_score_carries(client: TestClient) -> None:
     """GET /api/rules "labels": the words of every ``applies_to`` and ``wait`` id in each language, those of the
     command line's table (the items' "applies to" column, the reading's wait)."""
-    from mjcalc.readings import WAITS
-    from mjcalc.schema import SCOPES
+    from mjcalc.core.readings.decompose import WAITS
+    from mjcalc.ruleset.schema import SCOPES
 
     labels = client.get("/api/rules").json()["labels"]
     assert set(labels["applies_to"]) == set(SCOPES) and set(labels["wait"]) == set(WAITS)

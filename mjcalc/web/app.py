@@ -48,7 +48,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 16_384  # bytes in one request: a line is at most 1,000 characters (notation.MAX_LINE), options few
 MAX_OPTIONS = 64  # entries of "set"
 MAX_NAME = 64  # characters in a ruleset or option name
-MAX_VALUE = 1_000  # characters in an option's value (as batch.MAX_VALUE)
+MAX_VALUE = 1_000  # characters in an option's value (as batch.readers.MAX_VALUE)
 # A line (or its waits) is cut off after this long. The slowest seen, the waits of a Meihe hand with four
 # wildcards (666777m3333p789s8m +zimo +hui=3p), took 4.3 s on a loaded 2-core machine.
 LINE_SECONDS = 10.0

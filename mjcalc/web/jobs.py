@@ -28,11 +28,11 @@ def error_text(kind: str, message: str, column: int | None = None) -> str:
 
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
-    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
+    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.registry.FLAGS``)."""
     import os
 
     from ..api import rulesets
-    from ..context import FLAGS
+    from ..registry import FLAGS
 
     found = rulesets()
     for shown in found.values():
@@ -46,15 +46,15 @@ def catalogue() -> dict[str, Any]:
 def labels() -> dict[str, dict[str, dict[str, str]]]:
     """The words the page shows for the ids of a score's JSON, in each language, as the command line's table
     writes them: ``applies_to`` (the items' scopes) and ``wait`` (the kept reading's wait)."""
+    from ..core.readings.decompose import WAIT_FACT_NAMES, WAITS
     from ..i18n import LANGS, tr
-    from ..readings import WAIT_FACT_NAMES, WAITS
-    from ..render import WAIT_NAMES
-    from ..schema import SCOPES
+    from ..output.table import WAIT_NAMES
+    from ..ruleset.schema import SCOPES
 
     scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
     waits: dict[str, dict[str, str]] = {}
     for wait in WAITS:
-        if wait in WAIT_NAMES:  # the reading line's words (render.to_text)
+        if wait in WAIT_NAMES:  # the reading line's words (output.table.to_text)
             zh, en = WAIT_NAMES[wait]
             waits[wait] = {"en": en, "zh": zh}
         else:
@@ -66,9 +66,10 @@ def _json_types(rules: str | None, options: dict[str, Any]) -> None:
     """A JSON true / false is the value of an on / off option only (``{"base": true}`` is not 1, as Python
     would have it); other values are the ruleset's to read, as ``--set`` text is. Raises RulesetError."""
     from ..api import RulesetError
-    from ..engine import DEFAULT_RULESET
+    from ..config import DEFAULT_RULESET
     from ..errors import MjcalcError
-    from ..ruleset import builtin_names, load_ruleset
+    from ..ruleset.loader import load_ruleset
+    from ..support.builtin import builtin_names
 
     if not any(isinstance(v, bool) for v in options.values()):
         return
@@ -128,10 +129,10 @@ def _outlive_a_group_sigterm() -> None:
 
 def serve(conn: Any, parent: int, nice: int = 0) -> None:
     """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
-    with the parent whatever kills it (``batch._worker_init``); ``nice`` lowers its priority."""
+    with the parent whatever kills it (``batch.work._worker_init``); ``nice`` lowers its priority."""
     import os
 
-    from ..batch import _worker_init
+    from ..batch.work import _worker_init
 
     _worker_init(parent)
     _outlive_a_group_sigterm()

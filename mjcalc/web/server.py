@@ -136,7 +136,7 @@ def _open_later(address: str) -> None:
 def workers() -> tuple[int, int]:
     """The worker processes of the scores' lane and of the waits' lane (as many: the waits' yield the
     processors to the scores', app.WAITS_NICE)."""
-    from ..batch import usable_cpus
+    from ..batch.parallel import usable_cpus
 
     each = max(2, min(4, usable_cpus()))
     return each, each

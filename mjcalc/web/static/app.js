@@ -62,7 +62,7 @@ const T = {
   },
 };
 
-// Only a fallback for a server that does not send the flag table: the same table as mjcalc/context.py.
+// Only a fallback for a server that does not send the flag table: the same table as mjcalc/core/context.py and the hooks (mjcalc/hooks/).
 const FALLBACK_FLAGS = [
   ["zimo", "bool", "self-drawn", ["tsumo", "自摸"], "won on a discard"],
   ["seat", "seat", "winner's seat wind; East is the dealer", ["座", "门风"], "S"],
