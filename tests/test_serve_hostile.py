@@ -298,7 +298,8 @@ def test_headers_are_bounded_however_they_are_written(served: tuple[int, Any]) -
 
 @pytest.mark.parametrize(("options", "named"), [
     (0, "'set'"), (False, "'set'"), ("", "'set'"), ([], "'set'"), ("cap=500", "'set'"),
-    ({"base": True}, "'base'"), ({"cap": False}, "'cap'"), ({"nosuch": 1}, "'nosuch'"), ({"base": 2.5}, "'base'"),
+    ({"base": True}, "'base'"), ({"base": False}, "'base'"), ({"cap": True}, "'cap'"), ({"nosuch": 1}, "'nosuch'"),
+    ({"base": 2.5}, "'base'"),
 ])
 def test_set_is_an_object_of_known_options_of_the_right_type(served: tuple[int, Any], options: Any,
                                                              named: str) -> None:
@@ -312,6 +313,9 @@ def test_set_is_an_object_of_known_options_of_the_right_type(served: tuple[int, 
     assert status == 200, body
     status, _, body = request(port, "POST", "/api/score", {"hand": QUICK, "rules": "riichi", "set": {"aka": False}})
     assert status == 200, body
+    # false is off, as the ruleset reads it (--set cap=off): no cap, not a cap of 0
+    no_cap = request(port, "POST", "/api/score", {"hand": QUICK, "set": {"cap": "off"}})
+    assert no_cap[0] == 200 and request(port, "POST", "/api/score", {"hand": QUICK, "set": {"cap": False}})[2] == no_cap[2]
 
 
 def test_every_error_is_the_json_error_object_with_the_security_headers(served: tuple[int, Any]) -> None:

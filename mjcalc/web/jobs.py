@@ -62,37 +62,11 @@ def labels() -> dict[str, dict[str, dict[str, str]]]:
     return {"applies_to": scopes, "wait": waits}
 
 
-def _json_types(rules: str | None, options: dict[str, Any]) -> None:
-    """A JSON true / false is the value of an on / off option only (``{"base": true}`` is not 1, as Python
-    would have it); other values are the ruleset's to read, as ``--set`` text is. Raises RulesetError."""
-    from ..api import RulesetError
-    from ..config import DEFAULT_RULESET
-    from ..errors import MjcalcError
-    from ..ruleset.loader import load_ruleset
-    from ..support.builtin import builtin_names
-
-    if not any(isinstance(v, bool) for v in options.values()):
-        return
-    name = rules or DEFAULT_RULESET
-    if name not in builtin_names():
-        return  # not one the server reads: the API says so
-    defs = load_ruleset(name).options
-    for key, value in options.items():
-        found = defs.get(key)
-        if isinstance(value, bool) and found is not None and found.type != "bool":
-            try:
-                found.parse("true" if value else "false", "options")
-            except MjcalcError as exc:
-                raise RulesetError(exc.kind, exc.message, exc.column) from None
-
-
 def answer(job: tuple[str, Any]) -> Answer:
     from ..api import RulesetError, score, waits
 
     kind, body = job
     try:
-        if kind in ("score", "waits"):
-            _json_types(body["rules"], body["set"])
         if kind == "score":
             obj = score(body["hand"], body["rules"], body["set"], body["lang"], builtin_only=True)
         elif kind == "waits":
