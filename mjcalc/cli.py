@@ -566,6 +566,9 @@ def serve(
                                                "your network (127.0.0.1: this machine only)."),
     port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free one)."),
     open_: bool = typer.Option(False, "--open", help="Open the page in this machine's browser."),
+    allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
+                                         help="A name the page may be opened by besides this machine's addresses "
+                                              "and localhost (repeatable); other names are refused."),
 ) -> None:
     """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
     from .web import missing  # the web stack only for this command: the others start without it
@@ -577,7 +580,7 @@ def serve(
     from .web.server import run
 
     try:
-        code = run(host, port, open_)
+        code = run(host, port, open_, tuple(allow_host))
     except MjcalcError as exc:
         _fail(exc)
         return
