@@ -1,0 +1,167 @@
+"""The game's one door into the hand pipeline: every call from mjcalc/game into the scorer, the ruleset model, the
+notation and the settlement goes through this module, so that a change of the core's layout touches only here.
+
+What it gives the game: a ruleset's view for a game (``hand_rules``: its id, the flags it reads, its options, its
+``game:`` section), the flags a winning line gives (``given_flags``), a winning line scored (``score_win``: the
+engine's Result, each seat's net, its JSON), the kong money of melds listed for a player (``kong_money``), a tile
+read (``tile_kind``). Seats are winds ``E S W N``, East the dealer, as the scorer names them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from ..context import _seat, _typed
+from ..engine import Request, Result, score_line
+from ..errors import MjcalcError
+from ..hand import _meld_of
+from ..normalise import normalise
+from ..notation import parse_line, parse_tile_list
+from ..record import record_bytes, to_json
+from ..ruleset import Ruleset, load_ruleset
+from ..settlement import _kong_value
+from .model import GameError
+
+SEATS: Final = ("E", "S", "W", "N")
+# A flag in a line: ``+`` and its body up to a space or the next ``+`` (the notation's own reading).
+_FLAG: Final = re.compile(r"\+([^\s+]*)")
+
+
+class HandRules:
+    """A ruleset as the game uses it, under the game's options: one per game."""
+
+    def __init__(self, ruleset: Ruleset, ref: str, overrides: Mapping[str, Any], options: Mapping[str, Any]) -> None:
+        self.ruleset = ruleset
+        self.id = ruleset.id
+        self.request = Request(ref, dict(overrides))
+        self.options = options  # every option's value, hand and game
+        self.reads: frozenset[str] = ruleset.flags  # the flags the hand scorer reads
+        raw = ruleset.raw.get("game")
+        self.game_section: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        self.base = int(options.get("base", 1) or 1)
+        # A kong of wildcards is priced apart (Meihe's 黄金杠): a result's kongs then need the wildcard kind.
+        self.wildcard_kongs = any(rule.wildcard for rule in ruleset.kongs.values())
+        self.option_names = tuple(ruleset.options)
+
+
+def hand_rules(ref: str, overrides: Mapping[str, Any]) -> HandRules:
+    """The ruleset ``ref`` (a built-in name or a file) with ``overrides`` (``--set``) checked: MjcalcError else."""
+    if not isinstance(ref, str) or not ref:
+        raise MjcalcError("ruleset", "a game names its ruleset: a built-in name or a path to a .yaml file")
+    ruleset = load_ruleset(ref)
+    options = ruleset.option_values(dict(overrides), "set")
+    return HandRules(ruleset, ref, overrides, options)
+
+
+def given_flags(line: str) -> dict[str, tuple[object, int]]:
+    """The context flags a winning line gives, by canonical name (``+dealer`` is ``seat``, ``+tsumo`` is ``zimo``),
+    each with its typed value and its column; a word that is no flag is left to the scorer to refuse."""
+    text = normalise(line) if not line.isascii() else line
+    out: dict[str, tuple[object, int]] = {}
+    for found in _FLAG.finditer(text):
+        word, eq, value = found.group(1).partition("=")
+        try:
+            name, typed = _typed(word, value if eq else None, frozenset())
+        except MjcalcError:
+            continue  # unknown or badly written: the scorer says so, with its caret
+        out.setdefault(name, (typed, found.start() + 1))
+    return out
+
+
+def seat_of(text: str) -> str | None:
+    """A seat wind as a flag writes it (E, 南, 3z …), or None."""
+    return _seat(text)
+
+
+class ScoredWin:
+    """A winning line scored: the line, the engine's Result, each seat's net (hand payments, the winner's kongs,
+    riichi sticks taken), the wildcard kind it played with (Meihe) and the score's JSON (``score --json``)."""
+
+    __slots__ = ("line", "result", "net", "wild_kind")
+
+    def __init__(self, line: str, result: Result) -> None:
+        self.line = line
+        self.result = result
+        best = result.best
+        assert best is not None  # a win
+        self.net: dict[str, int] = best.settlement.net
+        self.wild_kind: int | None = best.candidate.wild_kind
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        return to_json(self.result, lang)
+
+    def json_bytes(self) -> bytes:
+        """``to_json`` as compact JSON bytes, as a batch writes it."""
+        return record_bytes(self.result)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """What a sheet says of the hand in words: its unit total, fu (riichi), limit, points."""
+        best = self.result.best
+        assert best is not None
+        s = best.settlement
+        return {"fan": s.fan, "fu": s.fu, "limit": s.limit, "points": s.points,
+                "unit": self.result.ruleset.unit if self.result.ruleset is not None else "fan"}
+
+
+def score_win(rules: HandRules, line: str) -> ScoredWin:
+    """Score a winning line (its context filled in by the game). Anything but a win is a GameError: a line that
+    cannot be read (the scorer's message and column), a hand that is no win (the failed conditions), a hand
+    one tile short."""
+    result = score_line(line, rules.request, with_wait_scores=False)
+    if result.result == "win":
+        return ScoredWin(line, result)
+    if result.result == "error":
+        error = result.error
+        assert error is not None
+        raise GameError(error.msg, error.column, kind=error.kind)
+    if result.result == "waiting":
+        raise GameError(f"the winning hand is one tile short (it waits on {', '.join(result.wait_names()) or 'nothing'})"
+                        ": give the 14 tiles, the winning tile last", 1)
+    failed = "; ".join(str(c.message.get("en", c.id)) for c in result.failed)
+    raise GameError(f"not a win under {rules.id}: {failed}", 1)
+
+
+def tile_kind(text: str) -> int:
+    """One tile (``5m``) as its kind; GameError else."""
+    try:
+        found = parse_tile_list(text)
+    except MjcalcError:
+        found = []
+    if len(found) != 1:
+        raise GameError(f"'{text}' is not one tile (such as 5m)")
+    return found[0]
+
+
+def tile_name(kind: int) -> str:
+    from ..tiles import name
+
+    return name(kind)
+
+
+def kong_money(rules: HandRules, melds: Sequence[str], wild_kind: int | None) -> list[int]:
+    """What each of ``melds`` (kongs as written in a hand: ``[7777z]``, ``(1111m)``, ``{12341z}``) earns its owner
+    from each other player, by the ruleset's kong table × the base: one amount a kong. GameError for what is no
+    kong (with the meld's index as its column)."""
+    ruleset = rules.ruleset
+    out = []
+    for at, text in enumerate(melds):
+        try:
+            parsed = parse_line(text) if isinstance(text, str) else None
+        except MjcalcError as exc:
+            raise GameError(f"kong {text!r}: {exc.message}", at + 1) from None
+        if parsed is None or len(parsed.melds) != 1 or parsed.kinds or parsed.flower_kinds or parsed.flags:
+            raise GameError(f"{text!r} is not one kong as a hand writes it: [7777z], (1111m), {{1234z}}", at + 1)
+        try:
+            meld = _meld_of(parsed.melds[0], ruleset.tile_rules)
+        except MjcalcError as exc:
+            raise GameError(f"kong {text!r}: {exc.message}", at + 1) from None
+        if not meld.is_kong:
+            raise GameError(f"{text!r} is not a kong (four of a kind, or a special kong of {rules.id})", at + 1)
+        if meld.kind == "special" and not ruleset.special_kong_points:
+            raise GameError(f"{text!r}: {rules.id} has no special kongs", at + 1)
+        _, _, _, points = _kong_value(ruleset, meld, wild_kind)
+        out.append(points * rules.base)
+    return out
