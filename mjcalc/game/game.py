@@ -49,9 +49,12 @@ class Game:
     JSON); ``to_text`` / ``to_jsonl`` write the record."""
 
     def __init__(self, header: Header) -> None:
-        self.header = header
         self._replay = Replay(header)
         self.rules = self._replay.rules
+        # the options as their types read them (1, not "1"): the record is written the same from text or JSON
+        self.header = Header(header.players, header.rules, {k: self.rules.options.get(k, v)
+                                                            for k, v in header.options.items()})
+        self._replay.header = self.header
         self._results: list[Result] = []
         self._sources: list[Source] = []
         self._undo: list[tuple[Any, ...]] = []

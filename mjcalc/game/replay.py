@@ -530,8 +530,8 @@ class Replay:
         return Final(scores, ranking, points, self.ended, self.reason, leftover, self.next_hand(), grades)
 
     def sheet(self) -> Sheet:
-        return Sheet(self.rules.id, list(self.players), dict(self.header.options), list(self.entries), self.final(),
-                     list(self.errors))
+        options = {key: self.rules.options.get(key, value) for key, value in self.header.options.items()}  # typed
+        return Sheet(self.rules.id, list(self.players), options, list(self.entries), self.final(), list(self.errors))
 
 
 def agrees(log: dict[str, Any], summary: dict[str, Any]) -> bool:
