@@ -50,6 +50,9 @@ def _app_options(version: bool = VersionOpt) -> None:
 
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
+from .game_cli import game_app  # noqa: E402  (the game's commands: mjcalc/game_cli.py)
+
+app.add_typer(game_app, name="game")
 
 RulesOpt = typer.Option(None, "--rules", "-r", help="Ruleset name or path to a .yaml file "
                                                     "(default: MJCALC_RULES, the config file, then changchun).")

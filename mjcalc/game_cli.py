@@ -1,0 +1,449 @@
+"""``mjcalc game …``: the commands of a whole game, kept in SQLite (mjcalc/store.py), played by the engine
+(mjcalc/game), shown by mjcalc/render_game.py and mjcalc/chart_svg.py. Thin: options in, one transaction, output.
+
+Exit codes as the rest of mjcalc: 2 a result (or record line) that cannot be read or applied, a refused
+``--hand N``, an unknown game; 3 the database (cannot be opened, not mjcalc's, damaged), a ruleset or an option.
+"""
+
+# No ``from __future__ import annotations``: typer reads the commands' annotations (see cli.py).
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+
+from .i18n import N_, Msg, tr
+
+game_app = typer.Typer(no_args_is_help=True, help=N_("A whole game: the score sheet (new, add, undo, show, list, "
+                                                     "export, replay, players), kept in SQLite."))
+
+DbOpt = typer.Option(None, "--db", help=N_("The games' database file (default: MJCALC_DB, else "
+                                           "~/.local/share/mjcalc/games.db)."))
+LangOpt = typer.Option(None, "--lang", help=N_("Language of messages: en or zh."))
+SheetJsonOpt = typer.Option(False, "--json", help=N_("Print the sheet as JSON (docs/GAME.md)."))
+HandOpt = typer.Option(None, "--hand", help=N_("The hand number this result must be: refused if another was "
+                                                "added first."))
+
+
+def _fail(exc: Any) -> NoReturn:
+    from .cli import _fail as fail
+
+    fail(exc)
+    raise AssertionError  # unreachable: _fail exits
+
+
+def _setup(lang: str | None) -> str:
+    from .cli import _config, _lang
+
+    return _lang(lang, _config(lang))
+
+
+def _store(db: str | None, *, create: bool) -> Any:
+    from .store import Store, StoreError, default_path
+
+    try:
+        return Store(db or default_path(), create=create)
+    except StoreError as exc:
+        _fail(exc)
+
+
+def _width() -> int | None:
+    from .render import terminal_width
+
+    return terminal_width()
+
+
+def _say(text: str) -> None:
+    typer.echo(text)
+
+
+def _sheet_json(sheet: Any, lang: str, pretty: bool = True) -> str:
+    if pretty:
+        return json.dumps(sheet.to_json(lang), ensure_ascii=False, indent=2)
+    return sheet.json_bytes().decode("utf-8")
+
+
+def _kept(store: Any, name: str) -> Any:
+    from .errors import MjcalcError
+
+    try:
+        return store.get(name)
+    except MjcalcError as exc:
+        _fail(exc)
+
+
+def _replayed(kept: Any) -> Any:
+    from .errors import MjcalcError
+
+    try:
+        return kept.game()
+    except MjcalcError as exc:  # the header's ruleset is gone or broken (a file moved)
+        _fail(exc)
+
+
+def _added_text(name: str, game: Any, entry: Any, lang: str, width: int | None, what: str) -> str:
+    from .render import cols, wrap
+    from .render_game import next_words, result_words, signed, standing_text
+
+    sheet = game.sheet()
+    players = sheet.players
+    lines = wrap(f"{what} {tr('hand {number}', lang).format(number=entry.number)} · {entry.label} · "
+                 + result_words(entry, players, lang), width, 2)
+    wname = max(cols(p) for p in players)
+    wc = max(len(signed(c)) for c in entry.changes)
+    we = max(len(str(e)) for e in entry.end)
+    for p in range(4):
+        lines.append("  " + players[p] + " " * (wname - cols(players[p])) + "  " + signed(entry.changes[p]).rjust(wc)
+                     + "  " + str(entry.end[p]).rjust(we))
+    final = sheet.final
+    if final.ended:
+        lines += standing_text(sheet, lang, width)
+    elif final.next is not None:
+        lines += wrap(tr("next", lang) + ": " + next_words(final.next, players, lang), width, 2)
+    return "\n".join(lines)
+
+
+@game_app.command("new", help=N_("Start a game: its players in seat order (the first deals first, or --dealer), "
+                                 "its ruleset and options."))
+def new_cmd(
+    name: str = typer.Argument(..., help=N_("The game's name (used by the other commands).")),
+    rules: str = typer.Option(None, "--rules", "-r", help=N_("Ruleset name or path to a .yaml file (default: "
+                                                              "MJCALC_RULES, the config file, then changchun).")),
+    players: str = typer.Option(..., "--players", "-p", help=N_("The four players in seat order: A,B,C,D.")),
+    set_: list[str] = typer.Option(None, "--set", "-s", help=N_("Option KEY=VALUE of the hand or the game "
+                                                                 "(repeatable), e.g. length=tonpuu.")),
+    dealer: str = typer.Option(None, "--dealer", help=N_("Who deals first: a player's name, or random "
+                                                         "(default: the first listed).")),
+    db: str = DbOpt,
+    json_out: bool = SheetJsonOpt,
+    lang: str = LangOpt,
+) -> None:
+    import os
+
+    from .cli import _config, _lang, _options
+    from .errors import MjcalcError
+    from .game import Game, header_to_json
+    from .store import check_name
+
+    config = _config(lang)
+    chosen = _lang(lang, config)
+    ruleset = rules or config.rules or "changchun"
+    if (ruleset.endswith((".yaml", ".yml")) or os.sep in ruleset) and os.path.exists(ruleset):
+        ruleset = os.path.abspath(ruleset)  # the game is read again from any folder
+    names = [p.strip() for p in players.split(",")]
+    if dealer == "random":
+        import random
+
+        dealer = random.SystemRandom().choice(names) if len(set(names)) == 4 else None
+    try:
+        check_name(name)
+        game = Game.new(names, ruleset, _options(set_), dealer)
+    except MjcalcError as exc:
+        _fail(exc)
+    store = _store(db, create=True)
+    try:
+        with store.write():
+            store.create(name, header_to_json(game.header))
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    if json_out:
+        _say(_sheet_json(game.sheet(), chosen))
+        return
+    from .render import wrap
+
+    header = game.header
+    _say("\n".join(wrap(tr("game {name} started: {rules}, {players}; {first} deals first", chosen).format(
+        name=name, rules=game.rules.id, players=", ".join(header.players), first=header.players[0]), _width(), 2)))
+    nxt = game.next_hand()
+    if nxt is not None:
+        from .render_game import next_words
+
+        _say("\n".join(wrap(tr("next", chosen) + ": " + next_words(nxt, list(header.players), chosen), _width(), 2)))
+
+
+@game_app.command("add", help=N_("Add a result: the text form (B ron C 123m456p789s111z 22z riichi B) or one "
+                                 "GAME.md JSON result."))
+def add_cmd(
+    name: str = typer.Argument(..., help=N_("The game's name.")),
+    result: list[str] = typer.Argument(..., help=N_("The result (quotes optional: the words are joined).")),
+    hand: int = HandOpt,
+    db: str = DbOpt,
+    json_out: bool = SheetJsonOpt,
+    lang: str = LangOpt,
+) -> None:
+    from .errors import MjcalcError
+    from .game import result_to_json
+
+    chosen = _setup(lang)
+    text = " ".join(result)
+    store = _store(db, create=True)
+    try:
+        with store.write():  # the write lock first: the game read, replayed and added to under it
+            kept = store.get(name)
+            game = _replayed(kept)
+            _check_hand(game, hand, "add")
+            entry = game.add(text)
+            store.append(kept, result_to_json(game.results[-1], game.header))
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    if json_out:
+        _say(_sheet_json(game.sheet(), chosen))
+    else:
+        _say(_added_text(name, game, entry, chosen, _width(), tr("added", chosen)))
+
+
+def _check_hand(game: Any, hand: int | None, action: str) -> None:
+    """``--hand N`` of add: the next result must be hand N; of undo: the last result must be."""
+    from .store import Refused
+
+    if hand is None:
+        return
+    if action == "add":
+        nxt = game.next_hand()
+        if nxt is None:
+            raise Refused(Msg("the game has ended: hand {hand} cannot be added; nothing was added", hand=hand))
+        if nxt["number"] != hand:
+            raise Refused(Msg("refused: the next result is hand {next}, not hand {hand} (another result was "
+                                "added or undone first?); nothing was added", next=nxt["number"], hand=hand))
+        return
+    entries = game.sheet().hands
+    last = entries[-1].number if entries else None
+    if last != hand:
+        raise Refused(Msg("refused: the last result is hand {last}, not hand {hand} (another result was added or "
+                            "undone first?); nothing was undone", last=last if last is not None else "none",
+                            hand=hand))
+
+
+@game_app.command("undo", help=N_("Take the last result back."))
+def undo_cmd(
+    name: str = typer.Argument(..., help=N_("The game's name.")),
+    hand: int = typer.Option(None, "--hand", help=N_("The hand number the last result must be: refused if "
+                                                     "another was added first.")),
+    db: str = DbOpt,
+    json_out: bool = SheetJsonOpt,
+    lang: str = LangOpt,
+) -> None:
+    from .errors import MjcalcError
+    from .store import Refused
+
+    chosen = _setup(lang)
+    store = _store(db, create=True)
+    try:
+        with store.write():
+            kept = store.get(name)
+            game = _replayed(kept)
+            if not kept.results:
+                raise Refused(Msg("game {name} has no result to undo", name=name))
+            _check_hand(game, hand, "undo")
+            entry = game.sheet().hands[-1] if len(game.results) == len(kept.results) else None
+            store.remove_last(kept)
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    game = _replayed(kept)
+    if json_out:
+        _say(_sheet_json(game.sheet(), chosen))
+        return
+    from .render import wrap
+    from .render_game import next_words, result_words
+
+    players = list(game.header.players)
+    if entry is not None:
+        _say("\n".join(wrap(tr("undone", chosen) + f" {tr('hand {number}', chosen).format(number=entry.number)} · "
+                            f"{entry.label} · {result_words(entry, players, chosen)}", _width(), 2)))
+    else:
+        _say(tr("undone: the last result kept", chosen))
+    nxt = game.next_hand()
+    if nxt is not None:
+        _say("\n".join(wrap(tr("next", chosen) + ": " + next_words(nxt, players, chosen), _width(), 2)))
+
+
+@game_app.command("show", help=N_("The sheet: every hand, each player's change and running total, the standing, "
+                                  "the next hand, the ranking at the end."))
+def show_cmd(
+    name: str = typer.Argument(..., help=N_("The game's name.")),
+    json_out: bool = SheetJsonOpt,
+    svg: str = typer.Option(None, "--svg", help=N_("Also write the scores over the hands as an SVG picture to "
+                                                   "this file.")),
+    db: str = DbOpt,
+    lang: str = LangOpt,
+) -> None:
+    from .errors import MjcalcError
+
+    chosen = _setup(lang)
+    store = _store(db, create=False)
+    try:
+        with store.read():
+            kept = store.get(name)
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    game = _replayed(kept)
+    sheet = game.sheet()
+    if svg:
+        _write_svg(svg, name, sheet, chosen)
+    if json_out:
+        _say(_sheet_json(sheet, chosen))
+    else:
+        from .render_game import sheet_text
+
+        _say(sheet_text(name, sheet, chosen, _width()))
+
+
+def _write_svg(path: str, name: str, sheet: Any, lang: str) -> None:
+    from .chart_svg import sheet_svg
+    from .errors import MjcalcError
+
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(sheet_svg(name, sheet, lang))
+    except OSError as exc:
+        _fail(MjcalcError("option", Msg("cannot write {path}: {reason}", path=path, reason=exc.strerror or str(exc))))
+
+
+@game_app.command("list", help=N_("The games kept: name, ruleset, players, hands played, where each stands."))
+def list_cmd(
+    db: str = DbOpt,
+    json_out: bool = typer.Option(False, "--json", help=N_("Print the list as JSON.")),
+    lang: str = LangOpt,
+) -> None:
+    from .errors import MjcalcError
+
+    chosen = _setup(lang)
+    store = _store(db, create=False)
+    try:
+        with store.read():
+            kept = store.all()
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    rows = []
+    for k in kept:
+        game = _replayed(k)
+        sheet = game.sheet()
+        hands = sheet.hands[-1].number if sheet.hands else 0
+        rows.append({"name": k.name, "rules": sheet.ruleset, "players": sheet.players, "results": len(k.results),
+                     "hands": hands, "ended": sheet.final.ended, "reason": sheet.final.reason,
+                     "next": sheet.final.next, "scores": sheet.final.scores, "created": k.created,
+                     "updated": k.updated})
+    if json_out:
+        _say(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    from .render import wrap
+
+    if not rows:
+        _say(tr("no game kept in {path}", chosen).format(path=store.path))
+        return
+    width = _width()
+    for r in rows:
+        state = tr("ended", chosen) if r["ended"] else tr("next", chosen) + " " + str((r["next"] or {}).get("label", ""))
+        _say("\n".join(wrap(f"{r['name']} · {r['rules']} · {', '.join(r['players'])} · "
+                            + tr("{n} hands", chosen).format(n=r["hands"]) + f" · {state} · "
+                            + (r["updated"] or "")[:16].replace("T", " "), width, 2)))
+
+
+@game_app.command("export", help=N_("Write a game's record (text or GAME.md's JSON Lines) or its sheet as CSV."))
+def export_cmd(
+    name: str = typer.Argument(..., help=N_("The game's name.")),
+    fmt: str = typer.Option("text", "--format", help=N_("text | jsonl | csv")),
+    output: str = typer.Option(None, "--output", "-o", help=N_("Write here instead of stdout.")),
+    db: str = DbOpt,
+    lang: str = LangOpt,
+) -> None:
+    from .errors import MjcalcError
+
+    chosen = _setup(lang)
+    if fmt not in ("text", "jsonl", "csv"):
+        _fail(MjcalcError("option", Msg("--format is text, jsonl or csv, not '{value}'", value=fmt)))
+    store = _store(db, create=False)
+    try:
+        with store.read():
+            kept = store.get(name)
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    game = _replayed(kept)
+    if fmt == "text":
+        data = game.to_text()
+    elif fmt == "jsonl":
+        data = game.to_jsonl()
+    else:
+        from .render_game import sheet_csv
+
+        data = sheet_csv(game.sheet(), chosen)
+    if output in (None, "-"):
+        sys.stdout.write(data)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(data)
+    except OSError as exc:
+        _fail(MjcalcError("option", Msg("cannot write {path}: {reason}", path=output, reason=exc.strerror or str(exc))))
+
+
+@game_app.command("players", help=N_("Each player's total over every game kept, by ruleset; the grade where the "
+                                     "family has one."))
+def players_cmd(
+    db: str = DbOpt,
+    json_out: bool = typer.Option(False, "--json", help=N_("Print the totals as JSON.")),
+    lang: str = LangOpt,
+) -> None:
+    from .errors import MjcalcError
+
+    chosen = _setup(lang)
+    store = _store(db, create=False)
+    try:
+        with store.read():
+            kept = store.all()
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+    totals: dict[tuple[str, str], dict[str, Any]] = {}
+    ladders: dict[str, Any] = {}
+    for k in kept:
+        game = _replayed(k)
+        sheet = game.sheet()
+        ladders.setdefault(sheet.ruleset, game.rules)
+        for p, player in enumerate(sheet.players):
+            row = totals.setdefault((player, sheet.ruleset), {"player": player, "rules": sheet.ruleset, "games": 0,
+                                                              "total": 0, "points": None, "first": 0})
+            row["games"] += 1
+            row["total"] += sheet.final.scores[p] - game.rules.start
+            row["first"] += sheet.final.ranking[0] == p
+            if sheet.final.points is not None:
+                row["points"] = round((row["points"] or 0) + sheet.final.points[p], 1)
+    rows = sorted(totals.values(), key=lambda r: (r["rules"], -r["total"], r["player"]))
+    for r in rows:
+        grade = ladders[r["rules"]].grade(r["total"]) if ladders[r["rules"]].grades else None
+        r["grade"] = dict(grade.names) if grade is not None else None
+    if json_out:
+        _say(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        _say(tr("no game kept in {path}", chosen).format(path=store.path))
+        return
+    from .render import cols, wrap
+
+    width = _width()
+    wname = max(cols(r["player"]) for r in rows)
+    current = None
+    for r in rows:
+        if r["rules"] != current:
+            current = r["rules"]
+            _say(f"{current}:")
+        parts = [r["player"] + " " * (wname - cols(r["player"])), f"{r['total']:+d}",
+                 tr("{n} games", chosen).format(n=r["games"]), tr("{n} first", chosen).format(n=r["first"])]
+        if r["points"] is not None:
+            parts.append(tr("{points} pt", chosen).format(points=f"{r['points']:+.1f}"))
+        if r["grade"]:
+            parts.append(r["grade"].get(chosen) or r["grade"].get("zh") or "")
+        _say("\n".join(wrap("  " + "  ".join(parts), width, 4)))
