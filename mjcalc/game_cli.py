@@ -81,14 +81,15 @@ def _replayed(kept: Any) -> Any:
         _fail(exc)
 
 
-def _added_text(name: str, game: Any, entry: Any, lang: str, width: int | None, what: str) -> str:
+def _added_text(game: Any, entry: Any, lang: str, width: int | None) -> str:
     from .render import cols, wrap
     from .render_game import next_words, result_words, signed, standing_text
 
     sheet = game.sheet()
     players = sheet.players
-    lines = wrap(f"{what} {tr('hand {number}', lang).format(number=entry.number)} · {entry.label} · "
-                 + result_words(entry, players, lang), width, 2)
+    lines = wrap(tr("added {entry}", lang).format(entry=f"{tr('hand {number}', lang).format(number=entry.number)} · "
+                                                        f"{entry.label} · {result_words(entry, players, lang)}"),
+                 width, 2)
     wname = max(cols(p) for p in players)
     wc = max(len(signed(c)) for c in entry.changes)
     we = max(len(str(e)) for e in entry.end)
@@ -99,7 +100,7 @@ def _added_text(name: str, game: Any, entry: Any, lang: str, width: int | None, 
     if final.ended:
         lines += standing_text(sheet, lang, width)
     elif final.next is not None:
-        lines += wrap(tr("next", lang) + ": " + next_words(final.next, players, lang), width, 2)
+        lines += wrap(tr("next: {what}", lang).format(what=next_words(final.next, players, lang)), width, 2)
     return "\n".join(lines)
 
 
@@ -160,7 +161,7 @@ def new_cmd(
     if nxt is not None:
         from .render_game import next_words
 
-        _say("\n".join(wrap(tr("next", chosen) + ": " + next_words(nxt, list(header.players), chosen), _width(), 2)))
+        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=next_words(nxt, list(header.players), chosen)), _width(), 2)))
 
 
 @game_app.command("add", help=N_("Add a result: the text form (B ron C 123m456p789s111z 22z riichi B) or one "
@@ -193,7 +194,7 @@ def add_cmd(
     if json_out:
         _say(_sheet_json(game.sheet(), chosen))
     else:
-        _say(_added_text(name, game, entry, chosen, _width(), tr("added", chosen)))
+        _say(_added_text(game, entry, chosen, _width()))
 
 
 def _check_hand(game: Any, hand: int | None, action: str) -> None:
@@ -254,13 +255,14 @@ def undo_cmd(
 
     players = list(game.header.players)
     if entry is not None:
-        _say("\n".join(wrap(tr("undone", chosen) + f" {tr('hand {number}', chosen).format(number=entry.number)} · "
-                            f"{entry.label} · {result_words(entry, players, chosen)}", _width(), 2)))
+        _say("\n".join(wrap(tr("undone {entry}", chosen).format(
+            entry=f"{tr('hand {number}', chosen).format(number=entry.number)} · {entry.label} · "
+                  f"{result_words(entry, players, chosen)}"), _width(), 2)))
     else:
         _say(tr("undone: the last result kept", chosen))
     nxt = game.next_hand()
     if nxt is not None:
-        _say("\n".join(wrap(tr("next", chosen) + ": " + next_words(nxt, players, chosen), _width(), 2)))
+        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=next_words(nxt, players, chosen)), _width(), 2)))
 
 
 @game_app.command("show", help=N_("The sheet: every hand, each player's change and running total, the standing, "
@@ -343,7 +345,8 @@ def list_cmd(
         return
     width = _width()
     for r in rows:
-        state = tr("ended", chosen) if r["ended"] else tr("next", chosen) + " " + str((r["next"] or {}).get("label", ""))
+        state = tr("ended", chosen) if r["ended"] else tr("next {label}", chosen).format(
+            label=(r["next"] or {}).get("label", ""))
         _say("\n".join(wrap(f"{r['name']} · {r['rules']} · {', '.join(r['players'])} · "
                             + tr("{n} hands", chosen).format(n=r["hands"]) + f" · {state} · "
                             + (r["updated"] or "")[:16].replace("T", " "), width, 2)))
@@ -447,3 +450,48 @@ def players_cmd(
         if r["grade"]:
             parts.append(r["grade"].get(chosen) or r["grade"].get("zh") or "")
         _say("\n".join(wrap("  " + "  ".join(parts), width, 4)))
+
+
+@game_app.command("replay", help=N_("Replay game records (the text form or GAME.md's JSON Lines; a file may hold "
+                                    "several games) into their sheets."))
+def replay_cmd(
+    files: list[str] = typer.Argument(..., metavar="FILE", help=N_("Record files.")),
+    json_out: bool = typer.Option(False, "--json", help=N_("One JSON sheet a line, a line a game (docs/GAME.md).")),
+    lang: str = LangOpt,
+) -> None:
+    from .game.files import games_of, replay_files
+
+    chosen = _setup(lang)
+    if json_out:
+        sys.stdout.flush()
+        raise typer.Exit(replay_files(files, sys.stdout.buffer, sys.stderr))
+    from .errors import EXIT_BAD_INPUT
+    from .game import GameError
+    from .render_game import sheet_text
+
+    width = _width()
+    code = 0
+    shown = 0
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            typer.echo(f"mjcalc: {path}: " + tr("cannot read: {reason}", chosen).format(
+                reason=getattr(exc, "strerror", None) or exc), err=True)
+            code = EXIT_BAD_INPUT
+            continue
+        for number, found in enumerate(games_of(text), 1):
+            if isinstance(found, GameError):
+                typer.echo(found.render(chosen, file=path), err=True)
+                code = EXIT_BAD_INPUT
+                continue
+            for error in found.errors:
+                typer.echo(error.render(chosen, file=path), err=True)
+                code = EXIT_BAD_INPUT
+            if shown:
+                _say("")
+            _say(sheet_text(tr("{file}, game {n}", chosen).format(file=path, n=number), found.sheet(), chosen,
+                            width))
+            shown += 1
+    raise typer.Exit(code)

@@ -184,9 +184,9 @@ def standing_text(sheet: Any, lang: str, width: int | None) -> list[str]:
     out: list[str] = []
     if final.ended:
         out += wrap(tr("the game has ended: {reason}", lang).format(reason=final.reason), width, 2)
-        out.append(tr("final ranking", lang) + ":")
+        out.append(tr("final ranking:", lang))
     else:
-        out.append(tr("standing", lang) + ":")
+        out.append(tr("standing:", lang))
     wname = max(cols(p) for p in players)
     wscore = max(len(str(s)) for s in final.scores)
     for place, p in enumerate(final.ranking, 1):
@@ -200,7 +200,7 @@ def standing_text(sheet: Any, lang: str, width: int | None) -> list[str]:
     if final.leftover:
         out += wrap(tr("the table's {n} went to first place", lang).format(n=final.leftover), width, 2)
     if final.next is not None:
-        out += wrap(tr("next", lang) + ": " + next_words(final.next, players, lang), width, 2)
+        out += wrap(tr("next: {what}", lang).format(what=next_words(final.next, players, lang)), width, 2)
     return out
 
 
