@@ -16,6 +16,7 @@ from .render import cols, wrap
 ABORT_NAMES = {"nine_terminals": N_("nine terminals"), "four_winds": N_("four winds"),
                "four_riichi": N_("four riichi"), "four_kongs": N_("four kongs"), "triple_ron": N_("three winners")}
 UNITS = {"fan": N_("fan"), "han": N_("han"), "tai": N_("tai")}
+WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 SPARKS = "▁▂▃▄▅▆▇█"
 MAX_WORDS = 44  # the widest the result column of the one-row layout grows
 
@@ -93,7 +94,8 @@ def next_words(nxt: dict[str, Any], players: list[str], lang: str) -> str:
     """``hand 8 · 东3局 4本场 · dealer C · round E · honba 4 · table 0 · streak 0``."""
     return " · ".join([tr("hand {number}", lang).format(number=nxt["number"]), str(nxt["label"]),
                        tr("dealer {player}", lang).format(player=players[nxt["dealer"]]),
-                       tr("round {wind}", lang).format(wind=nxt["round"]),
+                       tr("round {wind}", lang).format(wind=WIND_NAMES.get(nxt["round"], nxt["round"]) if lang == "zh"
+                                                       else nxt["round"]),
                        tr("honba {n}", lang).format(n=nxt["honba"]), tr("table {n}", lang).format(n=nxt["table"]),
                        tr("streak {n}", lang).format(n=nxt["lian"])])
 
@@ -145,7 +147,7 @@ def _entries(sheet: Any, lang: str, width: int | None) -> list[str]:
     we = [max(cols(r[3][p][1]) for r in rows) for p in range(4)]
     cell = [max(wc[p] + 1 + we[p], cols(players[p])) for p in range(4)]
     ww = min(MAX_WORDS, max(cols(r[2]) for r in rows))
-    head = [tr("hand", lang), tr("result", lang)]
+    head = [tr("label", lang), tr("result", lang)]
     players_width = sum(cell) + 2 * 4
 
     def player_cells(r: tuple[str, str, str, list[tuple[str, str]]]) -> str:
