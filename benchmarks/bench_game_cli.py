@@ -106,6 +106,7 @@ def measure(hands: int, rounds: int, say: Any = print) -> dict[str, float]:
         make_db(db, hands)
         env = {**os.environ, "MJCALC_DB": str(db)}
         env.pop("COLUMNS", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: each module compiled once, not at every start
         for _ in range(2):  # warm the file cache and the compiled modules
             timed(["score", SCORE_LINE], env)
             timed(["game", "add", "g", ADDED], env)

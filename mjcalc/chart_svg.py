@@ -128,7 +128,7 @@ def sheet_svg(name: str, sheet: Any, lang: str = "en") -> str:
     out.append("</g>")
     # the players' lines, markers and end labels
     markers_on = points <= 60
-    ends = []
+    ends: list[tuple[float, int]] = []
     for p in range(4):
         coords = " ".join(f"{x_at(i):.1f},{y_at(v):.1f}" for i, v in enumerate(series[p]))
         out.append(f'<g class="player" data-player="{p}"><title>{_esc(players[p])}</title>'
@@ -138,12 +138,13 @@ def sheet_svg(name: str, sheet: Any, lang: str = "en") -> str:
             if markers_on or i == points - 1:
                 out.append(_marker(MARKERS[p], x_at(i), y_at(v), COLOURS[p], 3.5))
         out.append("</g>")
-        ends.append([y_at(series[p][-1]), p])
+        ends.append((y_at(series[p][-1]), p))
     ends.sort()
-    for k in range(1, 4):  # end labels kept 15 px apart
-        ends[k][0] = max(ends[k][0], ends[k - 1][0] + 15)
-    for y, p in ends:
-        out.append(f'<text class="end-label" x="{LEFT + plot_w + 10}" y="{y + 4:.1f}" fill="{COLOURS[int(p)]}" '
-                   f'font-weight="bold">{_esc(players[int(p)][:14])} {series[int(p)][-1]}</text>')
+    placed: list[float] = []
+    for y, p in ends:  # end labels kept 15 px apart
+        y = max(y, placed[-1] + 15) if placed else y
+        placed.append(y)
+        out.append(f'<text class="end-label" x="{LEFT + plot_w + 10}" y="{y + 4:.1f}" fill="{COLOURS[p]}" '
+                   f'font-weight="bold">{_esc(players[p][:14])} {series[p][-1]}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

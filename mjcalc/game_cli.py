@@ -108,16 +108,16 @@ def _added_text(game: Any, entry: Any, lang: str, width: int | None) -> str:
                                  "its ruleset and options."))
 def new_cmd(
     name: str = typer.Argument(..., help=N_("The game's name (used by the other commands).")),
-    rules: str = typer.Option(None, "--rules", "-r", help=N_("Ruleset name or path to a .yaml file (default: "
+    rules: str | None = typer.Option(None, "--rules", "-r", help=N_("Ruleset name or path to a .yaml file (default: "
                                                               "MJCALC_RULES, the config file, then changchun).")),
     players: str = typer.Option(..., "--players", "-p", help=N_("The four players in seat order: A,B,C,D.")),
-    set_: list[str] = typer.Option(None, "--set", "-s", help=N_("Option KEY=VALUE of the hand or the game "
+    set_: list[str] | None = typer.Option(None, "--set", "-s", help=N_("Option KEY=VALUE of the hand or the game "
                                                                  "(repeatable), e.g. length=tonpuu.")),
-    dealer: str = typer.Option(None, "--dealer", help=N_("Who deals first: a player's name, or random "
+    dealer: str | None = typer.Option(None, "--dealer", help=N_("Who deals first: a player's name, or random "
                                                          "(default: the first listed).")),
-    db: str = DbOpt,
+    db: str | None = DbOpt,
     json_out: bool = SheetJsonOpt,
-    lang: str = LangOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     import os
 
@@ -132,13 +132,14 @@ def new_cmd(
     if (ruleset.endswith((".yaml", ".yml")) or os.sep in ruleset) and os.path.exists(ruleset):
         ruleset = os.path.abspath(ruleset)  # the game is read again from any folder
     names = [p.strip() for p in players.split(",")]
+    first = dealer
     if dealer == "random":
         import random
 
-        dealer = random.SystemRandom().choice(names) if len(set(names)) == 4 else None
+        first = random.SystemRandom().choice(names) if len(set(names)) == 4 else None
     try:
         check_name(name)
-        game = Game.new(names, ruleset, _options(set_), dealer)
+        game = Game.new(names, ruleset, _options(set_), first)
     except MjcalcError as exc:
         _fail(exc)
     store = _store(db, create=True)
@@ -169,10 +170,10 @@ def new_cmd(
 def add_cmd(
     name: str = typer.Argument(..., help=N_("The game's name.")),
     result: list[str] = typer.Argument(..., help=N_("The result (quotes optional: the words are joined).")),
-    hand: int = HandOpt,
-    db: str = DbOpt,
+    hand: int | None = HandOpt,
+    db: str | None = DbOpt,
     json_out: bool = SheetJsonOpt,
-    lang: str = LangOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .errors import MjcalcError
     from .game import result_to_json
@@ -222,11 +223,11 @@ def _check_hand(game: Any, hand: int | None, action: str) -> None:
 @game_app.command("undo", help=N_("Take the last result back."))
 def undo_cmd(
     name: str = typer.Argument(..., help=N_("The game's name.")),
-    hand: int = typer.Option(None, "--hand", help=N_("The hand number the last result must be: refused if "
+    hand: int | None = typer.Option(None, "--hand", help=N_("The hand number the last result must be: refused if "
                                                      "another was added first.")),
-    db: str = DbOpt,
+    db: str | None = DbOpt,
     json_out: bool = SheetJsonOpt,
-    lang: str = LangOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .errors import MjcalcError
     from .store import Refused
@@ -270,10 +271,10 @@ def undo_cmd(
 def show_cmd(
     name: str = typer.Argument(..., help=N_("The game's name.")),
     json_out: bool = SheetJsonOpt,
-    svg: str = typer.Option(None, "--svg", help=N_("Also write the scores over the hands as an SVG picture to "
+    svg: str | None = typer.Option(None, "--svg", help=N_("Also write the scores over the hands as an SVG picture to "
                                                    "this file.")),
-    db: str = DbOpt,
-    lang: str = LangOpt,
+    db: str | None = DbOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .errors import MjcalcError
 
@@ -311,9 +312,9 @@ def _write_svg(path: str, name: str, sheet: Any, lang: str) -> None:
 
 @game_app.command("list", help=N_("The games kept: name, ruleset, players, hands played, where each stands."))
 def list_cmd(
-    db: str = DbOpt,
+    db: str | None = DbOpt,
     json_out: bool = typer.Option(False, "--json", help=N_("Print the list as JSON.")),
-    lang: str = LangOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .errors import MjcalcError
 
@@ -356,9 +357,9 @@ def list_cmd(
 def export_cmd(
     name: str = typer.Argument(..., help=N_("The game's name.")),
     fmt: str = typer.Option("text", "--format", help=N_("text | jsonl | csv")),
-    output: str = typer.Option(None, "--output", "-o", help=N_("Write here instead of stdout.")),
-    db: str = DbOpt,
-    lang: str = LangOpt,
+    output: str | None = typer.Option(None, "--output", "-o", help=N_("Write here instead of stdout.")),
+    db: str | None = DbOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .errors import MjcalcError
 
@@ -395,9 +396,9 @@ def export_cmd(
 @game_app.command("players", help=N_("Each player's total over every game kept, by ruleset; the grade where the "
                                      "family has one."))
 def players_cmd(
-    db: str = DbOpt,
+    db: str | None = DbOpt,
     json_out: bool = typer.Option(False, "--json", help=N_("Print the totals as JSON.")),
-    lang: str = LangOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .errors import MjcalcError
 
@@ -457,7 +458,7 @@ def players_cmd(
 def replay_cmd(
     files: list[str] = typer.Argument(..., metavar="FILE", help=N_("Record files.")),
     json_out: bool = typer.Option(False, "--json", help=N_("One JSON sheet a line, a line a game (docs/GAME.md).")),
-    lang: str = LangOpt,
+    lang: str | None = LangOpt,
 ) -> None:
     from .game.files import games_of, replay_files
 

@@ -400,3 +400,22 @@ def test_a_long_game_picture_thins_its_labels(tmp_path: Path) -> None:
     root = ET.fromstring(sheet_svg("long", game.sheet()))
     labels = root.findall(".//{http://www.w3.org/2000/svg}g[@class='x-axis']/{http://www.w3.org/2000/svg}text")
     assert MAX_LABELS // 2 <= len(labels) <= MAX_LABELS + 1
+
+
+def test_the_readme_game(tmp_path: Path) -> None:
+    """README's "A whole game": its commands run, and the sheet shown is what `game show` prints (80 columns)."""
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    part = readme[readme.index("## A whole game"):]
+    commands = re.search(r"```sh\n(.*?)```", part, re.S).group(1)  # type: ignore[union-attr]
+    shown = re.search(r"```\n(.*?)```", part, re.S).group(1)  # type: ignore[union-attr]
+    db = tmp_path / "g.db"
+    out = ""
+    for line in commands.splitlines():
+        args = shlex.split(line, comments=True)
+        assert args[:2] == ["mjcalc", "game"], line
+        r = cli(db, *args[2:], env={"COLUMNS": "80"})
+        assert r.exit_code == 0, r.output
+        out = r.stdout
+    assert out == shown
