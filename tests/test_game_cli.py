@@ -408,8 +408,9 @@ def test_the_readme_game(tmp_path: Path) -> None:
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     part = readme[readme.index("## A whole game"):]
-    commands = re.search(r"```sh\n(.*?)```", part, re.S).group(1)  # type: ignore[union-attr]
-    shown = re.search(r"```\n(.*?)```", part, re.S).group(1)  # type: ignore[union-attr]
+    found = re.search(r"```sh\n(.*?)```\n\n```\n(.*?)```", part, re.S)
+    assert found
+    commands, shown = found.groups()
     db = tmp_path / "g.db"
     out = ""
     for line in commands.splitlines():
