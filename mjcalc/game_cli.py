@@ -81,6 +81,22 @@ def _replayed(kept: Any) -> Any:
         _fail(exc)
 
 
+def _each_replayed(kept: list[Any], lang: str) -> tuple[list[tuple[Any, Any]], int]:
+    """Every game kept, replayed; one that cannot be (its ruleset file gone) is reported and left out: exit 3."""
+    from .errors import MjcalcError
+
+    out = []
+    code = 0
+    for k in kept:
+        try:
+            out.append((k, k.game()))
+        except MjcalcError as exc:
+            typer.echo("mjcalc: " + tr("game {name}: {message}", lang).format(name=k.name, message=exc.render(lang)),
+                       err=True)
+            code = exc.exit_code
+    return out, code
+
+
 def _added_text(game: Any, entry: Any, lang: str, width: int | None) -> str:
     from .render import cols, wrap
     from .render_game import next_words, result_words, signed, standing_text
@@ -328,8 +344,8 @@ def list_cmd(
     finally:
         store.close()
     rows = []
-    for k in kept:
-        game = _replayed(k)
+    games, code = _each_replayed(kept, chosen)
+    for k, game in games:
         sheet = game.sheet()
         hands = sheet.hands[-1].number if sheet.hands else 0
         rows.append({"name": k.name, "rules": sheet.ruleset, "players": sheet.players, "results": len(k.results),
@@ -338,12 +354,12 @@ def list_cmd(
                      "updated": k.updated})
     if json_out:
         _say(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
+        raise typer.Exit(code)
     from .render import wrap
 
     if not rows:
         _say(tr("no game kept in {path}", chosen).format(path=store.path))
-        return
+        raise typer.Exit(code)
     width = _width()
     for r in rows:
         state = tr("ended", chosen) if r["ended"] else tr("next {label}", chosen).format(
@@ -351,6 +367,7 @@ def list_cmd(
         _say("\n".join(wrap(f"{r['name']} · {r['rules']} · {', '.join(r['players'])} · "
                             + tr("{n} hands", chosen).format(n=r["hands"]) + f" · {state} · "
                             + (r["updated"] or "")[:16].replace("T", " "), width, 2)))
+    raise typer.Exit(code)
 
 
 @game_app.command("export", help=N_("Write a game's record (text or GAME.md's JSON Lines) or its sheet as CSV."))
@@ -413,8 +430,8 @@ def players_cmd(
         store.close()
     totals: dict[tuple[str, str], dict[str, Any]] = {}
     ladders: dict[str, Any] = {}
-    for k in kept:
-        game = _replayed(k)
+    games, code = _each_replayed(kept, chosen)
+    for _, game in games:
         sheet = game.sheet()
         ladders.setdefault(sheet.ruleset, game.rules)
         for p, player in enumerate(sheet.players):
@@ -431,10 +448,10 @@ def players_cmd(
         r["grade"] = dict(grade.names) if grade is not None else None
     if json_out:
         _say(json.dumps(rows, ensure_ascii=False, indent=2))
-        return
+        raise typer.Exit(code)
     if not rows:
         _say(tr("no game kept in {path}", chosen).format(path=store.path))
-        return
+        raise typer.Exit(code)
     from .render import cols, wrap
 
     width = _width()
@@ -451,6 +468,7 @@ def players_cmd(
         if r["grade"]:
             parts.append(r["grade"].get(chosen) or r["grade"].get("zh") or "")
         _say("\n".join(wrap("  " + "  ".join(parts), width, 4)))
+    raise typer.Exit(code)
 
 
 @game_app.command("replay", help=N_("Replay game records (the text form or GAME.md's JSON Lines; a file may hold "

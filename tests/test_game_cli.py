@@ -420,3 +420,19 @@ def test_the_readme_game(tmp_path: Path) -> None:
         assert r.exit_code == 0, r.output
         out = r.stdout
     assert out == shown
+
+
+def test_a_game_whose_ruleset_file_is_gone(tmp_path: Path) -> None:
+    """The game's own commands say so (exit 3); list and players report it and go on with the others."""
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: changchun\nid: house\n", encoding="utf-8")
+    db = tmp_path / "g.db"
+    assert cli(db, "new", "h", "--rules", str(house), "--players", "A,B,C,D").exit_code == 0
+    assert cli(db, "new", "cc", "--rules", "changchun", "--players", "A,B,C,D").exit_code == 0
+    house.unlink()
+    r = run(db, "game", "show", "h")  # a process of its own: the ruleset is not read already
+    assert r.returncode == 3 and "house.yaml" in r.stderr and "Traceback" not in r.stderr
+    for command in ("list", "players"):
+        r = run(db, "game", command, "--json")
+        assert r.returncode == 3 and "game h:" in r.stderr
+        assert "cc" in r.stdout or command == "players"
