@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..context import _seat, _typed
+from ..context import ALIASES, SHORTHANDS, _seat, _typed
 from ..engine import Request, Result, score_line
 from ..errors import EXIT_BAD_INPUT, MjcalcError
 from ..hand import _meld_of
@@ -83,28 +83,38 @@ def hand_rules(ref: str, overrides: Mapping[str, Any]) -> HandRules:
     return HandRules(ruleset, ref, overrides, options)
 
 
+# The flags the game knows or checks, by every way of writing them (lower case): another flag of a line is the
+# scorer's alone, and is not read here.
+GAME_FLAGS: Final = frozenset(("seat", "round", "zimo", "from", "honba", "sticks", "lian", "riichi", "wriichi", "pao"))
+_GAME_WORDS: Final = frozenset([word for word, name in ALIASES.items() if name in GAME_FLAGS] + list(SHORTHANDS))
+
+
 def given_flags(line: str) -> dict[str, tuple[object, int]]:
-    """The context flags a winning line gives, by canonical name (``+dealer`` is ``seat``, ``+tsumo`` is ``zimo``),
-    each with its typed value and its column; a word that is no flag is left to the scorer to refuse."""
+    """The flags of the game (``GAME_FLAGS``) a winning line gives, by canonical name (``+dealer`` is ``seat``,
+    ``+tsumo`` is ``zimo``), each with its typed value and its column; a word that is no flag, or a value that
+    cannot be read, is left to the scorer to refuse."""
     if "+" not in line:
         return {}
-    return _given_flags(line)
-
-
-def _given_flags(line: str) -> dict[str, tuple[object, int]]:
     try:
         text = normalise(line) if not line.isascii() else line
     except MjcalcError:
         return {}  # the scorer says what cannot be read
     out: dict[str, tuple[object, int]] = {}
     for found in _FLAG.finditer(text):
-        word, eq, value = found.group(1).partition("=")
+        body = found.group(1)
+        word, eq, value = body.partition("=")
+        if word.lower() not in _GAME_WORDS:
+            continue
         try:
-            name, typed = _typed(word, value if eq else None, frozenset())
+            name, typed = _typed(word, value if eq else None, _NO_READS)
         except MjcalcError:
-            continue  # unknown or badly written: the scorer says so, with its caret
-        out.setdefault(name, (typed, found.start() + 1))
+            continue  # badly written: the scorer says so, with its caret
+        if name not in out:
+            out[name] = (typed, found.start() + 1)
     return out
+
+
+_NO_READS: Final[frozenset[str]] = frozenset()
 
 
 def seat_of(text: str) -> str | None:
