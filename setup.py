@@ -40,6 +40,13 @@ COMPILED = [
     "mjcalc/record.py",
     "mjcalc/hooks/riichi.py",
     "mjcalc/hooks/mcr.py",
+    # a replay of many games: each result read, applied and written (its hand scored by the modules above)
+    "mjcalc/game/hands.py",
+    "mjcalc/game/records.py",
+    "mjcalc/game/replay.py",
+    "mjcalc/game/sheet.py",
+    "mjcalc/game/standing.py",
+    "mjcalc/game/game.py",
 ]
 
 

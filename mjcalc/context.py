@@ -69,6 +69,8 @@ FLAGS: Final[tuple[FlagDef, ...]] = (
     FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张")),
     FlagDef("lian", "int", "dealer's consecutive wins (连庄)", ("连庄",), "0", most=99),
     FlagDef("baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ("包庄",)),
+    FlagDef("pao", "seat", "the player liable for the hand (責任払い): fed the set that made its yakuman",
+            ("包", "责任支付", "責任払い"), "none"),
     FlagDef("base", "int", "room base", ("底", "底分"), "the ruleset's", most=1_000_000),
     FlagDef("cap", "int", "cap override", ("封顶",), "the ruleset's", most=1_000_000_000),
     FlagDef("rules", "name", "ruleset for this line", ("规则",), "CLI --rules, then the configured default"),
@@ -130,6 +132,7 @@ class Context:
     fourth: bool = False
     lian: int = 0
     baozhuang: bool = False
+    pao: str | None = None  # the seat liable for the hand (責任払い)
     win: int | None = None
     facts: int = 0  # read for every reading of every line
     values: dict[str, object]  # the fields the line set, by name (``to_json`` and a batch's record write those)
@@ -230,7 +233,7 @@ def _json_value(name: str, value: object) -> object:
 # The Context's fields in order (the class attributes above, ``given`` last).
 FIELDS: Final = ("seat", "round", "zimo", "discarder", "gang", "qiang", "last", "tian", "di", "ren", "closed", "bao",
                  "mobao", "duibao", "hui", "flip", "gangpao", "riichi", "wriichi", "ippatsu", "dora", "ura", "honba",
-                 "sticks", "fourth", "lian", "baozhuang", "win", "given")
+                 "sticks", "fourth", "lian", "baozhuang", "pao", "win", "given")
 _CONTEXT_FIELDS: Final = FIELDS[:-1]
 _CONTEXT_FIELDS_SET: Final = frozenset(_CONTEXT_FIELDS)
 _VALUE_FIELDS: Final = _CONTEXT_FIELDS_SET - {"discarder"}  # those a Context's ``values`` may hold
@@ -425,6 +428,9 @@ def build_context(values: dict[str, tuple[object, int | None]], reads: frozenset
     if discarder == seat:
         raise _refused(values, Msg("the discarder (+from={seat}) cannot be the winner's own seat", seat=discarder),
                        "from")
+    if used.get("pao") == seat:
+        raise _refused(values, Msg("+pao names the player liable for the winner's hand, who cannot be the winner "
+                                   "(+seat={seat})", seat=seat), "pao")
     if seat in used.get("closed", ()):  # type: ignore[operator]
         raise _refused(values, Msg("+closed lists the other seats; the winner's own hand is read from the tiles"),
                        "closed")
@@ -457,7 +463,7 @@ def _context(fields: dict[str, object], given: frozenset[str] | None, seat: str,
 # +qiang …) says of the way of winning and +tian / +di of the seat, which ``_plain_context`` checks (by their
 # facts); the engine reads none from the flag values (as it reads +win, +base, +cap and the wildcard flags).
 _PLAIN_FLAGS: Final = frozenset(f.name for f in FLAGS if f.name in _CONTEXT_FIELDS_SET) - {
-    "closed", "win", "bao", "hui", "flip"}
+    "closed", "pao", "win", "bao", "hui", "flip"}
 _SELF_DRAW_LOW: Final = sum(FLAG_FACTS[f] for f in SELF_DRAW_FLAGS) >> _FACTS_AT
 _DISCARD_LOW: Final = sum(FLAG_FACTS[f] for f in DISCARD_FLAGS) >> _FACTS_AT
 _TIAN_LOW: Final = FLAG_FACTS["tian"] >> _FACTS_AT
@@ -595,25 +601,41 @@ def _gang_needs_a_replacement(hand: Hand, ctx: Context, tiles: TileRules) -> str
                "[2222s]")
 
 
+# The dead wall shows one dora indicator, and one more for each kong declared at the table (anyone's, up to four).
+MOST_INDICATORS: Final = 5
+
+
 def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+dora: one indicator, and one more for each kong."""
-    return None if len(ctx.dora) <= 1 else _one_per_kong("dora", len(ctx.dora), hand)
+    """+dora: one indicator, and one more for each kong at the table (anyone's): five at most."""
+    given = len(ctx.dora)
+    if given <= MOST_INDICATORS:
+        return _too_many_copies("dora", hand, ctx.dora)
+    return Msg("+dora: {given} indicators, but a table turns at most {most}: one, and one more for each of up to four "
+               "kongs", given=given, most=MOST_INDICATORS)
 
 
 def _ura_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
-    """+ura: one indicator, and one more for each kong."""
-    return None if len(ctx.ura) <= 1 else _one_per_kong("ura", len(ctx.ura), hand)
+    """+ura: one under each dora indicator, so no more of them than of the dora indicators (a line without +dora
+    has one, which the hand was not hit by)."""
+    given, dora = len(ctx.ura), max(1, len(ctx.dora))
+    if given <= dora:
+        return _too_many_copies("ura", hand, ctx.dora + ctx.ura)
+    if dora == 1:
+        return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives one "
+                   "(write every dora indicator: +dora=…)", given=given)
+    return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives {dora}",
+               given=given, dora=dora)
 
 
-def _one_per_kong(flag: str, given: int, hand: Hand) -> str | None:
-    kongs = _kongs(hand)
-    if given <= 1 + kongs:
-        return None
-    if kongs == 1:
-        return Msg("+{flag}: {given} indicators, but a hand with 1 kong has at most 2: one, and one more for each "
-                   "kong", flag=flag, given=given)
-    return Msg("+{flag}: {given} indicators, but a hand with {kongs} kongs has at most {most}: one, and one more for "
-               "each kong", flag=flag, given=given, kongs=kongs, most=1 + kongs)
+def _too_many_copies(flag: str, hand: Hand, indicators: tuple[int, ...]) -> str | None:
+    """An indicator is a tile of the set: a kind's copies in the hand and among the indicators are four at most."""
+    counts = hand.counts
+    for kind in indicators:
+        held = counts[kind] + indicators.count(kind)
+        if held > 4:
+            return Msg("+{flag}: {tile}: the hand holds {held} and the indicators show {shown}, but there are four "
+                       "of each tile", flag=flag, tile=T.name(kind), held=counts[kind], shown=indicators.count(kind))
+    return None
 
 
 def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:

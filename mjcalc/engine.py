@@ -39,7 +39,7 @@ from .readings import (
     substituted_hands,
 )
 from .ruleset import Condition, ItemDef, Ruleset, check_builtin, check_config_options, load_ruleset
-from .settlement import Award, Settlement, settler
+from .settlement import Award, Settlement, liable_items, settler
 from .shapewaits import hand_shapes, hand_waits, kinds_of
 
 DEFAULT_RULESET: Final = "changchun"
@@ -548,8 +548,26 @@ def _score(text: str, parsed: ParsedLine, rules: Ruleset, request: Request, with
         result.failed = failed
         result._short, result._short_counted = short, counted
     else:
+        if ctx.pao is not None:
+            _check_liable(rules, options, best.awards, values)
         result.best = best
     return result
+
+
+def _check_liable(rules: Ruleset, options: Mapping[str, Any], awards: list[Award],
+                  values: Mapping[str, tuple[object, int | None]]) -> None:
+    """+pao names a player liable for the hand (責任払い): the hand must hold an item one can be liable for (the
+    ruleset's ``liable:`` items under these options); else a context error under +pao."""
+    if liable_items(awards, options):
+        return
+    column = values["pao"][1] if "pao" in values else None
+    for a in awards:
+        if a.item.liable:  # liable only under an option that is not set so
+            raise MjcalcError("context", Msg("+pao: a player is liable for {item} only under the option {option}",
+                                             item=a.item.id, option=a.item.liable_option), column)
+    known = ", ".join([i.id for i in rules.items if i.is_liable(options)])
+    raise MjcalcError("context", Msg("+pao names the player liable for the hand, but it holds none of the items a "
+                                     "player can be liable for ({items})", items=known or Msg("none")), column)
 
 
 def wildcards(rules: Ruleset, hand: Hand, ctx: Context, values: Mapping[str, tuple[object, int | None]]) -> Wildcards:

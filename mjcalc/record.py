@@ -325,10 +325,10 @@ def _payment_json(p: Payment) -> bytes:
     written from the kept JSON of its seats and formula, its numbers as they are: a look-up by the 8 fields of a
     payment cost 1.5k instructions and its first writing 9k, and a payment met once is the rule (at 3,000 riichi
     lines: 1,542 kinds in 6,647 payments)."""
-    if p.capped_from is None and p.on_behalf_of is None and not p.extras:
+    if p.capped_from is None and p.on_behalf_of is None and not p.extras and not p.liable_for:
         return (b'{"payer":%b,"payee":%b,"fan":%d,"amount":%d,"capped_from":null,"formula":%b,"on_behalf_of":null,'
-                b'"payer_items":[]}' % (_text_json(p.payer), _text_json(p.payee), p.fan, p.amount,
-                                        _text_json(p.formula)))
+                b'"payer_items":[],"liable_for":[]}' % (_text_json(p.payer), _text_json(p.payee), p.fan, p.amount,
+                                                        _text_json(p.formula)))
     key = _payment_key(p)
     found = _PAYMENT_JSON.get(key)
     return remember(_PAYMENT_JSON, key, _kept_dump(p.to_json()), 8192) if found is None else found
@@ -344,7 +344,7 @@ def _kept_payment(p: Payment, kept: _Kept) -> Any:
 def _payment_key(p: Payment) -> tuple[Any, ...]:
     extras = p.extras
     return (p.payer, p.payee, p.fan, p.amount, p.capped_from, p.formula, p.on_behalf_of,
-            tuple([a.item.id for a in extras]) if extras else ())
+            tuple([a.item.id for a in extras]) if extras else (), p.liable_for)
 
 
 # Each field of a context by name, but the first four: its place among the pieces of ``Context.to_json``'s object
@@ -369,7 +369,7 @@ def _placed(at: int, name: str, value: Any) -> bytes:
 
 def _context_members(ctx: Context) -> list[bytes]:
     """The pieces that joined are ``ctx.to_json()`` as orjson writes it, from the kept members of its fields: for
-    a fraction of the work (a context has 28 fields, nearly all at their defaults). The first four are one piece."""
+    a fraction of the work (a context has 29 fields, nearly all at their defaults). The first four are one piece."""
     if not _CONTEXT_DEFAULTS:
         _CONTEXT_DEFAULTS.append(b"")  # (the first four fields')
         _CONTEXT_DEFAULTS.extend([_placed(at, name, getattr(DEFAULT, name)) for at, name in enumerate(_CONTEXT_FIELDS)
@@ -443,15 +443,15 @@ def _opt_json(value: str | None) -> bytes:
 
 
 def _context_json(ctx: Context) -> bytes:
-    """``ctx.to_json()`` as orjson writes it, from its members (``_context_members``): one copy of its 26 pieces
+    """``ctx.to_json()`` as orjson writes it, from its members (``_context_members``): one copy of its 27 pieces
     (bytes formatting, compiled), where a join takes some 100 instructions a piece more (buffers got and released;
     riichi jsonl at 3,000 lines 833.8M instructions joined, 827.5M so)."""
     m = _context_members(ctx)
-    if len(m) != 26:  # (the first four fields, the other 24 and the brace)
+    if len(m) != 27:  # (the first four fields, the other 25 and the brace)
         return b"".join(m)
-    return (b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b" % (
+    return (b"%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b%b" % (
             m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11], m[12], m[13],
-            m[14], m[15], m[16], m[17], m[18], m[19], m[20], m[21], m[22], m[23], m[24], m[25]))
+            m[14], m[15], m[16], m[17], m[18], m[19], m[20], m[21], m[22], m[23], m[24], m[25], m[26]))
 
 
 def _line(r: Result) -> bytes:

@@ -46,7 +46,7 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
                    "predicate": doc(i.when_text),
                    "excludes": list(i.excludes) + [f"{n} of {rid}" for rid, n in i.reduces],
                    "excludes_all_but": list(i.spares), "immediate": i.immediate, "enabled_by": i.enabled, "doc": i.doc,
-                   "gate": describe(i.gate)}
+                   "gate": describe(i.gate), "liable": i.liable, "liable_by": i.liable_option}
                   for i in r.items],
         "special_kongs": [{"id": d.id, "names": d.names, "core": T.format_tiles(d.core),
                            "extra_from": T.format_tiles(d.extra_from), "last_set": d.last_set,
@@ -161,6 +161,11 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
             extra.append(tr("excludes {items}", lang).format(items=", ".join(i["excludes"])))
         if i["enabled_by"]:
             extra.append(tr("only with option {option}", lang).format(option=i["enabled_by"]))
+        if i["liable_by"]:
+            extra.append(tr("+pao: a player can be liable for it, with option {option}", lang).format(
+                option=i["liable_by"]))
+        elif i["liable"]:
+            extra.append(tr("+pao: a player can be liable for it", lang))
         if i["gate"]:
             extra.append(describe(item.gate, lang))  # asked only when the hand's facts meet it
         rows.append([i["id"], i["names"].get("zh"), i["names"].get("en"), _value_text(i["value"], lang),

@@ -203,9 +203,18 @@ class ItemDef:
     exact: bool = False  # `when` holds exactly when its gate is met: the engine need not ask it
     spares: tuple[str, ...] = ()  # ``excludes: {all_but: [...]}``: the items "*" leaves standing
     immediate: bool = False  # when it holds the hand wins whatever its tiles, read as no sets (flower wins)
+    # ``liable:``: a player named by +pao is liable for the hand when it holds this item (責任払い), while the
+    # option ``liable_option`` is on (or at one of ``liable_values``), when one is named
+    liable: bool = False
+    liable_option: str | None = None
+    liable_values: tuple[Any, ...] = ()
 
     def is_enabled(self, options: Mapping[str, Any]) -> bool:
         return gate_open(self.enabled, self.enabled_values, options)
+
+    def is_liable(self, options: Mapping[str, Any]) -> bool:
+        """Whether a liable player (+pao) pays for a hand holding this item, under these options."""
+        return self.liable and gate_open(self.liable_option, self.liable_values, options)
 
 
 @dataclass(frozen=True)
@@ -555,7 +564,7 @@ class Compiled:
 
 
 _ITEM_FIELDS = {"id", "names", "value", "when", "applies_to", "excludes", "enabled", "doc", "tier", "bonus",
-                "fallback", "immediate", "remove"}
+                "fallback", "immediate", "liable", "remove"}
 
 
 class _Validator:
@@ -872,9 +881,23 @@ class _Validator:
         tier = str(raw.get("tier", tiers[-1]))
         if tier not in tiers:
             raise self.fail(f"{entry}: field 'tier': '{tier}' is not one of the ruleset's tiers ({', '.join(tiers)})")
+        liable, liable_option, liable_values = self.liable(raw.get("liable", False), options, entry)
         return ItemDef(iid, self.names(raw, entry), value, when.fn, when.text, scope, excludes, enabled,
                        self.text(raw.get("doc", ""), f"{entry}: ", "doc"), enabled_values, tier, bool(raw.get("bonus", False)),
-                       bool(raw.get("fallback", False)), reduces, when.gate, when.exact, spares, immediate)
+                       bool(raw.get("fallback", False)), reduces, when.gate, when.exact, spares, immediate,
+                       liable=liable, liable_option=liable_option, liable_values=liable_values)
+
+    def liable(self, raw: Any, options: dict[str, OptionDef],
+               entry: str) -> tuple[bool, str | None, tuple[Any, ...]]:
+        """``liable: true`` (a player named by +pao pays for a hand holding the item), or ``{option: NAME}`` /
+        ``{option: NAME, is: VALUE}``: so while that option says so."""
+        if isinstance(raw, bool):
+            return raw, None, ()
+        if not isinstance(raw, dict):
+            raise self.fail(f"{entry}: field 'liable' is true or false, or {{option: NAME}} naming a declared bool "
+                            "option")
+        option, values = self.enabled(raw, options, entry, "liable")
+        return True, option, values
 
     def excludes(self, raw: Any, entry: str) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
         """``excludes: "*"``, or a list of item ids (each dropped) and ``{ID: N}`` (N of its count dropped)."""
@@ -894,21 +917,22 @@ class _Validator:
                 ids.append(str(e))
         return tuple(ids), tuple(reduces)
 
-    def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str) -> tuple[str | None, tuple[Any, ...]]:
+    def enabled(self, raw: Any, options: dict[str, OptionDef], entry: str,
+                field: str = "enabled") -> tuple[str | None, tuple[Any, ...]]:
         """``{option: NAME}`` (a bool option, on) or ``{option: NAME, is: VALUE or [VALUES]}``."""
         if raw is None:
             return None, ()
         if not isinstance(raw, dict) or not set(raw) <= {"option", "is"} or raw.get("option") not in options:
-            raise self.fail(f"{entry}: field 'enabled' is {{option: NAME}} naming a declared bool option, "
+            raise self.fail(f"{entry}: field '{field}' is {{option: NAME}} naming a declared bool option, "
                             "or {option: NAME, is: VALUE}")
         option = options[raw["option"]]
         wanted = raw.get("is")
         if wanted is None:
             if option.type != "bool":
-                raise self.fail(f"{entry}: field 'enabled': option '{option.name}' is not on/off; say which values "
+                raise self.fail(f"{entry}: field '{field}': option '{option.name}' is not on/off; say which values "
                                 "with `is:`")
             return option.name, ()
-        values = tuple(option.parse(v, f"{self.where}: {entry}: field 'enabled'")
+        values = tuple(option.parse(v, f"{self.where}: {entry}: field '{field}'")
                        for v in (wanted if isinstance(wanted, list) else [wanted]))
         return option.name, values
 

@@ -367,6 +367,9 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
                                                   "maximum": RANGES["param_int"][1]}}]}, "items"),
                                _object({"all_but": _list(_id(), "items")}, required=["all_but"])]},
         "immediate": {"type": "boolean"},
+        "liable": {"description": "true (a player named by +pao pays for a hand holding the item: 責任払い), or "
+                                  "{option: NAME} / {option: NAME, is: VALUE}: so while that option says so",
+                   "anyOf": [{"type": "boolean"}, enabled]},
         "enabled": enabled, "doc": _texts(), "tier": _id(), "bonus": {"type": "boolean"},
         "fallback": {"type": "boolean"},
         "remove": {"type": "boolean"},

@@ -35,23 +35,25 @@ class Award(NamedTuple):  # a tuple: made for every item that fires on every rea
 # compiles (native classes); not dataclasses, whose methods are Python source compiled at import (every command's
 # start-up, benchmarks/bench_startup.py).
 class Payment:
-    __slots__ = ("payer", "payee", "fan", "amount", "formula", "capped_from", "on_behalf_of", "extras")
+    __slots__ = ("payer", "payee", "fan", "amount", "formula", "capped_from", "on_behalf_of", "extras", "liable_for")
 
     def __init__(self, payer: str, payee: str, fan: int, amount: int, formula: str, capped_from: int | None = None,
-                 on_behalf_of: str | None = None, extras: tuple[Award, ...] = ()) -> None:
+                 on_behalf_of: str | None = None, extras: tuple[Award, ...] = (),
+                 liable_for: tuple[str, ...] = ()) -> None:
         self.payer = payer
         self.payee = payee
         self.fan = fan  # the payer's total in the ruleset's unit
         self.amount = amount
         self.formula = formula
         self.capped_from = capped_from
-        self.on_behalf_of = on_behalf_of  # a share the payer covers for another seat (点炮全包, 包庄)
+        self.on_behalf_of = on_behalf_of  # a share the payer covers for another seat (点炮全包, 包庄, 責任払い)
         self.extras = extras  # items on this payment, not on every payment (放炮, 闭门 …): beside the hand's fan
+        self.liable_for = liable_for  # the items whose liable player (+pao) the payer is: why it pays (責任払い)
 
     def to_json(self) -> dict[str, Any]:
         return {"payer": self.payer, "payee": self.payee, "fan": self.fan, "amount": self.amount,
                 "capped_from": self.capped_from, "formula": self.formula, "on_behalf_of": self.on_behalf_of,
-                "payer_items": [a.item.id for a in self.extras]}
+                "payer_items": [a.item.id for a in self.extras], "liable_for": list(self.liable_for)}
 
 
 class KongPayment:
@@ -152,6 +154,11 @@ def payers(seat: str, zimo: bool, discarder: str | None, payments: Mapping[str, 
     if zimo or payments.get("discard", "all_losers") == "all_losers":
         return LOSERS[seat]  # ``Context.losers``, without a property's Python-level call
     return (discarder,)  # type: ignore[return-value]
+
+
+def liable_items(awards: list[Award], options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The items of a reading that a liable player (+pao) pays for (``liable:`` in the ruleset), in order."""
+    return tuple([a.item.id for a in awards if a.item.liable and a.item.is_liable(options)])
 
 
 # --- formulas ------------------------------------------------------------------------------------------

@@ -36,7 +36,8 @@ TILE_FLAGS = ("win", "bao", "hui", "flip", "dora", "ura", "和", "宝")
 OTHER_FLAGS = ("zimo", "seat=E", "seat=W", "from=W", "round=S", "gang", "qiang", "last", "tian", "di", "ren",
                "riichi", "wriichi", "ippatsu", "mobao", "duibao", "gangpao", "fourth", "baozhuang", "closed=W,N",
                "dealer", "rules=riichi", "rules=jilin", "rules=meihe", "rules=changchun-mil", "rules=nosuch",
-               "rules=/dev/null", "rules=" + "x" * 300, "seat=", "=", "", "zimo=maybe", "自摸", "包庄")
+               "rules=/dev/null", "rules=" + "x" * 300, "seat=", "=", "", "zimo=maybe", "自摸", "包庄", "pao=W",
+               "pao=S", "包=北")
 TILES = [f"{d}{s}" for s in "mps" for d in range(10)] + [f"{d}z" for d in range(1, 8)] + [f"{d}f" for d in range(1, 9)]
 
 

@@ -129,8 +129,11 @@ class Situation:
             player_wind=EAST + SEATS.index(self.seat), round_wind=EAST + SEATS.index(self.round),
             kyoutaku_number=self.sticks, tsumi_number=self.honba, options=rules,
         )
-        return {"tiles": tiles, "win_tile": win136, "melds": melds, "dora_indicators": [k * 4 for k in self.dora],
-                "ura_dora_indicators": [k * 4 for k in self.ura], "config": config}
+        # The indicators are copies of the set the hand does not hold (a red five only as the last copy left).
+        dora = [take(k, False) for k in self.dora]
+        ura = [take(k, False) for k in self.ura]
+        return {"tiles": tiles, "win_tile": win136, "melds": melds, "dora_indicators": dora,
+                "ura_dora_indicators": ura, "config": config}
 
 
 def _write(kinds: list[int], reds: list[int]) -> str:
@@ -317,32 +320,53 @@ def _context(s: Situation, rng: random.Random) -> None:
         elif s.seat != "E":
             f["ren"] = True
     s.flags = {k: v for k, v in f.items() if v}
-    # One indicator, and one more for each kong (mjcalc refuses more); ura-dora only for riichi.
-    s.dora = [rng.randrange(34) for _ in range(min(rng.choice((1, 1, 1, 2, 3, 5)), 1 + kongs))]
-    heavy = rng.random() < (0.5 if kongs >= 2 else 0.1)  # indicators at the hand's own tiles: counted yakuman, beyond
+    # One dora indicator, and one more for each kong at the table: the winner's and the other players' (four at
+    # most); with riichi as many ura indicators. Each is a tile of the set: a kind's copies in the hand and among
+    # the indicators are four at most.
+    others = rng.choice((0, 0, 0, 0, 1, 1, 2, 3, 4))  # kongs declared by the other players
+    count = 1 + min(4, kongs + others)
+    left = [4 - held for held in _counts(s)]
+    heavy = rng.random() < (0.5 if kongs >= 2 else 0.15)  # indicators at the hand's own tiles: counted yakuman
+    pointed: int | None = None
     if heavy:  # a kong's tile when there is one: each of its indicators then counts four
         kong_tiles = [tiles[0] for kind, tiles in s.melds if kind in ("kan", "ankan")]
         pointed = rng.choice(kong_tiles) if kong_tiles and rng.random() < 0.7 else rng.choice(s.concealed)
-        s.dora = [INDICATOR_OF[pointed]] * min(rng.choice((2, 3, 4, 5)), 1 + kongs)
-    if f.get("riichi") or f.get("wriichi") or rng.random() < 0.1:
-        ura = list(s.dora) if heavy else [rng.randrange(34) for _ in range(len(s.dora))]
-        if f.get("riichi") or f.get("wriichi"):
-            s.ura = ura
+    s.dora = _indicators(count, pointed, left, rng)
+    if f.get("riichi") or f.get("wriichi"):
+        s.ura = _indicators(len(s.dora) if rng.random() < 0.9 else rng.randint(1, len(s.dora)), pointed, left, rng)
     s.honba = rng.choice((0, 0, 0, 1, 2, 5))
     s.sticks = rng.choice((0, 0, 0, 1, 2))
     for name, choices in OPTION_CHOICES.items():
         s.options[name] = choices[0] if rng.random() < 0.5 else rng.choice(choices)
 
 
-def _fits(s: Situation) -> bool:
-    """At most four of a kind across the hand."""
+def _indicators(count: int, pointed: int | None, left: list[int], rng: random.Random) -> list[int]:
+    """``count`` indicators drawn from the copies ``left`` (taken from it): at ``pointed``'s indicator as far as its
+    copies go, when given, else any kind."""
+    out: list[int] = []
+    for _ in range(count):
+        wanted = INDICATOR_OF[pointed] if pointed is not None else None
+        if wanted is None or not left[wanted]:
+            wanted = rng.choice([k for k in range(34) if left[k]])
+        left[wanted] -= 1
+        out.append(wanted)
+    return out
+
+
+def _counts(s: Situation) -> list[int]:
+    """How many of each kind the hand holds, melds included."""
     counts = [0] * 34
     for k in s.concealed:
         counts[k] += 1
     for _, tiles in s.melds:
         for k in tiles:
             counts[k] += 1
-    return max(counts) <= 4
+    return counts
+
+
+def _fits(s: Situation) -> bool:
+    """At most four of a kind across the hand."""
+    return max(_counts(s)) <= 4
 
 
 def generate(count: int, seed: int = 2024) -> list[Situation]:

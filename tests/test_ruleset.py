@@ -44,6 +44,17 @@ items:
     assert r.best.settlement.points == 3 * 5 * 2 ** (6 - 1)
 
 
+def test_a_house_rule_makes_another_yakuman_liable(tmp_path: Path) -> None:
+    """``liable:`` is data: a house that makes the feeder of the fourth honor set liable for 字一色 says so."""
+    line = "111z222z555z6z [777z] 6z +pao=W"  # tsuuiisou, no daisangen: W fed the 中
+    assert score_line(line, Request(rules="riichi")).error.column == 26
+    path = write(tmp_path, "id: my-riichi\nextends: riichi\nnames: {zh: x, en: x}\n"
+                           "items:\n  - id: tsuuiisou\n    liable: true\n")
+    r = score_line(line, Request(rules=path))
+    assert {p.payer: p.amount for p in r.best.settlement.payments} == {"N": 16000, "W": 16000}
+    assert r.best.settlement.payments[1].liable_for == ("tsuuiisou",)
+
+
 def test_line_can_pick_its_ruleset() -> None:
     assert score_line(QUICK + " +rules=changchun-mil").ruleset.id == "changchun-mil"
 
@@ -65,6 +76,10 @@ def test_line_can_pick_its_ruleset() -> None:
         ("id: x\nextends: changchun\nnames: {zh: x, en: x}\nitmes: []\n", "unknown field 'itmes'"),
         ("id: x\nnames: {zh: x, en: x}\nitems: [\n", "not valid YAML"),
         ("- just\n- a list\n", "not a ruleset: not a YAML mapping"),
+        ("id: x\nextends: riichi\nnames: {zh: x, en: x}\nitems:\n  - id: tsuuiisou\n    liable: {option: pao_kazoe}\n",
+         "item 'tsuuiisou': field 'liable' is {option: NAME}"),
+        ("id: x\nextends: riichi\nnames: {zh: x, en: x}\nitems:\n  - id: tsuuiisou\n    liable: {option: kazoe}\n",
+         "item 'tsuuiisou': field 'liable': option 'kazoe' is not on/off"),
     ],
 )
 def test_broken_ruleset_names_file_item_field(tmp_path: Path, text: str, words: str) -> None:

@@ -300,6 +300,28 @@ def test_a_waiting_hand_lists_every_wait(page: Page) -> None:
         assert row.locator(".tile img").count() >= 1
 
 
+def test_pao_the_liable_player_and_what_each_pays(page: Page) -> None:
+    pick_ruleset(page, "riichi")
+    page.locator("#notation").fill("11p [555z] [666z] [777z] 23p 1p +from=N +honba=2 +pao=W")
+    settled(page)
+    page.locator("#notation").press("Enter")  # the typed flags move to their controls
+    settled(page)
+    line = "11p [555z] [666z] [777z] 23p 1p +from=N +honba=2 +pao=W"
+    expected = agrees(page, line, "riichi")
+    assert [(p["payer"], p["amount"], p["liable_for"]) for p in expected["payments"]] == [
+        ("N", 16000, []), ("W", 16600, ["daisangen"])]
+    pao = page.locator("#flags [data-flag='pao']")
+    assert pao.locator("button.on").get_attribute("data-value") == "W"
+    assert pao.locator("button[data-value='S']").is_disabled()  # never the winner
+    rows = page.locator("table.payments tbody tr")
+    assert [r.get_attribute("data-liable") for r in rows.all()] == ["", "daisangen"]
+    expect(rows.nth(1)).to_contain_text("大三元")
+    # no one liable: the discarder pays all
+    pao.locator("button[data-value='none']").click()
+    settled(page)
+    assert agrees(page, "11p [555z] [666z] [777z] 23p 1p +from=N +honba=2", "riichi")["payments"][0]["amount"] == 32600
+
+
 def test_a_share_link_reproduces_the_result(page: Page, browser: Browser) -> None:
     pick_ruleset(page, "riichi")
     page.locator("#notation").fill("234m067p78s111z99s 9s")

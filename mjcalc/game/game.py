@@ -8,11 +8,12 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .hands import json_loads as loads
 from .model import GameError, Header, Result
 from .records import header_from_json, header_to_json, make_header, result_from_json, result_to_json
 from .replay import Replay
 from .sheet import HandEntry, Sheet
-from .text import _parse, header_from_text, header_to_text, is_header, result_to_text, tokens
+from .text import _parse, header_from_text, header_to_text, is_header, result_to_text
 
 
 class Source:
@@ -56,7 +57,6 @@ class Game:
                                                             for k, v in header.options.items()})
         self._replay.header = self.header
         self._results: list[Result] = []
-        self._sources: list[Source] = []
         self._undo: list[tuple[Any, ...]] = []
         self.errors: list[GameError] = []  # lines of a record read that could not be read or applied
 
@@ -86,37 +86,50 @@ class Game:
 
     def parse(self, result: Result | str | Mapping[str, Any], line: int | None = None) -> tuple[Result, Source]:
         """A result as typed objects: a Result as it is; a mapping (GAME.md's JSON object); text: a JSON object
-        (starting with ``{``) or the text form, players named or seated as this hand seats them."""
-        if isinstance(result, Mapping):
-            parsed = result_from_json(result, self.header)
-            return parsed, Source(line, None, hands=tuple(w.hand for w in getattr(parsed, "wins", ())))
-        if isinstance(result, str):
-            text = result.rstrip("\n")
-            if text.lstrip().startswith("{"):
+        (starting with ``{``) or the text form, players named or seated as this hand seats them. With where it
+        came from (for the place of an error found when it is applied)."""
+        parsed, text, columns = self._read(result, line)
+        return parsed, self._source(parsed, line, text, columns)
+
+    def _read(self, result: Result | str | Mapping[str, Any],
+              line: int | None) -> tuple[Result, str | None, tuple[int, ...] | None]:
+        """The result, its text (None for a mapping) and its hands' columns (None: a JSON object)."""
+        if result.__class__ is str:
+            text: str = result.rstrip("\n")  # type: ignore[union-attr]
+            if text[:1] == "{" or text.lstrip()[:1] == "{":
                 try:
-                    obj = json.loads(text)
+                    obj = loads(text)
                 except ValueError as exc:
                     raise GameError(f"not JSON: {exc}", getattr(exc, "colno", None), text=text, line=line) from None
                 try:
-                    parsed = result_from_json(obj, self.header)
+                    return result_from_json(obj, self.header), text, None
                 except GameError as exc:
                     raise exc.located(line=line, text=text if exc.column is not None else None) from None
-                return parsed, Source(line, text, hands=tuple(w.hand for w in getattr(parsed, "wins", ())))
             try:
                 parsed, columns = _parse(text, self.header, self.seats())
             except GameError as exc:
                 raise exc.located(line=line, text=text) from None
-            return parsed, Source(line, text, columns)
+            return parsed, text, columns
+        if isinstance(result, Mapping):
+            return result_from_json(result, self.header), None, None
+        if isinstance(result, str):
+            return self._read(str(result), line)
         if hasattr(result, "kind"):
-            return result, Source(line, None)
+            return result, None, ()
         raise GameError(f"a result is a Result, its text or its JSON object, not {type(result).__name__}")
+
+    @staticmethod
+    def _source(parsed: Result, line: int | None, text: str | None, columns: tuple[int, ...] | None) -> Source:
+        if columns is None:  # a JSON object: a hand's error is shown under the hand
+            return Source(line, text, hands=tuple(w.hand for w in getattr(parsed, "wins", ())))
+        return Source(line, text, columns)
 
     def add(self, result: Result | str | Mapping[str, Any], *, hand: int | None = None,
             line: int | None = None) -> HandEntry:
         """Apply one result: the sheet's entry it makes. ``hand``: refuse it unless it would be hand number
         ``hand`` (two people adding the same hand never count it twice)."""
         index = len(self._results)
-        parsed, source = self.parse(result, line)
+        parsed, text, columns = self._read(result, line)
         if hand is not None:
             upcoming = self._replay.hands_done + 1
             if hand != upcoming:
@@ -126,9 +139,8 @@ class Game:
         try:
             entry = self._replay.apply(parsed, index)
         except GameError as exc:
-            raise source.place(exc, index) from None
+            raise self._source(parsed, line, text, columns).place(exc, index) from None
         self._results.append(parsed)
-        self._sources.append(source)
         self._undo.append(snapshot)
         return entry
 
@@ -138,7 +150,6 @@ class Game:
             raise IndexError("no result to undo")
         state = self._undo.pop()
         self._restore(state)
-        self._sources.pop()
         return self._results.pop()
 
     def _snapshot(self) -> tuple[Any, ...]:
@@ -160,16 +171,17 @@ class Game:
     # --- records ----------------------------------------------------------------------------------------
 
     @classmethod
-    def from_record(cls, text: str | Iterable[str], *, errors: str = "skip") -> Game:
+    def from_record(cls, text: str | Iterable[str], *, errors: str = "skip", first_line: int = 1) -> Game:
         """A game read from its record, text form or GAME.md's JSON Lines (told apart by the first line that is
         no comment: a JSON object or ``game …``), each result applied as it is read. ``errors``: ``skip`` — a
         line that cannot be read or applied is kept in ``errors`` (its line number, message and caret) and the
-        rest replayed; ``raise`` — the first such line raises. A header that cannot be read always raises."""
+        rest replayed; ``raise`` — the first such line raises. A header that cannot be read always raises.
+        ``first_line``: the number of the record's first line in its file (a file may hold several games)."""
         lines = text.splitlines() if isinstance(text, str) else [t.rstrip("\n") for t in text]
         game: Game | None = None
-        for number, raw in enumerate(lines, 1):
+        for number, raw in enumerate(lines, first_line):
             stripped = raw.strip()
-            if not stripped or stripped.startswith("#") or not tokens(raw):
+            if not stripped or stripped.startswith("#"):
                 continue
             if game is None:
                 game = cls(_header(raw, number))
@@ -201,7 +213,7 @@ def _header(raw: str, number: int) -> Header:
     try:
         if text.startswith("{"):
             try:
-                obj = json.loads(text)
+                obj = loads(text)
             except ValueError as exc:
                 raise GameError(f"not JSON: {exc}") from None
             return header_from_json(obj)

@@ -1,5 +1,7 @@
 """The game's one door into the hand pipeline: every call from mjcalc/game into the scorer, the ruleset model, the
-notation and the settlement goes through this module, so that a change of the core's layout touches only here.
+notation and the settlement (and the few utilities the game shares with the core) goes through this module, so
+that a change of the core's layout touches only here. It raises the core's MjcalcError (with its column); the
+game places it (model.GameError).
 
 What it gives the game: a ruleset's view for a game (``hand_rules``: its id, the flags it reads, its options, its
 ``game:`` section), the flags a winning line gives (``given_flags``), a winning line scored (``score_win``: the
@@ -9,20 +11,31 @@ read (``tile_kind``). Seats are winds ``E S W N``, East the dealer, as the score
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..context import _seat, _typed
+from ..context import ALIASES, SHORTHANDS, _seat, _typed
 from ..engine import Request, Result, score_line
-from ..errors import MjcalcError
+from ..errors import EXIT_BAD_INPUT, MjcalcError
 from ..hand import _meld_of
+from ..memo import remember
 from ..normalise import normalise
 from ..notation import parse_line, parse_tile_list
-from ..record import record_bytes, to_json
+from ..record import _orjson, json_bytes, record_bytes, to_json
 from ..ruleset import Ruleset, load_ruleset
 from ..settlement import _kong_value
-from .model import GameError
+from ..tiles import name as _tile_name
+
+# What the rest of mjcalc/game takes from the core, through here only: the error type and its exit code, the bounded
+# memo, the text normaliser, the JSON writer and reader.
+__all__ = ["EXIT_BAD_INPUT", "FRAGMENT", "HandRules", "MjcalcError", "ScoredWin", "given_flags", "hand_rules",
+           "json_bytes", "json_loads", "kong_money", "loaded_ruleset", "normalise", "remember", "score_win",
+           "seat_of", "tile_kind", "tile_name"]
+
+# orjson's Fragment (JSON already written, embedded as it is) where orjson has it; None else.
+FRAGMENT: Any = getattr(_orjson, "Fragment", None)
 
 SEATS: Final = ("E", "S", "W", "N")
 # A flag in a line: ``+`` and its body up to a space or the next ``+`` (the notation's own reading).
@@ -46,6 +59,21 @@ class HandRules:
         self.option_names = tuple(ruleset.options)
 
 
+def loaded_ruleset(ref: str) -> Ruleset | None:
+    """The ruleset ``ref`` if it is loaded (a cache keyed by it is then still good), else None."""
+    return load_ruleset.found.get(ref)
+
+
+def json_loads(text: str) -> Any:
+    """A JSON value (orjson reads it where it is installed; the standard library else); ValueError if none."""
+    if _orjson is not None:
+        try:
+            return _orjson.loads(text)
+        except _orjson.JSONDecodeError as exc:
+            raise ValueError(str(exc)) from None
+    return json.loads(text)
+
+
 def hand_rules(ref: str, overrides: Mapping[str, Any]) -> HandRules:
     """The ruleset ``ref`` (a built-in name or a file) with ``overrides`` (``--set``) checked: MjcalcError else."""
     if not isinstance(ref, str) or not ref:
@@ -55,19 +83,38 @@ def hand_rules(ref: str, overrides: Mapping[str, Any]) -> HandRules:
     return HandRules(ruleset, ref, overrides, options)
 
 
+# The flags the game knows or checks, by every way of writing them (lower case): another flag of a line is the
+# scorer's alone, and is not read here.
+GAME_FLAGS: Final = frozenset(("seat", "round", "zimo", "from", "honba", "sticks", "lian", "riichi", "wriichi", "pao"))
+_GAME_WORDS: Final = frozenset([word for word, name in ALIASES.items() if name in GAME_FLAGS] + list(SHORTHANDS))
+
+
 def given_flags(line: str) -> dict[str, tuple[object, int]]:
-    """The context flags a winning line gives, by canonical name (``+dealer`` is ``seat``, ``+tsumo`` is ``zimo``),
-    each with its typed value and its column; a word that is no flag is left to the scorer to refuse."""
-    text = normalise(line) if not line.isascii() else line
+    """The flags of the game (``GAME_FLAGS``) a winning line gives, by canonical name (``+dealer`` is ``seat``,
+    ``+tsumo`` is ``zimo``), each with its typed value and its column; a word that is no flag, or a value that
+    cannot be read, is left to the scorer to refuse."""
+    if "+" not in line:
+        return {}
+    try:
+        text = normalise(line) if not line.isascii() else line
+    except MjcalcError:
+        return {}  # the scorer says what cannot be read
     out: dict[str, tuple[object, int]] = {}
     for found in _FLAG.finditer(text):
-        word, eq, value = found.group(1).partition("=")
+        body = found.group(1)
+        word, eq, value = body.partition("=")
+        if word.lower() not in _GAME_WORDS:
+            continue
         try:
-            name, typed = _typed(word, value if eq else None, frozenset())
+            name, typed = _typed(word, value if eq else None, _NO_READS)
         except MjcalcError:
-            continue  # unknown or badly written: the scorer says so, with its caret
-        out.setdefault(name, (typed, found.start() + 1))
+            continue  # badly written: the scorer says so, with its caret
+        if name not in out:
+            out[name] = (typed, found.start() + 1)
     return out
+
+
+_NO_READS: Final[frozenset[str]] = frozenset()
 
 
 def seat_of(text: str) -> str | None:
@@ -107,8 +154,8 @@ class ScoredWin:
 
 
 def score_win(rules: HandRules, line: str) -> ScoredWin:
-    """Score a winning line (its context filled in by the game). Anything but a win is a GameError: a line that
-    cannot be read (the scorer's message and column), a hand that is no win (the failed conditions), a hand
+    """Score a winning line (its context filled in by the game). Anything but a win is a MjcalcError: a line that
+    cannot be read (the scorer's own error, with its column), a hand that is no win (the failed conditions), a hand
     one tile short."""
     result = score_line(line, rules.request, with_wait_scores=False)
     if result.result == "win":
@@ -116,52 +163,51 @@ def score_win(rules: HandRules, line: str) -> ScoredWin:
     if result.result == "error":
         error = result.error
         assert error is not None
-        raise GameError(error.msg, error.column, kind=error.kind)
+        raise error
     if result.result == "waiting":
-        raise GameError(f"the winning hand is one tile short (it waits on {', '.join(result.wait_names()) or 'nothing'})"
-                        ": give the 14 tiles, the winning tile last", 1)
+        raise MjcalcError("notation", f"the winning hand is one tile short (it waits on "
+                          f"{', '.join(result.wait_names()) or 'nothing'}): give the whole hand, the winning tile "
+                          "last", 1)
     failed = "; ".join(str(c.message.get("en", c.id)) for c in result.failed)
-    raise GameError(f"not a win under {rules.id}: {failed}", 1)
+    raise MjcalcError("game", f"not a win under {rules.id}: {failed}", 1)
 
 
 def tile_kind(text: str) -> int:
-    """One tile (``5m``) as its kind; GameError else."""
+    """One tile (``5m``) as its kind; MjcalcError else."""
     try:
         found = parse_tile_list(text)
     except MjcalcError:
         found = []
     if len(found) != 1:
-        raise GameError(f"'{text}' is not one tile (such as 5m)")
+        raise MjcalcError("game", f"'{text}' is not one tile (such as 5m)")
     return found[0]
 
 
 def tile_name(kind: int) -> str:
-    from ..tiles import name
-
-    return name(kind)
+    return _tile_name(kind)
 
 
 def kong_money(rules: HandRules, melds: Sequence[str], wild_kind: int | None) -> list[int]:
     """What each of ``melds`` (kongs as written in a hand: ``[7777z]``, ``(1111m)``, ``{12341z}``) earns its owner
-    from each other player, by the ruleset's kong table × the base: one amount a kong. GameError for what is no
-    kong (with the meld's index as its column)."""
+    from each other player, by the ruleset's kong table × the base: one amount a kong. MjcalcError for what is no
+    kong."""
     ruleset = rules.ruleset
     out = []
-    for at, text in enumerate(melds):
+    for text in melds:
         try:
             parsed = parse_line(text) if isinstance(text, str) else None
         except MjcalcError as exc:
-            raise GameError(f"kong {text!r}: {exc.message}", at + 1) from None
+            raise MjcalcError("game", f"kong {text!r}: {exc.message}") from None
         if parsed is None or len(parsed.melds) != 1 or parsed.kinds or parsed.flower_kinds or parsed.flags:
-            raise GameError(f"{text!r} is not one kong as a hand writes it: [7777z], (1111m), {{1234z}}", at + 1)
+            raise MjcalcError("game", f"{text!r} is not one kong as a hand writes it: [7777z], (1111m), {{1234z}}")
         try:
             meld = _meld_of(parsed.melds[0], ruleset.tile_rules)
         except MjcalcError as exc:
-            raise GameError(f"kong {text!r}: {exc.message}", at + 1) from None
+            raise MjcalcError("game", f"kong {text!r}: {exc.message}") from None
         if not meld.is_kong:
-            raise GameError(f"{text!r} is not a kong (four of a kind, or a special kong of {rules.id})", at + 1)
+            raise MjcalcError("game", f"{text!r} is not a kong (four of a kind, or a special kong of {rules.id})")
         if meld.kind == "special" and not ruleset.special_kong_points:
-            raise GameError(f"{text!r}: {rules.id} has no special kongs", at + 1)
+            raise MjcalcError("game", f"{text!r}: {rules.id} has no special kongs")
         _, _, _, points = _kong_value(ruleset, meld, wild_kind)
         out.append(points * rules.base)
     return out

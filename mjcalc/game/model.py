@@ -8,14 +8,9 @@ them back into names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Union
+from typing import Any, ClassVar, Union
 
-from ..errors import MjcalcError
-
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.frozen)
-    from dataclasses import dataclass, field
-else:
-    from ..frozen import dataclass, field
+from .hands import MjcalcError
 
 ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron")
 TARGETS = ("each", "table")  # where a penalty's amount goes, besides a named player
@@ -53,78 +48,113 @@ class GameError(MjcalcError):
         return text
 
 
-@dataclass(frozen=True)
-class Header:
+class _Value:
+    """A value object: its fields are its ``__slots__``, set once by ``__init__``; equal, hashed and shown by them.
+    (Plain slotted classes, not dataclasses: a replay makes two for every result, and a dataclass's ``__init__``
+    costs several times as much.)"""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(tuple(v if not isinstance(v, dict) else None for v in self._values()))
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self.__slots__)})"
+
+
+class Header(_Value):
     """Who plays (seat order at the start, ``players[0]`` deals first), by which ruleset (a built-in name or a
     file) and with which options (``--set``: hand and game options alike, as given)."""
 
-    players: tuple[str, ...]
-    rules: str
-    options: dict[str, Any] = field(default_factory=dict, hash=False)
+    __slots__ = ("players", "rules", "options")
+
+    def __init__(self, players: tuple[str, ...], rules: str, options: dict[str, Any] | None = None) -> None:
+        self.players = players
+        self.rules = rules
+        self.options: dict[str, Any] = {} if options is None else options
 
 
-@dataclass(frozen=True)
-class Win:
+class Win(_Value):
     """One winner of a result: from whom (None: self-drawn), the winning line, the player liable (pao), and for
     an imported game what the log recorded (``{"han": 3, "fu": 40, "points": 5200}``)."""
 
-    winner: int
-    discarder: int | None
-    hand: str
-    pao: int | None = None
-    log: dict[str, Any] | None = field(default=None, hash=False)  # what an imported log recorded of the win
+    __slots__ = ("winner", "discarder", "hand", "pao", "log")
+
+    def __init__(self, winner: int, discarder: int | None, hand: str, pao: int | None = None,
+                 log: dict[str, Any] | None = None) -> None:
+        self.winner = winner
+        self.discarder = discarder
+        self.hand = hand
+        self.pao = pao
+        self.log = log
 
 
-@dataclass(frozen=True)
-class WinResult:
+Kongs = tuple[tuple[int, tuple[str, ...]], ...]
+
+
+class WinResult(_Value):
     """A hand won: one win, or several on one discard where the rules allow it. ``riichi``: the players whose
     declaration was accepted this hand; ``kongs``: other players' kongs (rules where every kong is paid), each a
     player and the kongs as written; ``hui``: the wildcard kind for those kongs (Meihe; a win's own line gives
     it too)."""
 
-    wins: tuple[Win, ...]
-    riichi: tuple[int, ...] = ()
-    kongs: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    hui: str | None = None
-
+    __slots__ = ("wins", "riichi", "kongs", "hui")
     kind: ClassVar[str] = "win"
 
+    def __init__(self, wins: tuple[Win, ...], riichi: tuple[int, ...] = (), kongs: Kongs = (),
+                 hui: str | None = None) -> None:
+        self.wins = wins
+        self.riichi = riichi
+        self.kongs = kongs
+        self.hui = hui
 
-@dataclass(frozen=True)
-class DrawResult:
+
+class DrawResult(_Value):
     """An exhaustive draw (荒庄 / 流局): who was ready, who made nagashi mangan, riichi, kongs, hui."""
 
-    ready: tuple[int, ...] = ()
-    nagashi: tuple[int, ...] = ()
-    riichi: tuple[int, ...] = ()
-    kongs: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    hui: str | None = None
-
+    __slots__ = ("ready", "nagashi", "riichi", "kongs", "hui")
     kind: ClassVar[str] = "draw"
 
+    def __init__(self, ready: tuple[int, ...] = (), nagashi: tuple[int, ...] = (), riichi: tuple[int, ...] = (),
+                 kongs: Kongs = (), hui: str | None = None) -> None:
+        self.ready = ready
+        self.nagashi = nagashi
+        self.riichi = riichi
+        self.kongs = kongs
+        self.hui = hui
 
-@dataclass(frozen=True)
-class AbortResult:
+
+class AbortResult(_Value):
     """An abortive draw (riichi): one of ``ABORTS``; the hand is redealt."""
 
-    abort: str
-    riichi: tuple[int, ...] = ()
-
+    __slots__ = ("abort", "riichi")
     kind: ClassVar[str] = "abort"
 
+    def __init__(self, abort: str, riichi: tuple[int, ...] = ()) -> None:
+        self.abort = abort
+        self.riichi = riichi
 
-@dataclass(frozen=True)
-class PenaltyResult:
+
+class PenaltyResult(_Value):
     """A penalty: the family's false win (``false_win``: riichi's 诈和, MCR's 错和), or an amount paid to each other
     player (``to="each"``), onto the table (``"table"``) or to a player (an index)."""
 
-    player: int
-    false_win: bool = False
-    amount: int | None = None
-    to: str | int = "each"
-    riichi: tuple[int, ...] = ()
-
+    __slots__ = ("player", "false_win", "amount", "to", "riichi")
     kind: ClassVar[str] = "penalty"
+
+    def __init__(self, player: int, false_win: bool = False, amount: int | None = None, to: str | int = "each",
+                 riichi: tuple[int, ...] = ()) -> None:
+        self.player = player
+        self.false_win = false_win
+        self.amount = amount
+        self.to = to
+        self.riichi = riichi
 
 
 Result = Union[WinResult, DrawResult, AbortResult, PenaltyResult]

@@ -88,17 +88,18 @@ def header_to_json(header: Header) -> dict[str, Any]:
 
 
 def _player(name: Any, header: Header, what: str) -> int:
-    if isinstance(name, str) and name in header.players:
+    try:
         return header.players.index(name)
-    raise GameError(f"{what}: {name!r} is not one of the players ({', '.join(header.players)})"[:300])
+    except ValueError:
+        raise GameError(f"{what}: {name!r} is not one of the players ({', '.join(header.players)})"[:300]) from None
 
 
 def _players(names: Any, header: Header, what: str) -> tuple[int, ...]:
     if names is None:
         return ()
-    if not isinstance(names, list):
+    if names.__class__ is not list:
         raise GameError(f"{what} lists players: [\"A\", \"C\"], not {names!r}"[:200])
-    return tuple(_player(n, header, what) for n in names)
+    return tuple([_player(n, header, what) for n in names])
 
 
 def _kongs(obj: Any, header: Header) -> tuple[tuple[int, tuple[str, ...]], ...]:
@@ -115,33 +116,44 @@ def _kongs(obj: Any, header: Header) -> tuple[tuple[int, tuple[str, ...]], ...]:
     return tuple(out)
 
 
+_WIN_KEYS = frozenset(("winner", "from", "hand", "pao", "log"))
+
+
 def _win(obj: Any, header: Header) -> Win:
     if not isinstance(obj, Mapping):
         raise GameError('a win is {"winner": "B", "from": "C", "hand": "…"} ("from" left out: self-drawn)')
-    unknown = set(obj) - {"winner", "from", "hand", "pao", "log"}
-    if unknown:
-        raise GameError(f"unknown key {sorted(unknown)[0]!r} in a win; it has winner, from, hand, pao")
-    if not isinstance(obj.get("hand"), str) or not obj["hand"].strip():
-        raise GameError(f"a win gives its winning hand as a line of notation: \"hand\": \"…\"")
+    if not _WIN_KEYS.issuperset(obj):
+        unknown = sorted(k for k in obj if k not in _WIN_KEYS)
+        raise GameError(f"unknown key {unknown[0]!r} in a win; it has winner, from, hand, pao")
+    hand = obj.get("hand")
+    if hand.__class__ is not str or not hand or hand.isspace():
+        raise GameError("a win gives its winning hand as a line of notation: \"hand\": \"…\"")
     log = obj.get("log")
     if log is not None and not isinstance(log, Mapping):
         raise GameError("a win's log is an object: {\"han\": 3, \"fu\": 40, \"points\": 5200}")
+    discarder, pao = obj.get("from"), obj.get("pao")
     return Win(_player(obj.get("winner"), header, "winner"),
-               None if obj.get("from") is None else _player(obj["from"], header, "from"),
-               obj["hand"], None if obj.get("pao") is None else _player(obj["pao"], header, "pao"),
-               None if log is None else dict(log))
+               None if discarder is None else _player(discarder, header, "from"), hand,
+               None if pao is None else _player(pao, header, "pao"), None if log is None else dict(log))
+
+
+_KEYS = frozenset((*_RESULT_KEYS, *_EXTRA_KEYS))
 
 
 def result_from_json(obj: Any, header: Header) -> Result:
     """One result object of GAME.md's JSON Lines."""
-    if not isinstance(obj, Mapping):
+    if obj.__class__ is not dict and not isinstance(obj, Mapping):
         raise GameError("a result is a JSON object: {\"win\": [...]}, {\"draw\": {...}}, {\"abort\": \"…\"} or "
                         "{\"penalty\": {...}}")
-    kinds = [k for k in _RESULT_KEYS if k in obj]
-    unknown = [k for k in obj if k not in _RESULT_KEYS and k not in _EXTRA_KEYS]
-    if unknown:
+    if not _KEYS.issuperset(obj):
+        unknown = [k for k in obj if k not in _KEYS]
         raise GameError(f"unknown key {unknown[0]!r} in a result; a result has one of win, draw, abort, penalty, "
                         "and riichi, kongs, hui"[:300])
+    if len(obj) == 1 and "win" in obj:  # the usual result, read straight
+        wins = obj["win"]
+        if wins.__class__ is list and len(wins) == 1:
+            return WinResult((_win(wins[0], header),))
+    kinds = [k for k in _RESULT_KEYS if k in obj]
     if len(kinds) != 1:
         raise GameError("a result is one of win, draw, abort or penalty" +
                         (f", not {' and '.join(kinds)}" if kinds else ""))
@@ -160,7 +172,7 @@ def result_from_json(obj: Any, header: Header) -> Result:
             wins = [wins]
         if not isinstance(wins, list) or not wins:
             raise GameError("win lists the winners: [{\"winner\": \"B\", \"from\": \"C\", \"hand\": \"…\"}]")
-        return WinResult(tuple(_win(w, header) for w in wins), riichi, _kongs(obj.get("kongs"), header), hui)
+        return WinResult(tuple([_win(w, header) for w in wins]), riichi, _kongs(obj.get("kongs"), header), hui)
     if kind == "draw":
         draw = obj["draw"]
         if draw is True or draw is None:

@@ -19,8 +19,10 @@ from .sheet import WINDS, Final, HandEntry, Sheet, WinEntry
 from .standing import points_of, ranking_of
 
 WIND_ZH = ("东", "南", "西", "北")
-# The flags the game fills in, when the ruleset reads them.
-_GAME_FLAGS = ("seat", "round", "zimo", "from", "honba", "sticks", "lian", "riichi", "pao")
+# The flags the game fills in (seat, round, from, zimo, honba, sticks, lian, riichi, pao), written once.
+_SEAT_FLAGS = {w: f"+seat={w}" for w in WINDS}
+_ROUND_FLAGS = {w: f"+round={w}" for w in WINDS}
+_FROM_FLAGS = {w: f"+from={w}" for w in WINDS}
 
 
 class Replay:
@@ -158,7 +160,7 @@ class Replay:
                 raise GameError(f"kongs: no kong listed for {self._name(player)}")
             try:
                 amounts = hands.kong_money(rules.hand, melds, wild_kind)
-            except GameError as exc:
+            except hands.MjcalcError as exc:
                 raise GameError(f"kongs of {self._name(player)}: {exc.message}") from None
             each = sum(amounts)
             for p in range(4):
@@ -171,84 +173,104 @@ class Replay:
             return fallback
         if not self.rules.hand.wildcard_kongs:
             raise GameError(f"hui: {self.rules.id} has no kong of wildcards to price")
-        return hands.tile_kind(hui)
+        try:
+            return hands.tile_kind(hui)
+        except hands.MjcalcError as exc:
+            raise GameError(f"hui: {exc.message}") from None
 
     # --- wins -----------------------------------------------------------------------------------------------
 
     def _win(self, result: WinResult, index: int) -> HandEntry:
         rules = self.rules
-        wins = list(result.wins)
+        wins = result.wins
         if not wins:
             raise GameError("a win names its winner")
         for w in wins:
-            self._check_player(w.winner, "winner")
-            if w.discarder is not None:
-                self._check_player(w.discarder, "from")
-                if w.discarder == w.winner:
-                    raise GameError(f"{self._name(w.winner)} cannot win on their own discard")
-            if w.pao is not None:
-                self._check_player(w.pao, "pao")
-                if w.pao == w.winner:
-                    raise GameError(f"pao: {self._name(w.winner)} cannot be liable for their own win")
-            if not isinstance(w.hand, str) or not w.hand.strip():
-                raise GameError(f"the win of {self._name(w.winner)} has no winning hand")
-        winners = [w.winner for w in wins]
-        if len(set(winners)) != len(winners):
-            raise GameError("a player wins once a hand: a winner is listed twice")
+            self._check_win(w)
         discarder = wins[0].discarder
+        order: Sequence[int] = (0,)  # the wins as given, nearest to the discarder first
         if len(wins) > 1:
-            if any(w.discarder is None for w in wins):
-                raise GameError("a self-drawn win has one winner: several winners are on one discard")
-            if any(w.discarder != discarder for w in wins):
-                raise GameError("several winners in one result are on one discard: give each the same 'from'")
-            assert discarder is not None
-            nearest = min(winners, key=lambda p: (p - discarder) % 4)
-            if len(wins) > rules.most_winners:
-                if rules.most_winners == 1:
-                    raise GameError(
-                        f"one winner per discard under {rules.id} (截胡): the nearest to {self._name(discarder)} "
-                        f"in turn order, {self._name(nearest)}, wins; record that win alone")
-                if len(wins) == 3 and "triple_ron" in rules.aborts:
-                    raise GameError("three winners on one discard is an abortive draw here (triple_ron=abort): "
-                                    "record abort triple_ron")
-                raise GameError(f"at most {rules.most_winners} winners on one discard under {rules.id}")
-        order = list(range(len(wins)))  # the wins as given, nearest to the discarder first
-        if discarder is not None:
-            order.sort(key=lambda k: (wins[k].winner - discarder) % 4)
-        riichi = self._riichi(result.riichi)
+            order = self._several(wins, discarder)
+        winners = [w.winner for w in wins]
+        riichi = self._riichi(result.riichi) if result.riichi else []
         entry = self._new_entry(index, "win")
         changes = [0, 0, 0, 0]
+        deposit = rules.deposit
         for p in riichi:
-            changes[p] -= rules.deposit
-        on_table = self.table + rules.deposit * len(riichi)
+            changes[p] -= deposit
+        on_table = self.table + deposit * len(riichi)
+        dealer = self.dealer
         for n, k in enumerate(order):
             w = wins[k]
             taker = n == 0  # the nearest to the discarder takes the honba and the table
             try:
-                scored, line = self._score(w, riichi, on_table if taker else 0, self.honba if taker else 0)
+                scored, line, given = self._score(w, riichi, on_table if taker else 0, self.honba if taker else 0)
             except GameError as exc:
                 raise exc.located(part=k) from None
-            for wind, amount in scored.net.items():
-                changes[self.at_seat(wind)] += amount
-            if taker:
+            at = dealer
+            for amount in scored.net.values():  # E S W N: the dealer first, then in turn order
+                changes[at] += amount
+                at = (at + 1) % 4
+            if taker and on_table:
                 changes[w.winner] += on_table - self._sticks(on_table) * self._stick
             pao = w.pao
-            if pao is None:
-                given = hands.given_flags(line).get("pao")
-                pao = self.at_seat(str(given[0])) if given is not None else None
+            if pao is None and "pao" in given:
+                pao = self.at_seat(str(given["pao"][0]))
             won = WinEntry(w.winner, w.discarder, pao, line, scored)
             if w.log is not None:
                 won.log = dict(w.log)
                 won.agrees = agrees(w.log, scored.summary)
             entry.wins.append(won)
-        wild = self._wild_kind(result.hui, entry.wins[0].scored.wild_kind)
-        entry.kongs = self._kongs(result.kongs, winners, wild, changes)
+        if result.kongs:
+            wild = self._wild_kind(result.hui, entry.wins[0].scored.wild_kind)
+            entry.kongs = self._kongs(result.kongs, winners, wild, changes)
+        elif result.hui is not None:
+            self._wild_kind(result.hui, None)
         entry.riichi = riichi
         self._commit(entry, changes, table=0)
-        repeat = "dealer_wins" in rules.repeat and self.dealer in winners
+        repeat = dealer in winners and "dealer_wins" in rules.repeat
         self._hand_over(repeat, rules.honba_repeat if repeat else None)
         self._check_end(entry, after_play=True, repeat=repeat)
         return entry
+
+    def _check_win(self, w: Win) -> None:
+        winner, discarder = w.winner, w.discarder
+        if winner.__class__ is not int or not 0 <= winner < 4:
+            self._check_player(winner, "winner")
+        if discarder is not None:
+            if discarder.__class__ is not int or not 0 <= discarder < 4:
+                self._check_player(discarder, "from")
+            if discarder == winner:
+                raise GameError(f"{self._name(winner)} cannot win on their own discard")
+        if w.pao is not None:
+            self._check_player(w.pao, "pao")
+            if w.pao == winner:
+                raise GameError(f"pao: {self._name(winner)} cannot be liable for their own win")
+        if not isinstance(w.hand, str) or not w.hand or w.hand.isspace():
+            raise GameError(f"the win of {self._name(winner)} has no winning hand")
+
+    def _several(self, wins: Sequence[Win], discarder: int | None) -> list[int]:
+        """Several winners on one discard, checked: their order, nearest to the discarder first."""
+        rules = self.rules
+        winners = [w.winner for w in wins]
+        if len(set(winners)) != len(winners):
+            raise GameError("a player wins once a hand: a winner is listed twice")
+        if any(w.discarder is None for w in wins):
+            raise GameError("a self-drawn win has one winner: several winners are on one discard")
+        if any(w.discarder != discarder for w in wins):
+            raise GameError("several winners in one result are on one discard: give each the same 'from'")
+        assert discarder is not None
+        if len(wins) > rules.most_winners:
+            nearest = min(winners, key=lambda p: (p - discarder) % 4)
+            if rules.most_winners == 1:
+                raise GameError(
+                    f"one winner per discard under {rules.id} (截胡): the nearest to {self._name(discarder)} "
+                    f"in turn order, {self._name(nearest)}, wins; record that win alone")
+            if len(wins) == 3 and "triple_ron" in rules.aborts:
+                raise GameError("three winners on one discard is an abortive draw here (triple_ron=abort): "
+                                "record abort triple_ron")
+            raise GameError(f"at most {rules.most_winners} winners on one discard under {rules.id}")
+        return sorted(range(len(wins)), key=lambda k: (wins[k].winner - discarder) % 4)
 
     @property
     def _stick(self) -> int:
@@ -256,73 +278,102 @@ class Replay:
 
     def _sticks(self, on_table: int) -> int:
         """The sticks the hand scorer is told of (+sticks): the table in deposits, when it reads them."""
-        return on_table // self._stick if "sticks" in self.rules.hand.reads else 0
+        return on_table // self._stick if on_table and "sticks" in self.rules.hand.reads else 0
 
-    def _score(self, w: Win, riichi: Sequence[int], on_table: int, honba: int) -> tuple[hands.ScoredWin, str]:
+    def _score(self, w: Win, riichi: Sequence[int], on_table: int,
+               honba: int) -> tuple[hands.ScoredWin, str, dict[str, tuple[object, int]]]:
         """Score one win with the context the game knows filled in; a flag in the line that says otherwise is an
-        error naming both."""
+        error naming both. The score, the line as scored, the flags the line gave."""
         rules = self.rules
         reads = rules.hand.reads
         line = w.hand.strip()
         given = hands.given_flags(line)
-        name = self._name(w.winner)
-        known: dict[str, object] = {"seat": self.seat(w.winner), "round": WINDS[self.round_index % 4],
-                                    "zimo": w.discarder is None}
-        if w.discarder is not None:
-            known["from"] = self.seat(w.discarder)
-        known["honba"] = honba
-        known["sticks"] = self._sticks(on_table)
-        if rules.streak:
-            known["lian"] = self.lian
-        if rules.deposit:
-            known["riichi"] = w.winner in riichi
-        if w.pao is not None:
-            known["pao"] = self.seat(w.pao)
-        why = {"seat": f"{name} sits {self.seat(w.winner)} this hand",
-               "round": f"the round wind is {WINDS[self.round_index % 4]}",
-               "zimo": f"{name} won on {self._name(w.discarder)}'s discard" if w.discarder is not None
-               else f"the result says {name} drew the winning tile (no 'from')",
-               "from": f"{self._name(w.discarder)} discarded, who sits {self.seat(w.discarder)}"
-               if w.discarder is not None else f"the result says {name} drew the winning tile (no 'from')",
-               "honba": f"the game has {honba} honba for this win", "sticks": f"the game has {known['sticks']} "
-               "riichi stick(s) for this win", "lian": f"the dealer's streak is {self.lian}",
-               "riichi": f"{name}'s riichi is {'' if w.winner in riichi else 'not '}in this result's riichi list",
-               "pao": f"the result names {self._name(w.pao)} liable, who sits {self.seat(w.pao)}"
-               if w.pao is not None else ""}
+        dealer = self.dealer
+        seat = WINDS[(w.winner - dealer) % 4]
+        round_wind = WINDS[(self.deal // 4) % 4]
+        discarder = w.discarder
+        sticks = self._sticks(on_table)
+        riichi_known = bool(rules.deposit) and w.winner in riichi
+        if given:
+            known: dict[str, object] = {"seat": seat, "round": round_wind, "zimo": discarder is None,
+                                        "honba": honba, "sticks": sticks}
+            if discarder is not None:
+                known["from"] = WINDS[(discarder - dealer) % 4]
+            if rules.streak:
+                known["lian"] = self.lian
+            if rules.deposit:
+                known["riichi"] = riichi_known
+            if w.pao is not None:
+                known["pao"] = self.seat(w.pao)
+            self._contradictions(w, riichi, known, given)
+        if w.pao is not None and "pao" not in reads:
+            raise GameError(f"pao: {rules.id}'s hand scorer reads no +pao (the liable player)")
+        # the flags the game knows, in a fixed order, where the ruleset reads them and the line does not say them
+        added = []
+        if "seat" not in given and "seat" in reads:
+            added.append(_SEAT_FLAGS[seat])
+        if "round" not in given and "round" in reads:
+            added.append(_ROUND_FLAGS[round_wind])
+        if discarder is None:
+            if "zimo" not in given and "zimo" in reads:
+                added.append("+zimo")
+        elif "from" not in given and "from" in reads:
+            added.append(_FROM_FLAGS[WINDS[(discarder - dealer) % 4]])
+        if honba and "honba" not in given and "honba" in reads:
+            added.append(f"+honba={honba}")
+        if sticks and "sticks" not in given:
+            added.append(f"+sticks={sticks}")
+        if rules.streak and self.lian and "lian" not in given and "lian" in reads:
+            added.append(f"+lian={self.lian}")
+        if riichi_known and "riichi" not in given and "riichi" in reads and not ("wriichi" in given
+                                                                               and given["wriichi"][0]):
+            added.append("+riichi")  # (a double riichi is one)
+        if w.pao is not None and "pao" not in given:
+            added.append(f"+pao={self.seat(w.pao)}")
+        filled = f"{line} {' '.join(added)}" if added else line
+        try:
+            return hands.score_win(rules.hand, filled), filled, given
+        except hands.MjcalcError as exc:
+            if exc.column is not None and exc.column > len(line):  # a flag the game added: the hand as a whole
+                raise GameError(f"{exc.message} (the game filled in: {' '.join(added)})", 1, kind=exc.kind) from None
+            raise GameError(exc.msg, exc.column, kind=exc.kind) from None
+
+    def _contradictions(self, w: Win, riichi: Sequence[int], known: dict[str, object],
+                        given: dict[str, tuple[object, int]]) -> None:
+        """A flag in the line that says otherwise than the game: an error naming both."""
         for flag, (value, column) in given.items():
             if flag == "from" and w.discarder is None:
-                raise GameError(f"+from={value} in the line, but {why['from']}", column)
-            if flag == "wriichi" and value and rules.deposit and w.winner not in riichi:
-                raise GameError(f"+wriichi in the line, but {name} is not in this result's riichi list", column)
+                raise GameError(f"+from={value} in the line, but {self._why(flag, w, riichi, known)}", column)
+            if flag == "wriichi" and value and self.rules.deposit and w.winner not in riichi:
+                raise GameError(f"+wriichi in the line, but {self._name(w.winner)} is not in this result's riichi "
+                                "list", column)
             if flag in known and value != known[flag]:
                 shown = f"+{flag}" if isinstance(value, bool) and value else f"+{flag}={value}"
                 if flag == "riichi" and not value:
                     shown = "+riichi=off"
-                raise GameError(f"{shown} in the line, but {why[flag]}", column)
-        if w.pao is not None and "pao" not in reads:
-            raise GameError(f"pao: {rules.id}'s hand scorer reads no +pao (the liable player)")
-        added = []
-        for flag in _GAME_FLAGS:
-            if flag in given or flag not in known or flag not in reads:
-                continue
-            value = known[flag]
-            if flag == "riichi" and ("wriichi" in given and given["wriichi"][0]):
-                continue  # a double riichi is a riichi
-            if isinstance(value, bool):
-                if value:
-                    added.append(f"+{flag}")
-            elif flag in ("honba", "sticks", "lian"):
-                if value:
-                    added.append(f"+{flag}={value}")
-            else:
-                added.append(f"+{flag}={value}")
-        filled = f"{line} {' '.join(added)}" if added else line
-        try:
-            return hands.score_win(rules.hand, filled), filled
-        except GameError as exc:
-            if exc.column is not None and exc.column > len(line):  # a flag the game added: the hand as a whole
-                raise GameError(f"{exc.message} (the game filled in: {' '.join(added)})", 1, kind=exc.kind) from None
-            raise
+                raise GameError(f"{shown} in the line, but {self._why(flag, w, riichi, known)}", column)
+
+    def _why(self, flag: str, w: Win, riichi: Sequence[int], known: dict[str, object]) -> str:
+        """What the game knows of a flag a winning line contradicts, in words."""
+        name = self._name(w.winner)
+        drew = f"the result says {name} drew the winning tile (no 'from')"
+        if flag == "seat":
+            return f"{name} sits {self.seat(w.winner)} this hand"
+        if flag == "round":
+            return f"the round wind is {WINDS[self.round_index % 4]}"
+        if flag == "zimo":
+            return f"{name} won on {self._name(w.discarder)}'s discard" if w.discarder is not None else drew
+        if flag == "from":
+            return drew if w.discarder is None else \
+                f"{self._name(w.discarder)} discarded, who sits {self.seat(w.discarder)}"
+        if flag in ("honba", "sticks"):
+            return f"the game has {known[flag]} {'honba' if flag == 'honba' else 'riichi stick(s)'} for this win"
+        if flag == "lian":
+            return f"the dealer's streak is {self.lian}"
+        if flag == "riichi":
+            return f"{name}'s riichi is {'' if w.winner in riichi else 'not '}in this result's riichi list"
+        assert w.pao is not None
+        return f"the result names {self._name(w.pao)} liable, who sits {self.seat(w.pao)}"
 
     # --- draws, aborts, penalties -----------------------------------------------------------------------------
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import MjcalcError
-from .hands import HandRules, hand_rules
+from .hands import HandRules, MjcalcError, hand_rules, loaded_ruleset, remember
 from .model import GameError
 
 
@@ -120,7 +119,25 @@ class GameRules:
 
 def game_rules(rules: str, options: Mapping[str, Any]) -> GameRules:
     """The game rules of a ruleset (a built-in name or a file) under ``options`` (``--set``, hand and game options
-    alike, checked). A ruleset without a ``game:`` section, an unknown option, a bad value: GameError."""
+    alike, checked). A ruleset without a ``game:`` section, an unknown option, a bad value: GameError. The same
+    ruleset and options give the same rules (kept: a replay of many games reads them once); never change them."""
+    try:
+        key: Any = (rules, tuple(options.items()))
+        found = _RULES.get(key)
+    except TypeError:  # an option value that is no key: read, not kept
+        return _game_rules(rules, options)
+    if found is None or found[0] is not loaded_ruleset(rules):
+        made = _game_rules(rules, options)
+        found = remember(_RULES, key, (loaded_ruleset(rules), made), 64)
+    return found[1]
+
+
+# Game rules by ruleset reference and options, with the Ruleset they were read from (a ruleset loaded again, after
+# load_ruleset.cache_clear, is read again).
+_RULES: dict[Any, tuple[Any, GameRules]] = {}
+
+
+def _game_rules(rules: str, options: Mapping[str, Any]) -> GameRules:
     try:
         hand = hand_rules(rules, options)
     except MjcalcError as exc:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..record import json_bytes
-from .hands import ScoredWin
+from collections.abc import Callable
+
+from .hands import FRAGMENT, ScoredWin, json_bytes
 from .model import GameError
 
 WINDS = ("E", "S", "W", "N")
+_SEATS = [[WINDS[(p - dealer) % 4] for p in range(4)] for dealer in range(4)]  # each player's wind, by dealer
 
 
 class WinEntry:
@@ -31,8 +33,10 @@ class WinEntry:
     def _head(self) -> dict[str, Any]:
         return {"winner": self.winner, "from": self.discarder, "pao": self.pao, "hand": self.hand}
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {**self._head(), "score": self.scored.to_json(lang), "log": self.log, "agrees": self.agrees}
+    def to_json(self, lang: str = "en", score: Callable[[ScoredWin], Any] | None = None) -> dict[str, Any]:
+        return {"winner": self.winner, "from": self.discarder, "pao": self.pao, "hand": self.hand,
+                "score": self.scored.to_json(lang) if score is None else score(self.scored), "log": self.log,
+                "agrees": self.agrees}
 
 
 class HandEntry:
@@ -55,7 +59,7 @@ class HandEntry:
         self.round = WINDS[round_index % 4]
         self.round_number = round_index + 1
         self.dealer = dealer
-        self.seats = [WINDS[(p - dealer) % 4] for p in range(4)]
+        self.seats = list(_SEATS[dealer])
         self.honba = honba
         self.table = table
         self.lian = lian
@@ -80,8 +84,13 @@ class HandEntry:
                 "end": self.end, "round_number": self.round_number, "seats": self.seats, "lian": self.lian,
                 "abort": self.abort, "penalty": self.penalty, "kongs": self.kongs}
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        return {**self._fields(), "wins": [w.to_json(lang) for w in self.wins], **self._tail()}
+    def to_json(self, lang: str = "en", score: Callable[[ScoredWin], Any] | None = None) -> dict[str, Any]:
+        return {"number": self.number, "label": self.label, "round": self.round, "dealer": self.dealer,
+                "honba": self.honba, "table": self.table, "start": self.start, "result": self.result,
+                "wins": [w.to_json(lang, score) for w in self.wins], "riichi": self.riichi, "ready": self.ready,
+                "nagashi": self.nagashi, "changes": self.changes, "end": self.end, "round_number": self.round_number,
+                "seats": self.seats, "lian": self.lian, "abort": self.abort, "penalty": self.penalty,
+                "kongs": self.kongs}
 
 
 class Final:
@@ -122,14 +131,16 @@ class Sheet:
         self.final = final
         self.errors = errors
 
-    def to_json(self, lang: str = "en") -> dict[str, Any]:
-        """The sheet as docs/GAME.md's JSON."""
+    def to_json(self, lang: str = "en", score: Callable[[ScoredWin], Any] | None = None) -> dict[str, Any]:
+        """The sheet as docs/GAME.md's JSON (``score``: how each win's score is given, default its object)."""
         return {"ruleset": self.ruleset, "players": self.players, "options": self.options,
-                "hands": [h.to_json(lang) for h in self.hands], "final": self.final.to_json()}
+                "hands": [h.to_json(lang, score) for h in self.hands], "final": self.final.to_json()}
 
     def json_bytes(self) -> bytes:
         """``to_json()`` as compact JSON bytes (UTF-8), each hand's score written as a batch writes a record:
         the same text as ``json_bytes(to_json())``, without building the scores' objects."""
+        if FRAGMENT is not None:
+            return json_bytes(self.to_json("en", _fragment))
         parts = [b'{"ruleset":', json_bytes(self.ruleset), b',"players":', json_bytes(self.players),
                  b',"options":', json_bytes(self.options), b',"hands":[']
         for n, h in enumerate(self.hands):
@@ -154,3 +165,7 @@ class Sheet:
         parts.append(json_bytes(self.final.to_json()))
         parts.append(b"}")
         return b"".join(parts)
+
+
+def _fragment(scored: ScoredWin) -> Any:
+    return FRAGMENT(scored.json_bytes())

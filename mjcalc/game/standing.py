@@ -19,7 +19,6 @@ players sharing their places' uma and oka).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 
 from .rules import PointsRule
 
@@ -29,11 +28,11 @@ def ranking_of(scores: Sequence[int]) -> list[int]:
     return sorted(range(len(scores)), key=lambda p: (-scores[p], p))
 
 
-def _tenths(value: Fraction) -> int:
-    """A value in tenths, rounded half away from zero."""
-    scaled = value * 10
-    whole = (abs(scaled.numerator) * 2 + scaled.denominator) // (2 * scaled.denominator)
-    return whole if scaled >= 0 else -whole
+def _tenths(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` (a positive denominator) in tenths, rounded half away from zero."""
+    scaled = abs(numerator) * 10
+    whole = (scaled * 2 + denominator) // (2 * denominator)
+    return whole if numerator >= 0 else -whole
 
 
 def _thousands(score: int) -> int:
@@ -44,27 +43,29 @@ def _thousands(score: int) -> int:
 
 def points_of(rule: PointsRule, scores: Sequence[int], ranking: Sequence[int], start: int) -> list[float]:
     """Each player's final points (by player index) under ``rule``."""
-    place = {p: k for k, p in enumerate(ranking)}
-    counted = [_thousands(s) if rule.rounding == "thousand" else s for s in scores]
-    base = [Fraction(c - rule.returned, 1000) for c in counted]
+    n = len(scores)
+    place = [0] * n
+    for k, p in enumerate(ranking):
+        place[p] = k
+    counted = [_thousands(s) for s in scores] if rule.rounding == "thousand" else list(scores)
     if rule.kind == "first_balances":
         first = ranking[0]
-        tenths = [0] * len(scores)
-        for p in range(len(scores)):
-            if p != first:
-                tenths[p] = _tenths(base[p] + rule.uma[place[p]])
+        tenths = [0] * n
+        for p in range(n):
+            if p != first:  # (score − return) / 1000 + uma = (score − return + 1000 × uma) / 1000
+                tenths[p] = _tenths(counted[p] - rule.returned + 1000 * rule.uma[place[p]], 1000)
         tenths[first] = -sum(tenths)
         return [t / 10 for t in tenths]
-    # shared: the oka (what the return takes beyond the start, from every player) goes to first place
-    bonus = [Fraction(u) for u in rule.uma]
-    bonus[0] += Fraction((rule.returned - start) * len(scores), 1000)
+    # shared: the oka (what the return takes beyond the start, from every player) goes to first place; in points
+    # × 1000, a tied group's uma and oka shared equally
+    bonus = [1000 * u for u in rule.uma]
+    bonus[0] += (rule.returned - start) * n
     out: list[float] = []
-    for p in range(len(scores)):
-        k = place[p]
+    for p in range(n):
         if rule.ties == "share":
-            tied = [place[q] for q in range(len(scores)) if scores[q] == scores[p]]
-            share = sum((bonus[t] for t in tied), Fraction(0)) / len(tied)
+            tied = [place[q] for q in range(n) if scores[q] == scores[p]]
         else:
-            share = bonus[k]
-        out.append(_tenths(base[p] + share) / 10)
+            tied = [place[p]]
+        shared = sum(bonus[t] for t in tied)
+        out.append(_tenths((counted[p] - rule.returned) * len(tied) + shared, 1000 * len(tied)) / 10)
     return out

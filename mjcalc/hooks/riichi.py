@@ -36,7 +36,7 @@ from ..memo import remember
 from ..predicates import REGULAR, Candidate, namespaced, needs
 from ..readings import WAIT_FACTS, Group
 from ..ruleset import Ruleset
-from ..settlement import SETTLERS, Award, Payment, Settlement
+from ..settlement import SETTLERS, Award, Payment, Settlement, liable_items
 
 riichi = namespaced("riichi")
 
@@ -313,13 +313,20 @@ TSUMO_SHARES: Final = {winner: tuple((payer, 2 if winner == "E" or payer == "E" 
                 for winner in T.SEATS}
 
 
-def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | None = None) -> list[Payment]:
+def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | None = None,
+             liable_for: tuple[str, ...] = (), honba_by_liable: bool = True) -> list[Payment]:
     """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks.
-    ``step`` and ``dealer`` are the homework's what-ifs (settlement.WHAT_IF): rounding, the dealer's share."""
+    ``step`` and ``dealer`` are the homework's what-ifs (settlement.WHAT_IF): rounding, the dealer's share.
+    ``liable_for``: the items of the hand that make the +pao player liable (責任払い, ``_liable_payments``), who
+    pays the honba of a discard win when ``honba_by_liable`` (option pao_honba)."""
     ctx = c.ctx
     winner = ctx.seat
     as_dealer = winner == "E" if dealer is None else dealer
-    if not ctx.zimo:
+    liable = ctx.pao
+    if liable is not None and liable_for and liable != ctx.discarder:
+        out = _liable_payments(ctx.zimo, winner, liable, ctx.discarder, han, base, 6 if as_dealer else 4,
+                               ctx.honba, step, liable_for, honba_by_liable)
+    elif not ctx.zimo:
         discarder: str = ctx.discarder  # type: ignore[assignment]
         out = [_payment(discarder, winner, han, base, 6 if as_dealer else 4, 300 * ctx.honba, step)]
     else:
@@ -336,6 +343,58 @@ def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | 
     return out
 
 
+def _liable_payments(zimo: bool, winner: str, liable: str, discarder: str | None, han: int, base: int, times: int,
+                     honba: int, step: int, liable_for: tuple[str, ...], honba_by_liable: bool) -> list[Payment]:
+    """責任払い as Tenhou pays it. Self-drawn: the liable player alone pays the whole hand, as a ron's value (every
+    yakuman in it), and the honba. On another's discard: the discarder and the liable player pay half the hand
+    each, and the liable player the honba (``honba_by_liable``; else the discarder: option pao_honba). Half of a
+    yakuman's value is a whole hundred; were it not, the discarder's half is rounded up to ``step``."""
+    hand = -(-base * times // step) * step
+    if zimo:
+        return [Payment(liable, winner, han, hand + 300 * honba,
+                        Msg("pao: the whole hand, {formula}", formula=_paid(base, times, 300 * honba, step)[1]),
+                        liable_for=liable_for)]
+    assert discarder is not None  # a win on a discard has a discarder
+    theirs = -(-hand // (2 * step)) * step
+    mine = hand - theirs
+    whole = f"{base} × {times} → {hand}"
+    honba_points = 300 * honba
+    return [Payment(discarder, winner, han, theirs + (0 if honba_by_liable else honba_points),
+                    _half(whole, theirs, 0 if honba_by_liable else honba_points, False)),
+            Payment(liable, winner, han, mine + (honba_points if honba_by_liable else 0),
+                    _half(whole, mine, honba_points if honba_by_liable else 0, True),
+                    on_behalf_of=discarder, liable_for=liable_for)]
+
+
+def _half(whole: str, half: int, honba: int, liable: bool) -> str:
+    """The arithmetic of one half of a hand split under 責任払い, with the honba when this half carries them."""
+    if honba:
+        return (Msg("pao: half of {whole}: {half} + {honba} honba", whole=whole, half=half, honba=honba) if liable
+                else Msg("half of {whole}: {half} + {honba} honba", whole=whole, half=half, honba=honba))
+    return (Msg("pao: half of {whole}: {half}", whole=whole, half=half) if liable
+            else Msg("half of {whole}: {half}", whole=whole, half=half))
+
+
+def _liable_note(zimo: bool, liable: str, discarder: str | None, liable_for: tuple[str, ...], honba: int,
+                 honba_by_liable: bool) -> str:
+    """Why the liable player pays what it pays (a note of the settlement)."""
+    items = ", ".join(liable_for)
+    if zimo:
+        return (Msg("pao (責任払い): {seat} is liable for {items} and pays the whole self-drawn hand and the honba",
+                    seat=liable, items=items) if honba else
+                Msg("pao (責任払い): {seat} is liable for {items} and pays the whole self-drawn hand", seat=liable,
+                    items=items))
+    if liable == discarder:
+        return Msg("pao (責任払い): {seat} is liable for {items} and dealt in: the whole hand, as any discarder",
+                   seat=liable, items=items)
+    if honba:
+        return Msg("pao (責任払い): {seat} is liable for {items}: {seat} and the discarder {discarder} pay half the "
+                   "hand each, {payer} the honba", seat=liable, items=items, discarder=discarder,
+                   payer=liable if honba_by_liable else discarder)
+    return Msg("pao (責任払い): {seat} is liable for {items}: {seat} and the discarder {discarder} pay half the hand "
+               "each", seat=liable, items=items, discarder=discarder)
+
+
 def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[str, Any], c: Candidate,
                   awards: list[Award]) -> Settlement:
     """Han from the items, fu from the reading, the limit, then the payments. The reading kept is the one that
@@ -350,20 +409,25 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     for _, part in lines:
         raw += part
     fu = raw if c.reading[0] == "seven_pairs" else fu_round(raw)
+    liable_for = liable_items(awards, options) if c.ctx.pao is not None else ()
     what_if = params.get("what_if")
     if what_if:  # homework: one step done another way (settlement.WHAT_IF)
-        return _what_if(what_if, options, c, han, fu, raw, yakuman, lines)
+        return _what_if(what_if, options, c, han, fu, raw, yakuman, lines, liable_for)
     base, limit = base_points(han, fu, yakuman, options)
-    pays = payments(c, han, base)
-    note = _limit_note(han, fu, base, limit)
+    honba_by_liable = options.get("pao_honba") != "discarder"
+    pays = payments(c, han, base, liable_for=liable_for, honba_by_liable=honba_by_liable)
+    notes = [_limit_note(han, fu, base, limit)]
+    if liable_for:
+        notes.append(_liable_note(c.ctx.zimo, c.ctx.pao, c.ctx.discarder, liable_for,  # type: ignore[arg-type]
+                                  c.ctx.honba, honba_by_liable))
     total = 0
     for p in pays:
         total += p.amount
-    return Settlement(han, pays, [], total, [note], (int(yakuman), han, fu, raw), fu, lines, limit)
+    return Settlement(han, pays, [], total, notes, (int(yakuman), han, fu, raw), fu, lines, limit)
 
 
 def _what_if(what_if: Mapping[str, Any], options: Mapping[str, Any], c: Candidate, han: int, fu: int, raw: int,
-             yakuman: bool, lines: list[tuple[str, int]]) -> Settlement:
+             yakuman: bool, lines: list[tuple[str, int]], liable_for: tuple[str, ...]) -> Settlement:
     han = int(what_if.get("han", han))
     fu = int(what_if["fu"]) if "fu" in what_if else raw if what_if.get("fu_unrounded") else fu
     limit: str | None = None
@@ -373,7 +437,8 @@ def _what_if(what_if: Mapping[str, Any], options: Mapping[str, Any], c: Candidat
         base = fu * 2 ** (2 + han)
     else:
         base, limit = base_points(han, fu, yakuman, options)
-    pays = payments(c, han, base, int(what_if.get("round_to", 100)), what_if.get("dealer"))
+    pays = payments(c, han, base, int(what_if.get("round_to", 100)), what_if.get("dealer"), liable_for,
+                    options.get("pao_honba") != "discarder")
     total = sum(p.amount for p in pays)
     return Settlement(han, pays, [], total, [_limit_note(han, fu, base, limit)], (int(yakuman), han, fu, raw), fu,
                       lines, limit)

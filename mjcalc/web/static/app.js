@@ -32,7 +32,7 @@ const T = {
     hint_flag: "Tap the tile for", tiles: "tiles", of: "of", waiting_count: "one short: the waits are listed",
     reading: "reading", wins_on: "wins on", wait: "wait", waits: "waits", wildcards: "wildcards",
     item: "item", value: "value", applies: "applies to", total: "total", payer: "payer", payee: "payee",
-    formula: "formula", amount: "amount", own_items: "payer's own items", kongs: "kong points",
+    formula: "formula", amount: "amount", own_items: "payer's own items", liable_for: "liable (pao) for", kongs: "kong points",
     net: "net", seat: "seat", dealer: "dealer", points_to_winner: "points to the winner",
     not_a_win: "NOT A WIN", not_ready: "NOT READY — shanten", ready: "waiting", unseen: "unseen",
     self_drawn: "self-drawn", on_discard: "on a discard", no_score: "no win", notes: "notes",
@@ -52,7 +52,7 @@ const T = {
     hint_win: "和张：点一张牌（牌盘或手牌中）。", hint_flag: "点牌设置", tiles: "张", of: "/",
     waiting_count: "差一张：列出听牌", reading: "拆法", wins_on: "和", wait: "听", waits: "听牌",
     wildcards: "混儿", item: "番种", value: "番", applies: "适用", total: "合计", payer: "付", payee: "收",
-    formula: "算式", amount: "金额", own_items: "本家另计", kongs: "杠分", net: "输赢", seat: "座位",
+    formula: "算式", amount: "金额", own_items: "本家另计", liable_for: "包牌（责任支付）", kongs: "杠分", net: "输赢", seat: "座位",
     dealer: "庄", points_to_winner: "和家共得", not_a_win: "不能和", not_ready: "未听牌 — 向听",
     ready: "听牌", unseen: "剩余", self_drawn: "自摸", on_discard: "点炮", no_score: "不能和",
     notes: "说明", ignored: "未使用的标记", warnings: "提示", error: "错误", every_payer: "每家",
@@ -91,6 +91,7 @@ const FALLBACK_FLAGS = [
   ["fourth", "bool", "the winning tile was the last of its kind (和绝张)", ["和绝张"], "off"],
   ["lian", "int", "dealer's consecutive wins (连庄)", ["连庄"], "0", 99],
   ["baozhuang", "bool", "包庄: the discarder was not ready and pays all three shares", ["包庄"], "off"],
+  ["pao", "seat", "the player liable for the hand (責任払い): fed the set that made its yakuman", ["包", "责任支付", "責任払い"], "none"],
 ].map(([name, kind, doc, aliases, default_doc, most]) => ({name, kind, doc, aliases, default_doc, most: most || 0}));
 
 const $ = (id) => document.getElementById(id);
@@ -572,6 +573,7 @@ function setFlag(name, value) {
   if (name === "seat") {  // the winner is neither the discarder nor one of the other closed seats
     const winner = state.flags.seat || "S";
     if (state.flags.from === winner) delete state.flags.from;
+    if (state.flags.pao === winner) delete state.flags.pao;
     if (state.flags.closed) state.flags.closed = state.flags.closed.filter((x) => x !== winner);
     if (state.flags.closed && !state.flags.closed.length) delete state.flags.closed;
   }
@@ -600,11 +602,14 @@ function flagControl(def) {
     const current = v || dflt;
     if (def.name === "from") {
       controls.appendChild(button(t("auto"), "seg-b" + (!v ? " on" : ""), () => setFlag("from", null), {value: "auto"}));
+    } else if (!dflt) {  // a seat flag with no default seat (+pao): none until one is chosen
+      controls.appendChild(button(t("none"), "seg-b" + (!v ? " on" : ""), () => setFlag(def.name, null), {value: "none"}));
     }
     for (const s of SEATS) {
       const b = button(seatLabel(s), "seg-b" + (current === s ? " on" : ""),
         () => setFlag(def.name, s === dflt ? null : s), {value: s});
       if (def.name === "from" && (s === winner || state.flags.zimo)) b.disabled = true;
+      if (!dflt && def.name !== "from" && s === winner) b.disabled = true;  // never the winner (+pao)
       controls.appendChild(b);
     }
     if (def.name === "from" && state.flags.zimo) row.classList.add("dim");
@@ -1031,9 +1036,16 @@ function render(r, waits, text) {
           p.payer_items.forEach((id, k) => { if (k) own.append(", "); own.appendChild(itemName(id)); });
           f.append(el("br"), own);
         }
+        if ((p.liable_for || []).length) {
+          const liable = el("small", "liable");
+          liable.append(`${t("liable_for")}: `);
+          p.liable_for.forEach((id, k) => { if (k) liable.append(", "); liable.appendChild(itemName(id)); });
+          f.append(el("br"), liable);
+        }
         if (p.capped_from !== null && p.capped_from !== undefined) f.append(el("br"), el("small", null, `${t("capped")} ${p.capped_from}`));
         return [who, p.fan, f, p.amount];
-      }), "payments", (r.payments || []).map((p) => ({payer: p.payer, payee: p.payee, amount: p.amount}))));
+      }), "payments", (r.payments || []).map((p) => ({payer: p.payer, payee: p.payee, amount: p.amount,
+        liable: (p.liable_for || []).join(",")}))));
     out.appendChild(el("p", "total", `${t("points_to_winner")}: ${r.points}`));
     if ((r.kong_payments || []).length) {
       out.appendChild(table([t("kongs"), `${t("payer")} → ${t("payee")}`, t("amount")],
