@@ -482,8 +482,12 @@ def replay_cmd(
 
     chosen = _setup(lang)
     if json_out:
+        from .cli import _quiet_collector
+
         sys.stdout.flush()
-        raise typer.Exit(replay_files(files, sys.stdout.buffer, sys.stderr))
+        with _quiet_collector():  # a long run: the collector as a batch sets it
+            code = replay_files(files, sys.stdout.buffer, sys.stderr)
+        raise typer.Exit(code)
     from .errors import EXIT_BAD_INPUT
     from .game import GameError
     from .render_game import sheet_text
