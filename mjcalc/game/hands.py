@@ -31,7 +31,7 @@ from ..tiles import name as _tile_name
 # What the rest of mjcalc/game takes from the core, through here only: the error type and its exit code, the bounded
 # memo, the text normaliser, the JSON writer and reader.
 __all__ = ["EXIT_BAD_INPUT", "FRAGMENT", "HandRules", "MjcalcError", "ScoredWin", "given_flags", "hand_rules",
-           "json_bytes", "json_loads", "kong_money", "loaded_ruleset", "normalise", "remember", "score_win",
+           "json_bytes", "json_loads", "kong_money", "loaded_ruleset", "normalise", "paid_beside", "remember", "score_win",
            "seat_of", "tile_kind", "tile_name"]
 
 # orjson's Fragment (JSON already written, embedded as it is) where orjson has it; None else.
@@ -151,6 +151,16 @@ class ScoredWin:
         s = best.settlement
         return {"fan": s.fan, "fu": s.fu, "limit": s.limit, "points": s.points,
                 "unit": self.result.ruleset.unit if self.result.ruleset is not None else "fan"}
+
+
+def paid_beside(scored: ScoredWin) -> int:
+    """What a winner was paid apart from the hand itself: the honba (riichi's settler: 300 a count, whoever pays
+    them) and the riichi sticks it was told of."""
+    ctx = scored.result.ctx
+    if ctx is None:
+        return 0
+    return 300 * ctx.honba + sum(p.amount for p in scored.result.best.settlement.payments  # type: ignore[union-attr]
+                                 if p.payer == "table")
 
 
 def score_win(rules: HandRules, line: str) -> ScoredWin:

@@ -207,19 +207,23 @@ class Replay:
                 scored, line, given = self._score(w, riichi, on_table if taker else 0, self.honba if taker else 0)
             except GameError as exc:
                 raise exc.located(part=k) from None
+            own = [0, 0, 0, 0]  # this win's change for each player
             at = dealer
             for amount in scored.net.values():  # E S W N: the dealer first, then in turn order
-                changes[at] += amount
+                own[at] += amount
                 at = (at + 1) % 4
             if taker and on_table:
-                changes[w.winner] += on_table - self._sticks(on_table) * self._stick
+                own[w.winner] += on_table - self._sticks(on_table) * self._stick
+            for p in range(4):
+                changes[p] += own[p]
             pao = w.pao
             if pao is None and "pao" in given:
                 pao = self.at_seat(str(given["pao"][0]))
             won = WinEntry(w.winner, w.discarder, pao, line, scored)
             if w.log is not None:
                 won.log = dict(w.log)
-                won.agrees = agrees(w.log, scored.summary)
+                beside = hands.paid_beside(scored) + (on_table - self._sticks(on_table) * self._stick if taker else 0)
+                won.agrees = agrees(w.log, scored.summary, beside, own)
             entry.wins.append(won)
         if result.kongs:
             wild = self._wild_kind(result.hui, entry.wins[0].scored.wild_kind)
@@ -585,10 +589,16 @@ class Replay:
         return Sheet(self.rules.id, list(self.players), options, list(self.entries), self.final(), list(self.errors))
 
 
-def agrees(log: dict[str, Any], summary: dict[str, Any]) -> bool:
-    """Whether what a log recorded of a win (``han`` or ``fan``, ``fu``, ``points``) is what mjcalc scores."""
-    mine = {"han": summary["fan"], "fan": summary["fan"], "fu": summary["fu"], "points": summary["points"]}
-    return all(mine[key] == value for key, value in log.items() if key in mine)
+def agrees(log: dict[str, Any], summary: dict[str, Any], beside: int = 0, changes: list[int] | None = None) -> bool:
+    """Whether what a log recorded of a win agrees with what mjcalc scores: ``han`` (or ``fan``) and ``fu`` (a fu
+    of None is not compared), ``points`` the hand's own value (mjcalc's points less ``beside``, what the winner
+    was paid apart from the hand: honba and the table), ``changes`` each player's change over the win."""
+    mine = {"han": summary["fan"], "fan": summary["fan"], "fu": summary["fu"], "points": summary["points"] - beside}
+    for key, value in log.items():
+        if key in mine and value is not None and mine[key] != value:
+            return False
+    recorded = log.get("changes")
+    return recorded is None or changes is None or list(recorded) == changes
 
 
 def replay(header: Header, results: Iterable[Result], *, errors: str = "raise") -> Sheet:
