@@ -1,14 +1,14 @@
 """Real Tenhou games (tests/data/tenhou, their sources and licences in its README): every win the logs hold is
-read by mjcalc.logs, written as a line of notation and scored by mjcalc under Tenhou's rules; han, fu, points,
+read by mjcalc.logs, written as a line of notation and scored by mjcalc under the preset riichi-tenhou; han, fu, points,
 the yaku and every player's change must be what Tenhou recorded. Around each win, the same hand in other
 situations (seats, honba, deposits) is set against the reference library ``mahjong``. The readers' own
 bookkeeping is checked against the logs too: each hand starts with the scores, dealer and honba the previous
 one left, and the game ends with the log's final scores and points.
 
-Tenhou's rules as mjcalc's options: red fives and open tanyao as the lobby says (GO type bits, or the JSON
-rule), no kiriage mangan, counted yakuman (13 han and more) a single yakuman, and no double yakuman for a
-single hand (13-sided kokushi, suuankou tanki, pure nine gates and daisuushii are each one yakuman at Tenhou;
-several yakuman in one hand do add up).
+Tenhou's rules are the preset's defaults — no kiriage mangan, counted yakuman (13 han and more) a single yakuman,
+and no double yakuman for a single hand (13-sided kokushi, suuankou tanki, pure nine gates and daisuushii are
+each one yakuman at Tenhou; several yakuman in one hand do add up) —, with red fives and open tanyao as the
+lobby says (GO type bits, or the JSON rule).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from mjcalc.logs.record import rounding, tenhou_points
 
 DATA = Path(__file__).parent / "data" / "tenhou"
 LOGS = sorted(p for p in DATA.iterdir() if p.name != "README.md")
-TENHOU = {"kiriage": False, "double_yakuman": False, "kazoe": "yakuman"}
+TENHOU = {"kiriage": False, "double_yakuman": False, "kazoe": "yakuman"}  # the preset's, for the reference library
 
 
 @cache
@@ -37,7 +37,7 @@ def game(name: str) -> Game:
 
 
 def options(g: Game) -> dict[str, Any]:
-    return {**TENHOU, "aka": g.rules.red_fives, "kuitan": g.rules.open_tanyao}
+    return {"aka": g.rules.red_fives, "kuitan": g.rules.open_tanyao}
 
 
 def wins() -> list[tuple[str, int, int]]:
@@ -63,7 +63,7 @@ def hand_value(hand: Hand, win: Win, net: dict[str, int]) -> int:
 
 def disagreements(g: Game, hand: Hand, win: Win) -> list[str]:
     line = win_line(hand, win)
-    r = mjcalc.score(line, rules="riichi", options=options(g))
+    r = mjcalc.score(line, rules="riichi-tenhou", options=options(g))
     if r["result"] != "win":
         return [f"{line}: mjcalc {r['result']}: {r.get('error') or r.get('failed')}"]
     log = win.log
@@ -200,9 +200,9 @@ def test_the_real_hands_in_other_situations_agree_with_the_reference() -> None:
     for name, h, w in WINS:
         g = game(name)
         hand = g.hands[h]
-        opts = {k: ("on" if v is True else "off" if v is False else v) for k, v in options(g).items()}
+        opts = {k: ("on" if v is True else "off" if v is False else v) for k, v in {**TENHOU, **options(g)}.items()}
         for line in _variants(win_line(hand, hand.wins[w])):
-            ours = mjcalc.score(line, rules="riichi", options=options(g))
+            ours = mjcalc.score(line, rules="riichi-tenhou", options=options(g))
             try:
                 ref = reference_score(from_line(line, opts))
             except IndexError:  # the reference's tile copies run out (four of a kind and its indicator)
