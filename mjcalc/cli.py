@@ -327,12 +327,15 @@ def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
 @app.command()
 def batch(
     files: list[str] = typer.Argument(..., metavar="FILE", help="Hand file (one line per hand, CSV, JSONL or "
-                                      "YAML), or - for stdin; with --dask, files and globs."),
+                                      "YAML), or - for stdin; with --dask, files and globs. Game logs (Tenhou "
+                                      "mjlog XML, .xml.gz, tenhou.net/6 JSON; folders of them): one record a win, "
+                                      "the log's values beside mjcalc's."),
     rules: str | None = RulesOpt,
     set_: list[str] | None = SetOpt,
     output_format: str = typer.Option("table", "--format", help="table | csv | jsonl"),
-    input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml "
-                                     "(auto: the file's extension, else its first line)"),
+    input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml | tenhou "
+                                     "(auto: the file's extension, else its first line; game logs by their "
+                                     "names and content)"),
     output: str | None = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", show_default=False, help="Worker processes (at "
                                     "most the cores; default: every core for a file of more than "
@@ -350,6 +353,8 @@ def batch(
     """Score every hand of a file in order: one output record per input record, errors included."""
     import signal
 
+    if input_format == "tenhou" or (input_format == "auto" and _are_logs(files)):
+        _logs_batch(files, dask, rules, set_, output_format, output, jobs, from_line, partition_size)
     if dask is not None:
         _dask_batch(files, dask, rules, set_, output_format, input_format, output, jobs, from_line, partition_size)
     if len(files) != 1:
@@ -425,6 +430,67 @@ def batch(
         counts = summary.counts
         code = EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if counts.get("error") else 0
     raise typer.Exit(code)
+
+
+def _are_logs(files: list[str]) -> bool:
+    """Every FILE is a game log (by its name or its start) or a folder: a batch of logs."""
+    import os
+
+    from .logs.files import looks_like_log
+
+    return bool(files) and all(f != "-" and (os.path.isdir(f) or looks_like_log(f)) for f in files)
+
+
+def _logs_batch(files: list[str], dask: str | None, rules: str | None, set_: list[str] | None, output_format: str,
+                output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
+    """``batch`` on game logs (mjcalc.logs.batch): one record a win, the log's values beside mjcalc's; the summary
+    on stderr. Exit 0 when every win agrees with its log, 1 when one differs, 2 when a log cannot be read."""
+    import time
+
+    from .logs import batch as logs
+
+    config = _config()
+    if output_format not in logs.RENDERERS:
+        _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
+                                        formats=", ".join(logs.RENDERERS), value=output_format)))
+    if from_line != 1:
+        _fail(MjcalcError("option", "--from-line does not go with game logs (a run is redone whole)"))
+    options = _options(set_)
+    try:
+        logs.check_rules(rules, options)
+    except MjcalcError as exc:
+        _fail(exc)
+    start = time.perf_counter()
+    if dask is not None:
+        from .logs.dask_logs import run_dask
+
+        if output in (None, "-"):
+            _fail(MjcalcError("option", "--dask writes one file per group of logs: -o DIR names their folder"))
+        try:
+            tally, failures = run_dask(files, dask, str(output), rules, options, output_format, partition_size,
+                                       say=lambda text: typer.echo(text, err=True))
+        except MjcalcError as exc:
+            _fail(exc)
+            raise AssertionError from exc
+        for failure in failures:
+            typer.echo(f"mjcalc: {failure}", err=True)
+    else:
+        failures = []
+        try:
+            out = Output(output)
+            try:
+                with _quiet_collector():
+                    tally = logs.run(files, out.write_lines, rules, options, output_format,
+                                     jobs=1 if jobs is None else _bounded_jobs(jobs, None, files[0]))
+            finally:
+                out.close()
+        except OutputError as exc:
+            if exc.broken_pipe:
+                _quiet_broken_pipe()
+            typer.echo(f"mjcalc: {exc}", err=True)
+            raise typer.Exit(EXIT_BAD_RULESET) from None
+    typer.echo("mjcalc: " + tally.line(_summary_lang(config), time.perf_counter() - start), err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if tally.unreadable or failures else 1 if tally.agree < tally.wins else 0)
 
 
 def _summary_lang(config: "Config") -> str:

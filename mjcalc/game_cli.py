@@ -518,3 +518,92 @@ def replay_cmd(
                             width))
             shown += 1
     raise typer.Exit(code)
+
+
+@game_app.command("import", help=N_("Import game logs (Tenhou's mjlog XML, plain or gzip, or tenhou.net/6 JSON; a "
+                                    "folder: its logs): each replayed to its sheet, every win re-scored beside the "
+                                    "log's own han, fu, points and changes, every difference listed. Exit 1 when "
+                                    "any differs, 2 when a log cannot be read."))
+def import_cmd(
+    logs: list[str] = typer.Argument(..., metavar="LOG", help=N_("Log files or folders.")),
+    rules: str | None = typer.Option(None, "--rules", "-r", help=N_("Replay under these rules (default "
+                                                                   "riichi-tenhou, the log's own): the hands and "
+                                                                   "their order stay the log's.")),
+    set_: list[str] | None = typer.Option(None, "--set", "-s", help=N_("Option KEY=VALUE of the hand or the game "
+                                                                       "(repeatable), e.g. kiriage=on.")),
+    json_out: bool = typer.Option(False, "--json", help=N_("One JSON sheet a line, a line a log (docs/GAME.md), "
+                                                           "the log's values beside.")),
+    db: str | None = DbOpt,
+    name: str | None = typer.Option(None, "--name", help=N_("Also keep the game under this name (one LOG; with "
+                                                            "--db alone: the log's file name).")),
+    lang: str | None = LangOpt,
+) -> None:
+    from .cli import _options, _quiet_collector
+    from .errors import EXIT_BAD_INPUT, MjcalcError
+    from .logs import LogError
+    from .logs.files import game_name, log_files
+    from .logs.importer import TENHOU_RULES, import_path, record_jsonl
+
+    chosen = _setup(lang)
+    options = _options(set_)
+    paths = list(log_files(logs))
+    if name is not None and len(paths) != 1:
+        _fail(MjcalcError("option", Msg("--name keeps one game: give one LOG, not {n}", n=len(paths))))
+    store = _store(db, create=True) if db is not None or name is not None else None
+    code = 0
+    width = None if json_out else _width()
+    shown = 0
+    if json_out:
+        sys.stdout.flush()
+    try:
+        with _quiet_collector():
+            for path in paths:
+                try:
+                    imported = import_path(path, rules or TENHOU_RULES, options)
+                except LogError as exc:
+                    typer.echo(f"mjcalc: {exc}", err=True)
+                    code = EXIT_BAD_INPUT
+                    continue
+                except MjcalcError as exc:  # the ruleset or an option: the same for every log
+                    _fail(exc)
+                if store is not None:
+                    code = max(code, _keep(store, name or game_name(path), record_jsonl(imported)))
+                if json_out:
+                    _say(json.dumps(imported.to_json(chosen), ensure_ascii=False, separators=(",", ":")))
+                else:
+                    from .logs.report import import_text
+
+                    if shown:
+                        _say("")
+                    _say(import_text(imported, chosen, width))
+                shown += 1
+                if not imported.agrees and not code:
+                    code = 1
+    finally:
+        if store is not None:
+            store.close()
+    raise typer.Exit(code)
+
+
+def _keep(store: Any, name: str, rows: list[dict[str, Any]]) -> int:
+    """An imported game kept under ``name``: its header and results, as ``game new`` and ``game add`` keep them."""
+    from .errors import MjcalcError
+    from .store import check_name
+
+    try:
+        check_name(name)
+        with store.write():
+            store.create(name, rows[0])
+            kept = store.get(name)
+            for row in rows[1:]:
+                store.append(kept, row)
+    except MjcalcError as exc:
+        typer.echo("mjcalc: " + exc.render(_LANG_OF(exc)), err=True)
+        return exc.exit_code
+    return 0
+
+
+def _LANG_OF(exc: Any) -> str:  # noqa: N802
+    from .cli import _LANG
+
+    return _LANG[0]

@@ -31,8 +31,8 @@ from ..tiles import name as _tile_name
 # What the rest of mjcalc/game takes from the core, through here only: the error type and its exit code, the bounded
 # memo, the text normaliser, the JSON writer and reader.
 __all__ = ["EXIT_BAD_INPUT", "FRAGMENT", "HandRules", "MjcalcError", "ScoredWin", "given_flags", "hand_rules",
-           "json_bytes", "json_loads", "kong_money", "loaded_ruleset", "normalise", "paid_beside", "remember", "score_win",
-           "seat_of", "tile_kind", "tile_name"]
+           "items_of", "json_bytes", "json_loads", "kong_money", "loaded_ruleset", "normalise", "paid_beside",
+           "remember", "score_win", "seat_of", "tile_kind", "tile_name"]
 
 # orjson's Fragment (JSON already written, embedded as it is) where orjson has it; None else.
 FRAGMENT: Any = getattr(_orjson, "Fragment", None)
@@ -157,10 +157,21 @@ def paid_beside(scored: ScoredWin) -> int:
     """What a winner was paid apart from the hand itself: the honba (riichi's settler: 300 a count, whoever pays
     them) and the riichi sticks it was told of."""
     ctx = scored.result.ctx
-    if ctx is None:
+    best = scored.result.best
+    if ctx is None or best is None:
         return 0
-    return 300 * ctx.honba + sum(p.amount for p in scored.result.best.settlement.payments  # type: ignore[union-attr]
-                                 if p.payer == "table")
+    sticks = 0
+    for p in best.settlement.payments:
+        if p.payer == "table":
+            sticks += p.amount
+    return 300 * int(ctx.honba) + sticks
+
+
+def items_of(scored: ScoredWin) -> list[tuple[str, int]]:
+    """The items a win counted, each with its total (value × count), sorted; items worth nothing left out."""
+    best = scored.result.best
+    assert best is not None
+    return sorted((a.item.id, a.value * a.count) for a in best.awards if a.value)
 
 
 def score_win(rules: HandRules, line: str) -> ScoredWin:

@@ -223,7 +223,8 @@ class Replay:
             if w.log is not None:
                 won.log = dict(w.log)
                 beside = hands.paid_beside(scored) + (on_table - self._sticks(on_table) * self._stick if taker else 0)
-                won.agrees = agrees(w.log, scored.summary, beside, own)
+                won.agrees = agrees(w.log, scored.summary, beside, own,
+                                    hands.items_of(scored) if "yaku" in w.log else None)
             entry.wins.append(won)
         if result.kongs:
             wild = self._wild_kind(result.hui, entry.wins[0].scored.wild_kind)
@@ -589,16 +590,21 @@ class Replay:
         return Sheet(self.rules.id, list(self.players), options, list(self.entries), self.final(), list(self.errors))
 
 
-def agrees(log: dict[str, Any], summary: dict[str, Any], beside: int = 0, changes: list[int] | None = None) -> bool:
+def agrees(log: dict[str, Any], summary: dict[str, Any], beside: int = 0, changes: list[int] | None = None,
+           items: list[tuple[str, int]] | None = None) -> bool:
     """Whether what a log recorded of a win agrees with what mjcalc scores: ``han`` (or ``fan``) and ``fu`` (a fu
     of None is not compared), ``points`` the hand's own value (mjcalc's points less ``beside``, what the winner
-    was paid apart from the hand: honba and the table), ``changes`` each player's change over the win."""
+    was paid apart from the hand: honba and the table), ``changes`` each player's change over the win, ``yaku``
+    the items counted with their totals (``[["riichi", 1], ["dora", 2]]``)."""
     mine = {"han": summary["fan"], "fan": summary["fan"], "fu": summary["fu"], "points": summary["points"] - beside}
     for key, value in log.items():
         if key in mine and value is not None and mine[key] != value:
             return False
     recorded = log.get("changes")
-    return recorded is None or changes is None or list(recorded) == changes
+    if recorded is not None and changes is not None and list(recorded) != changes:
+        return False
+    yaku = log.get("yaku")
+    return yaku is None or items is None or sorted((str(i), int(v)) for i, v in yaku) == items
 
 
 def replay(header: Header, results: Iterable[Result], *, errors: str = "raise") -> Sheet:
