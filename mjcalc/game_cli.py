@@ -370,10 +370,12 @@ def list_cmd(
     raise typer.Exit(code)
 
 
-@game_app.command("export", help=N_("Write a game's record (text or GAME.md's JSON Lines) or its sheet as CSV."))
+@game_app.command("export", help=N_("Write a game's record (text or GAME.md's JSON Lines), its sheet as CSV, or "
+                                    "a riichi game as tenhou.net/6 JSON (Tenhou's viewer: each hand's start and "
+                                    "result)."))
 def export_cmd(
     name: str = typer.Argument(..., help=N_("The game's name.")),
-    fmt: str = typer.Option("text", "--format", help=N_("text | jsonl | csv")),
+    fmt: str = typer.Option("text", "--format", help=N_("text | jsonl | csv | tenhou-json")),
     output: str | None = typer.Option(None, "--output", "-o", help=N_("Write here instead of stdout.")),
     db: str | None = DbOpt,
     lang: str | None = LangOpt,
@@ -381,8 +383,8 @@ def export_cmd(
     from .errors import MjcalcError
 
     chosen = _setup(lang)
-    if fmt not in ("text", "jsonl", "csv"):
-        _fail(MjcalcError("option", Msg("--format is text, jsonl or csv, not '{value}'", value=fmt)))
+    if fmt not in ("text", "jsonl", "csv", "tenhou-json"):
+        _fail(MjcalcError("option", Msg("--format is text, jsonl, csv or tenhou-json, not '{value}'", value=fmt)))
     store = _store(db, create=False)
     try:
         with store.read():
@@ -396,6 +398,15 @@ def export_cmd(
         data = game.to_text()
     elif fmt == "jsonl":
         data = game.to_jsonl()
+    elif fmt == "tenhou-json":
+        from .logs import LogError
+        from .logs.export import tenhou_json
+
+        try:
+            data = json.dumps(tenhou_json(game.header, game.results, game.sheet(), name), ensure_ascii=False,
+                              separators=(",", ":")) + "\n"
+        except LogError as exc:
+            _fail(MjcalcError("option", str(exc)))
     else:
         from .render_game import sheet_csv
 

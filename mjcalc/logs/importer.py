@@ -68,31 +68,46 @@ def log_of(win: Win) -> dict[str, Any]:
             "limit": score.limit}
 
 
-def results_of(game: Game) -> list[Result]:
-    """Each hand of the log as the result a table would have typed (players are the log's seats)."""
-    out: list[Result] = []
-    for hand in game.hands:
+def results_of(game: Game, header: Header) -> list[tuple[int | None, Result]]:
+    """Each hand of the log as the result a table would have typed (players are the log's seats), with the index
+    of its hand; the results no Tenhou hand has (a game mjcalc wrote: penalties) where they were, with None."""
+    from ..game import result_from_json
+
+    extra = sorted(game.extra, key=lambda e: e[0])
+    out: list[tuple[int | None, Result]] = []
+    for i, hand in enumerate(game.hands):
+        while extra and extra[0][0] <= i:
+            try:
+                out.append((None, result_from_json(extra.pop(0)[1], header)))
+            except GameError as exc:
+                raise LogError(f"{game.source}: mjcalc.extra: {exc.message}") from None
         riichi = tuple(hand.riichi)
         if hand.wins:
-            out.append(WinResult(tuple(GameWin(w.winner, w.from_who, win_line(hand, w, context=False), w.pao, log_of(w))
-                                       for w in hand.wins), riichi))
+            out.append((i, WinResult(tuple(GameWin(w.winner, w.from_who, win_line(hand, w, context=False), w.pao,
+                                                   log_of(w)) for w in hand.wins), riichi)))
         elif hand.draw is not None and hand.draw.abortive:
-            out.append(AbortResult(hand.draw.kind, riichi))
+            out.append((i, AbortResult(hand.draw.kind, riichi)))
         elif hand.draw is not None:
-            out.append(DrawResult(tuple(hand.draw.ready), tuple(hand.draw.nagashi), riichi))
+            out.append((i, DrawResult(tuple(hand.draw.ready), tuple(hand.draw.nagashi), riichi)))
         else:  # the readers refuse a hand without a result
             raise LogError(f"{game.source}: {hand.label} has no result")
+    for _, obj in extra:
+        try:
+            out.append((None, result_from_json(obj, header)))
+        except GameError as exc:
+            raise LogError(f"{game.source}: mjcalc.extra: {exc.message}") from None
     return out
 
 
 class Imported:
-    """A log imported: the log as read, the header and results a table would have typed, the sheet they replay to,
-    whether the rules are the log's own, the results applied (``applied[i]``: hand ``i`` of the log; False once
-    the game has ended under these rules, or where the result could not be applied), and the differences from
-    the log (``differences``: ``{"hand": i or None, "label", "what"}``)."""
+    """A log imported: the log as read, the header and results a table would have typed (each with the index of
+    its hand in the log, None for a result no Tenhou hand has), the sheet they replay to, whether the rules are
+    the log's own, which results were applied (False once the game has ended under these rules, or where the
+    result could not be applied: ``errors``), and the differences from the log (``{"hand", "label", "what"}``)."""
 
-    def __init__(self, game: Game, header: Header, results: list[Result], sheet: Sheet, own: bool,
-                 applied: list[bool], errors: dict[int, GameError], differences: list[dict[str, Any]]) -> None:
+    def __init__(self, game: Game, header: Header, results: list[tuple[int | None, Result]], sheet: Sheet,
+                 own: bool, applied: list[bool], errors: dict[int, GameError],
+                 differences: list[dict[str, Any]]) -> None:
         self.game = game
         self.header = header
         self.results = results
@@ -106,23 +121,20 @@ class Imported:
     def agrees(self) -> bool:
         return not self.differences
 
-    @property
-    def wins(self) -> int:
-        return sum(len(h.wins) for h in self.sheet.hands)
-
     def not_played(self) -> list[dict[str, Any]]:
         """The log's hands that are no part of the sheet: after the game's end under these rules, or refused."""
         out = []
         ended_at = self.sheet.hands[-1].label if self.sheet.hands else None
-        for i, hand in enumerate(self.game.hands):
-            if self.applied[i]:
+        for n, (i, result) in enumerate(self.results):
+            if self.applied[n] or i is None:
                 continue
-            error = self.errors.get(i)
+            hand = self.game.hands[i]
+            error = self.errors.get(n)
             reason = error.message if error is not None else \
                 f"the game ended before it ({self.sheet.final.reason}, after {ended_at})"
             out.append({"index": i, "label": hand.label, "round": WINDS[hand.round], "dealer": hand.dealer,
-                        "result": _result_kind(hand), "record": result_to_json(self.results[i], self.header),
-                        "reason": reason})
+                        "result": _result_kind(hand), "record": result_to_json(result, self.header),
+                        "refused": error is not None, "reason": reason})
         return out
 
     def log_json(self) -> dict[str, Any]:
@@ -138,9 +150,9 @@ class Imported:
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         """GAME.md's sheet, with the log's own state of each hand beside it (``hands[].log``) and the ``log``."""
         out = self.sheet.to_json(lang)
-        played = [i for i, ok in enumerate(self.applied) if ok]
-        for entry, i in zip(out["hands"], played, strict=True):
-            entry["log"] = hand_state(self.game.hands[i])
+        for entry, hand in zip(out["hands"], self.sheet.hands, strict=True):
+            i = self.results[hand.index][0]
+            entry["log"] = None if i is None else hand_state(self.game.hands[i])
         out["log"] = self.log_json()
         return out
 
@@ -183,52 +195,56 @@ def header_of(game: Game, rules: str = TENHOU_RULES, options: dict[str, Any] | N
 def import_game(game: Game, rules: str = TENHOU_RULES, options: dict[str, Any] | None = None) -> Imported:
     """Replay a log read (mjcalc.logs.read_path) as a game under ``rules``; every difference from the log listed."""
     header, own = header_of(game, rules, options)
-    results = results_of(game)
+    results = results_of(game, header)
     replay = Replay(header)
     applied = [False] * len(results)
     errors: dict[int, GameError] = {}
-    for i, result in enumerate(results):
+    for n, (_, result) in enumerate(results):
         if replay.ended:
             break
         try:
-            replay.apply(result, i)
+            replay.apply(result, n)
         except GameError as exc:
-            errors[i] = exc
+            errors[n] = exc
             continue
-        applied[i] = True
+        applied[n] = True
     sheet = replay.sheet()
-    differences = _differences(game, sheet, header, applied, errors, own)
+    differences = _differences(game, sheet, header, results, applied, errors, own)
     return Imported(game, header, results, sheet, own, applied, errors, differences)
 
 
-def _differences(game: Game, sheet: Sheet, header: Header, applied: list[bool], errors: dict[int, GameError],
-                 own: bool) -> list[dict[str, Any]]:
+def _differences(game: Game, sheet: Sheet, header: Header, results: list[tuple[int | None, Result]],
+                 applied: list[bool], errors: dict[int, GameError], own: bool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     names = list(header.players)
 
     def say(i: int | None, label: str, what: str) -> None:
         out.append({"hand": i, "label": label, "what": what})
 
-    entries = iter(sheet.hands)
-    for i, hand in enumerate(game.hands):
-        if i in errors:
-            say(i, hand.label, f"not applied: {errors[i].message}")
+    entries = {entry.index: entry for entry in sheet.hands}
+    for n, (i, _) in enumerate(results):
+        label = game.hands[i].label if i is not None else f"result {n + 1}"
+        if n in errors:
+            say(i, label, f"not applied: {errors[n].message}")
             continue
-        if not applied[i]:
-            if own:
-                say(i, hand.label, f"the log plays it, but the game has ended ({sheet.final.reason})")
+        if not applied[n]:
+            if own and i is not None:
+                say(i, label, f"the log plays it, but the game has ended ({sheet.final.reason})")
             continue
-        entry = next(entries)
+        if i is None:
+            continue
+        hand = game.hands[i]
+        entry = entries[n]
         if own:
             for what in _state(hand, entry):
-                say(i, hand.label, what)
+                say(i, label, what)
         for won, win in zip(entry.wins, _sheet_order(hand), strict=True):
             for what in win_differences(won, win, names):
-                say(i, hand.label, what)
+                say(i, label, what)
         if hand.draw is not None:
             mine = [entry.changes[p] + (1000 if p in entry.riichi else 0) for p in range(4)]
             if mine != hand.draw.changes:
-                say(i, hand.label, f"{hand.draw.kind}: changes {mine}, the log {hand.draw.changes}")
+                say(i, label, f"{hand.draw.kind}: changes {mine}, the log {hand.draw.changes}")
     if own and game.final_scores is not None and all(applied):
         final = sheet.final
         if not final.ended:
@@ -297,8 +313,8 @@ def win_differences(won: WinEntry, win: Win, names: list[str]) -> list[str]:
 def record_jsonl(imported: Imported) -> list[dict[str, Any]]:
     """The game's record (GAME.md's JSON Lines objects) as applied: header, then each result played."""
     rows = [header_to_json(imported.header)]
-    rows += [result_to_json(r, imported.header) for r, ok in zip(imported.results, imported.applied, strict=True)
-             if ok]
+    rows += [result_to_json(r, imported.header) for (_, r), ok in zip(imported.results, imported.applied,
+                                                                       strict=True) if ok]
     return rows
 
 

@@ -8,6 +8,7 @@ Players are seat indices 0–3 in the log's seat order; seat 0 is the first deal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 WINDS = ("E", "S", "W", "N")
 ROUND_NAMES = ("东", "南", "西", "北")
@@ -186,6 +187,8 @@ class Game:
     final_points: list[float] | None = None
     final_points_text: list[str] | None = None  # the points as written (whole numbers in older logs)
     reference: str = ""  # the log's id, where it names one
+    extra: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # results no Tenhou hand has (a game
+    # mjcalc wrote: penalties), each before the hand of that index, as GAME.md's result objects
 
     @property
     def whole(self) -> bool:

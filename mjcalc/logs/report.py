@@ -28,8 +28,7 @@ def import_text(imported: Imported, lang: str = "en", width: int | None = None) 
         lines += wrap(tr("{n} differences from the log:", lang).format(n=len(differences)), width, 2)
         for d in differences:
             lines += wrap(f"  {d['label']}: {d['what']}", width, 4)
-    skipped = [h for h in imported.not_played() if imported.game.hands[h["index"]] and h["index"] not in
-               imported.errors]
+    skipped = [h for h in imported.not_played() if not h["refused"]]
     if skipped:
         lines += wrap(tr("not played under {rules} (the game had ended): {hands}", lang).format(
             rules=imported.sheet.ruleset, hands=", ".join(h["label"] for h in skipped)), width, 2)
