@@ -5,18 +5,25 @@ the hand cannot have had (a discard of a tile not held), naming the place the re
 
 from __future__ import annotations
 
-from .model import LogError, Meld, plain
+from collections.abc import Callable
+from functools import lru_cache
+
+from .model import LogError, Meld, kind_index, plain
 
 LIVE_DRAWS = 70  # 136 tiles less the 14 of the dead wall and the 52 dealt; kong replacements come out of it too
 
 
 class Tracker:
+    """``where`` names the place of the event being followed, for a message (``place``: a callable that names it,
+    asked only when there is something to say: a log has thousands of events and most logs no error)."""
+
     def __init__(self, dealer: int, hands: list[list[str]], where: str) -> None:
         self.dealer = dealer
         self.hands: list[list[str]] = [list(h) for h in hands]
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.calls: list[Meld] = []
         self.where = where
+        self.place: Callable[[], str] | None = None
         self.draws = 0
         self.discarded = [0, 0, 0, 0]
         self.any_call = False
@@ -32,14 +39,14 @@ class Tracker:
         self.last_draw_first = False  # the draw was its player's first, with no call before it in the hand
 
     def fail(self, message: str) -> LogError:
-        return LogError(f"{self.where}: {message}")
+        where = self.place() if self.place is not None else self.where
+        return LogError(f"{where}: {message}")
 
     def _take(self, player: int, tile: str) -> None:
-        hand = self.hands[player]
-        if tile in hand:
-            hand.remove(tile)
-            return
-        raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles")
+        try:
+            self.hands[player].remove(tile)
+        except ValueError:
+            raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles") from None
 
     def _settle(self) -> None:
         # A riichi is accepted once its declaration tile has passed without a win on it.
@@ -59,7 +66,8 @@ class Tracker:
             raise self.fail(f"player {player}'s riichi is accepted, but no riichi was declared")
 
     def draw(self, player: int, tile: str) -> None:
-        self._settle()
+        if self.pending is not None:
+            self._settle()
         self.draws += 1
         if self.draws > LIVE_DRAWS:
             raise self.fail(f"draw number {self.draws}: the wall has only {LIVE_DRAWS}")
@@ -70,14 +78,18 @@ class Tracker:
         self.last = ("draw", player, tile)
 
     def discard(self, player: int, tile: str, riichi: bool = False) -> None:
-        self._settle()
-        self._take(player, tile)
+        if self.pending is not None:
+            self._settle()
+        try:
+            self.hands[player].remove(tile)
+        except ValueError:
+            raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles") from None
         if riichi:
             if player in self.riichi:
                 raise self.fail(f"player {player} declares riichi twice")
             self.pending = player
             self.pending_first = self.discarded[player] == 0 and not self.any_call
-        else:
+        elif self.ippatsu:
             self.ippatsu.discard(player)
         self.discarded[player] += 1
         self.replacement = None
@@ -189,11 +201,15 @@ TERMINALS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 def is_ready(tiles: list[str], melds: int) -> bool:
     """A concealed hand of 13 − 3 × melds tiles is one tile from a win (any shape), counting a wait on a kind
     whose four copies it already holds as no wait."""
-    from .model import kind_index
-
-    base = [0] * 34
+    counts = [0] * 34
     for t in tiles:
-        base[kind_index(t)] += 1
+        counts[kind_index(t)] += 1
+    return _ready(tuple(counts), melds)
+
+
+@lru_cache(maxsize=4096)
+def _ready(counts: tuple[int, ...], melds: int) -> bool:
+    base = list(counts)
     for k in range(34):
         if base[k] >= 4:
             continue

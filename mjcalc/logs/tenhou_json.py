@@ -18,6 +18,12 @@ from .replay import Tracker, is_ready
 TSUMOGIRI = 60
 ABORTS = {"九種九牌": "nine_terminals", "四家立直": "four_riichi", "三家和了": "triple_ron", "四槓散了": "four_kongs",
           "四風連打": "four_winds"}
+CODE_NAMES = [""] * 54  # each tile code's notation ("" for a number that is no tile)
+for _c in range(11, 48):
+    if _c % 10 and (_c < 40 or _c <= 47):
+        CODE_NAMES[_c] = f"{_c % 10}{'mpsz'[_c // 10 - 1]}"
+for _c in (51, 52, 53):
+    CODE_NAMES[_c] = f"0{'mps'[_c - 51]}"
 _POINTS = re.compile(r"(?:(\d+)符)?(?:(\d+)飜)?(満貫|跳満|倍満|三倍満|数え役満|役満|\d*倍役満)?(\d+)(?:-(\d+))?点(∀)?")
 _YAKU = re.compile(r"(.+)\((\d+)飜\)|(.+)\(役満\)|(.+)\((\d+)倍役満\)")
 
@@ -248,17 +254,22 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
             if isinstance(item, str) and ("a" in item or "k" in item):
                 must_draw = True
                 continue
-            code = _code(item)
-            if code == TSUMOGIRI:
-                code = drawn if must_draw else None
-            options: list[int | None] = []
-            for q in ((current + k) % 4 for k in (1, 2, 3)):
-                meld = calls.get((q, took[q]))
-                if meld is not None and meld.from_who == current and code is not None and \
-                        meld.called == reader.tile(code, f"{path}[{6 + 3 * current}][{gave[current] - 1}]"):
-                    options.append(q)
-            options.append(None)
-            choices.append((list(took), list(gave), current, must_draw, drawn, len(steps), options))
+            caller: int | None = None
+            if calls:
+                code = item if item.__class__ is int else _code(item)
+                if code == TSUMOGIRI:
+                    code = drawn if must_draw else None
+                callers: list[int | None] = []
+                for k in (1, 2, 3):
+                    q = (current + k) % 4
+                    meld = calls.get((q, took[q]))
+                    if meld is not None and meld.from_who == current and code is not None and \
+                            meld.called == _name(reader, code, f"{path}[{6 + 3 * current}][{gave[current] - 1}]"):
+                        callers.append(q)
+                if callers:  # a choice: the call first, no call if the rest cannot follow
+                    callers.append(None)
+                    choices.append((list(took), list(gave), current, must_draw, drawn, len(steps), callers))
+                    caller = callers[0]
         else:
             while choices and len(choices[-1][6]) == 1:
                 choices.pop()
@@ -268,7 +279,7 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
             took, gave = list(took), list(gave)
             del steps[size:]
             options.pop(0)
-        caller = choices[-1][6][0]
+            caller = options[0]
         if caller is None:
             current, must_draw = (current + 1) % 4, True
             continue
@@ -283,21 +294,41 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
     raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
 
 
+def _name(reader: _Reader, code: Any, path: str) -> str:
+    """A tile code's notation (a LogError naming ``path`` for a number that is no tile)."""
+    if code.__class__ is int and 0 <= code < len(CODE_NAMES) and CODE_NAMES[code]:
+        return CODE_NAMES[code]
+    return reader.tile(code, path)
+
+
 def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
             path: str) -> None:
     drawn = ""
+    at: list[Any] = ["take", 0, 0]  # the step being followed: its JSON path is made only for a message
+
+    def where() -> str:
+        return f"{path}[{(5 if at[0] == 'take' else 6) + 3 * at[1]}][{at[2]}]"
+
+    tracker.place = lambda: f"{reader.source}: {where()}"
+    names = CODE_NAMES
     for kind, p, i in _order(reader, takes, gives, hand.dealer, path):
-        item = takes[p][i] if kind == "take" else gives[p][i]
-        where = f"{path}[{(5 if kind == 'take' else 6) + 3 * p}][{i}]"
-        tracker.where = f"{reader.source}: {where}"
-        if isinstance(item, str) and (kind == "take" or "a" in item or "k" in item):
-            tracker.call(reader.call(item, p, where))
-        elif kind == "take":
-            drawn = reader.tile(item, where)
-            tracker.draw(p, drawn)
-        elif item != 0:
+        at[0], at[1], at[2] = kind, p, i
+        take = kind == "take"
+        item = takes[p][i] if take else gives[p][i]
+        if item.__class__ is int:
+            if take:
+                drawn = names[item] if 0 <= item < len(names) and names[item] else reader.tile(item, where())
+                tracker.draw(p, drawn)
+            elif item != 0:
+                tile = drawn if item == TSUMOGIRI else \
+                    names[item] if 0 <= item < len(names) and names[item] else reader.tile(item, where())
+                tracker.discard(p, tile, False)
+                drawn = ""
+        elif isinstance(item, str) and (take or "a" in item or "k" in item):
+            tracker.call(reader.call(item, p, where()))
+        else:
             code = _code(item)
-            tracker.discard(p, drawn if code == TSUMOGIRI else reader.tile(code, where), _code(item) != item)
+            tracker.discard(p, drawn if code == TSUMOGIRI else reader.tile(code, where()), code != item)
             drawn = ""
 
 

@@ -10,7 +10,6 @@ from urllib.parse import unquote
 from .model import TENHOU_YAKU, Draw, Game, Hand, LogError, LogScore, Meld, Rules, Win
 from .replay import Tracker, is_ready
 
-_MOVE = re.compile(r"([TUVWDEFG])(\d+)")
 _DRAW = "TUVW"
 _DISCARD = "DEFG"
 RED_IDS = (16, 52, 88)  # the red 5m, 5p and 5s among Tenhou's 136 tile numbers
@@ -21,11 +20,34 @@ LIMITS = ("", "満貫", "跳満", "倍満", "三倍満", "役満")
 _HUMAN, _NO_RED, _NO_KUITAN, _HANCHAN, _SANMA = 0x01, 0x02, 0x04, 0x08, 0x10
 
 
+def _names(red: bool) -> list[str]:
+    """Each of Tenhou's 136 tile numbers in notation (a red five as 0 when the lobby plays red fives)."""
+    out = []
+    for number in range(136):
+        kind = number // 4
+        digit = 0 if red and number in RED_IDS else kind % 9 + 1
+        out.append(f"{digit}{'mpsz'[kind // 9]}")
+    return out
+
+
+NAMES = {True: _names(True), False: _names(False)}
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
-        self.place = "the log"
+        self.number = 0  # the element being read (0: the log as a whole)
+        self.tag = ""
         self.red = True
+        self.names = NAMES[True]
+
+    @property
+    def place(self) -> str:
+        return f"element {self.number} <{self.tag}>" if self.number else "the end of the log" \
+            if self.tag == "end" else "the log"
+
+    def where(self) -> str:
+        return f"{self.source}: {self.place}"
 
     def fail(self, message: str) -> LogError:
         return LogError(f"{self.source}: {self.place}: {message}")
@@ -33,10 +55,7 @@ class _Reader:
     def tile(self, number: int) -> str:
         if not 0 <= number < 136:
             raise self.fail(f"tile number {number} is not 0–135")
-        kind = number // 4
-        suit = "mpsz"[kind // 9]
-        digit = kind % 9 + 1
-        return f"{0 if self.red and number in RED_IDS else digit}{suit}"
+        return self.names[number]
 
     def ints(self, el: ET.Element, name: str, required: bool = True) -> list[int]:
         text = el.get(name)
@@ -114,31 +133,33 @@ def read_xml(text: str, source: str = "<log>") -> Game:
     game = Game(source, "tenhou-xml", rules, names, hands)
     seen_go = False
     ended = False
+    draws = {letter: p for p, letter in enumerate(_DRAW)}
+    discards = {letter: p for p, letter in enumerate(_DISCARD)}
     for number, el in enumerate(root, 1):
         tag = el.tag
-        reader.place = f"element {number} <{tag}>"
+        reader.number = number
+        reader.tag = tag
         if ended and tag not in ("BYE", "UN"):
             raise reader.fail("an event after the game's end (owari)")
-        move = _MOVE.fullmatch(tag)
-        if move:
+        letter = tag[:1]
+        if (letter in draws or letter in discards) and tag[1:].isdigit():
             if tracker is None or hand is None:
                 raise reader.fail("a draw or discard before the first INIT")
-            letter, digits = move.groups()
-            tile = reader.tile(int(digits))
-            if letter in _DRAW:
-                player = _DRAW.index(letter)
-                tracker.where = f"{source}: {reader.place}"
-                tracker.draw(player, tile)
+            digits = int(tag[1:])
+            tile = reader.names[digits] if digits < 136 else reader.tile(digits)
+            if letter in draws:
+                tracker.draw(draws[letter], tile)
             else:
-                player = _DISCARD.index(letter)
-                tracker.where = f"{source}: {reader.place}"
+                player = discards[letter]
                 riichi = tracker.pending_declared == player
-                tracker.pending_declared = None
+                if riichi:
+                    tracker.pending_declared = None
                 tracker.discard(player, tile, riichi)
             continue
         if tag == "GO":
             rules = _rules(reader, el)
             reader.red = rules.red_fives
+            reader.names = NAMES[rules.red_fives]
             game.rules = rules
             seen_go = True
         elif tag == "UN":
@@ -167,14 +188,14 @@ def read_xml(text: str, source: str = "<log>") -> Game:
             if hand.dealer != seed[0] % 4:
                 raise reader.fail(f"oya {hand.dealer} is not the dealer of hand {seed[0]}")
             hands.append(hand)
-            tracker = Tracker(hand.dealer, [[reader.tile(n) for n in h] for h in start], f"{source}: {reader.place}")
+            tracker = Tracker(hand.dealer, [[reader.tile(n) for n in h] for h in start], source)
+            tracker.place = reader.where
             tracker.pending_declared = None
         elif tag == "N":
             if tracker is None or hand is None:
                 raise reader.fail("a call before the first INIT")
             who = reader.ints(el, "who")[0]
             meld = reader.meld(who, reader.ints(el, "m")[0])
-            tracker.where = f"{source}: {reader.place}"
             tracker.call(meld)
             hand.melds.append(meld)
         elif tag == "REACH":
@@ -182,7 +203,6 @@ def read_xml(text: str, source: str = "<log>") -> Game:
                 raise reader.fail("a riichi before the first INIT")
             who = reader.ints(el, "who")[0]
             step = reader.ints(el, "step")[0]
-            tracker.where = f"{source}: {reader.place}"
             if step == 1:
                 tracker.pending_declared = who
             elif step == 2:
@@ -209,7 +229,7 @@ def read_xml(text: str, source: str = "<log>") -> Game:
             pass
         else:
             raise reader.fail(f"unknown element <{tag}>")
-    reader.place = "the end of the log"
+    reader.number, reader.tag = 0, "end"
     if not seen_go:
         raise reader.fail("no <GO>: not a game log")
     if not hands:
@@ -244,7 +264,6 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     limit = ten[2] if len(ten) > 2 else 0
     score = LogScore(han=sum(h for _, h in pairs), fu=ten[0], points=ten[1],
                      limit=LIMITS[limit] if 0 < limit < len(LIMITS) else None, yaku=pairs)
-    tracker.where = f"{reader.source}: {reader.place}"
     facts = tracker.win_situation(who, None if tsumo else from_who)
     concealed = tracker.concealed(who, None if tsumo else from_who)
     if sorted(concealed) != sorted(closed):
