@@ -264,7 +264,7 @@ def test_export_round_trips_text_and_json_lines(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     assert cli(db, "export", "doc", "-o", str(out)).exit_code == 0 and out.read_text(encoding="utf-8") == text
     r = cli(db, "export", "doc", "--format", "xml")
-    assert r.exit_code == 3 and "text, jsonl or csv" in r.stderr
+    assert r.exit_code == 3 and "text, jsonl, csv or tenhou-json" in r.stderr
 
 
 def test_export_csv_is_the_sheet(tmp_path: Path) -> None:

@@ -21,9 +21,8 @@ def import_text(imported: Imported, lang: str = "en", width: int | None = None) 
         wins=sum(len(h.wins) for h in game.hands)), width, 2)
     differences = imported.differences
     if not differences:
-        key = "every hand's start, every win and the end agree with the log" if imported.own else \
-            "every win agrees with the log"
-        lines += wrap(tr(key, lang), width, 2)
+        lines += wrap(tr("every hand's start, every win and the end agree with the log" if imported.own else
+                         "every win agrees with the log", lang), width, 2)
     else:
         lines += wrap(tr("{n} differences from the log:", lang).format(n=len(differences)), width, 2)
         for d in differences:
