@@ -34,7 +34,7 @@ LIMIT_WORDS = frozenset(("満貫", "跳満", "倍満", "三倍満", "数え役�
 WIND_CHARS = "東南西北"
 NAME_OF = {ident: name for _, (name, ident) in sorted(TENHOU_YAKU.items(), reverse=True)}  # the first number's name
 NAME_OF["renhou_yakuman"] = "人和"
-SEAT_WIND = {ident: number for number, (_, ident) in TENHOU_YAKU.items()}
+NUMBER_OF = {ident: number for number, (_, ident) in sorted(TENHOU_YAKU.items(), reverse=True)}  # Tenhou's order
 SITUATION_FLAGS = ("wriichi", "ippatsu", "gang", "qiang", "last", "tian", "di")
 
 
@@ -110,10 +110,17 @@ def _win_tiles(won: WinEntry, seats: list[_Seat], entry: HandEntry, winner_from:
     tile = code(win, win_red)
     if winner_from is None:
         seat.taken.append(tile)
-    elif not seats[winner_from].given:
-        seats[winner_from].given.append(tile)
+    else:  # one tile for the winners on one discard (a typed game's may differ: one a winner then)
+        given = [t for t in seats[winner_from].given if isinstance(t, int)]
+        if not given or n_ron(entry, won) > len(given) - 1 and given[-1] != tile:
+            seats[winner_from].given.append(tile)
     return {"dora": _indicators(won.hand, "dora", ctx.dora), "ura": _indicators(won.hand, "ura", ctx.ura),
             "flags": [f for f in SITUATION_FLAGS if getattr(ctx, f, False)]}
+
+
+def n_ron(entry: HandEntry, won: WinEntry) -> int:
+    """Which of the hand's wins on a discard this one is (0 the first)."""
+    return [w for w in entry.wins if w.discarder is not None].index(won)
 
 
 def _indicators(line: str, flag: str, kinds: tuple[int, ...]) -> list[int]:
@@ -172,7 +179,7 @@ def _detail(won: WinEntry, entry: HandEntry, changes: list[int], honba: int) -> 
     if "yaku" in log:
         yaku = [(str(i), int(v)) for i, v in log["yaku"]]
     else:
-        yaku = items_of(won.scored)
+        yaku = sorted(items_of(won.scored), key=lambda item: NUMBER_OF.get(item[0], 99))
     seat_wind = WIND_CHARS[(winner - dealer) % 4]
     round_wind = WIND_CHARS["ESWN".index(entry.round)]
     names = []

@@ -196,7 +196,9 @@ class Game:
         if not self.hands:
             return False
         first = self.hands[0]
-        return (first.round, first.number, first.honba, first.sticks) == (0, 1, 0, 0) and first.scores == [25000] * 4
+        penalties_first = any(before == 0 for before, _ in self.extra)  # a game mjcalc wrote may open with one
+        return (first.round, first.number, first.honba) == (0, 1, 0) and (
+            penalties_first or (first.sticks == 0 and first.scores == [25000] * 4))
 
 
 # Tenhou's yaku numbers (mjlog AGARI yaku / yakuman), their names in tenhou.net/6 JSON, and mjcalc's item ids.

@@ -483,7 +483,8 @@ def _results_only(reader: _Reader, hand: Hand, start: list[list[str]], takes: li
             raise reader.fail(f"{path}[{(5 if tsumo else 6) + 3 * (who if tsumo else from_who)}]",
                               "a results-only hand names its winning tile: the tile taken (self-drawn) or given "
                               "(on a discard)")
-        winning = reader.tile(tiles[-1] if tsumo else tiles[0], path)
+        winning = reader.tile(tiles[-1] if tsumo else tiles[min(sum(w.from_who is not None for w in wins),
+                                                                 len(tiles) - 1)], path)
         facts = {fact: False for fact in ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
                                           "houtei", "tenhou", "chiihou")}
         named = flags[n] if isinstance(flags, list) and n < len(flags) and isinstance(flags[n], list) else None
