@@ -169,3 +169,23 @@ def test_text_results_written_back() -> None:
                  "penalty B 30 to D"):
         result = result_from_text(line, header)
         assert result_from_text(result_to_text(result, header), header) == result
+
+
+def test_the_example_games_replay_without_errors() -> None:
+    folder = Path(__file__).resolve().parent.parent / "examples" / "games"
+    paths = sorted(str(p) for p in folder.iterdir() if p.suffix in (".txt", ".jsonl"))
+    assert len(paths) >= 3
+
+    class Sink:
+        data = b""
+        text = ""
+
+        def write(self, b: bytes | str) -> None:
+            if isinstance(b, bytes):
+                self.data += b
+            else:
+                self.text += b
+
+    out, err = Sink(), Sink()
+    assert replay_files(paths, out, err) == 0, err.text  # type: ignore[arg-type]
+    assert out.data.count(b"\n") == len(paths)
