@@ -436,3 +436,20 @@ def test_a_game_whose_ruleset_file_is_gone(tmp_path: Path) -> None:
         r = run(db, "game", command, "--json")
         assert r.returncode == 3 and "game h:" in r.stderr
         assert "cc" in r.stdout or command == "players"
+
+
+def test_why_a_game_ended_in_chinese(tmp_path: Path) -> None:
+    """The engine's reasons, as the sheet shows them in Chinese (a reason the renderer did not know would stay
+    English: this test shows each it knows still matches)."""
+    db = tmp_path / "g.db"
+    cli(db, "new", "bust", "--rules", "riichi-tenhou", "--players", "A,B,C,D", "--set", "start=5000")
+    cli(db, "new", "two", "--rules", "changchun", "--players", "A,B,C,D", "--set", "hands=2")
+    cli(db, "new", "round", "--rules", "changchun", "--players", "A,B,C,D", "--set", "rounds=1")
+    cli(db, "add", "bust", "B ron C 123m456p789s777z 66z +dora=6z")
+    for _ in range(2):
+        cli(db, "add", "two", f"B ron C {H}")
+    for winner in "BCDA":  # each deals once, and loses the deal to the next
+        cli(db, "add", "round", f"{winner} ron {'ABCD'['ABCD'.index(winner) - 1]} {H}")
+    for name, reason in (("bust", "有人分数低于零"), ("two", "已打满 2 盘"), ("round", "最后一圈已打完")):
+        shown = cli(db, "show", name, "--lang", "zh").stdout
+        assert f"对局已结束：{reason}" in shown, shown
