@@ -196,7 +196,7 @@ def add_cmd(
 
     chosen = _setup(lang)
     text = " ".join(result)
-    store = _store(db, create=True)
+    store = _store(db, create=False)
     try:
         with store.write():  # the write lock first: the game read, replayed and added to under it
             kept = store.get(name)
@@ -249,7 +249,7 @@ def undo_cmd(
     from .store import Refused
 
     chosen = _setup(lang)
-    store = _store(db, create=True)
+    store = _store(db, create=False)
     try:
         with store.write():
             kept = store.get(name)

@@ -342,6 +342,11 @@ def test_chinese(tmp_path: Path) -> None:
     for shown in ("A 先坐庄", "B 和 C · 5 翻 50 符 · 满贯", "荒庄 · 听牌 A C · 立直 C", "途中流局：四风连打", "B 诈和",
                   "罚 B 1000 → 场供", "目前排名", "下一盘：第8盘 · 东3局 4本场 · 庄家 C"):
         assert shown in text, shown
+    from test_i18n import ENGLISH  # the catalog's English prose, none of which may show in Chinese output
+
+    for args in (["show", "doc"], ["list"], ["players"], ["undo", "doc"], ["add", "doc", "penalty B 1000 table"]):
+        shown = cli(db, *args, "--lang", "zh").stdout
+        assert not [s for s in ENGLISH if s in shown], (args, shown)
     r = cli(db, "add", "doc", "draw", "--hand", "3", "--lang", "zh")
     assert r.exit_code == 2 and "拒绝" in r.stderr
     r = cli(db, "show", "nosuch", "--lang", "zh")
@@ -453,3 +458,11 @@ def test_why_a_game_ended_in_chinese(tmp_path: Path) -> None:
     for name, reason in (("bust", "有人分数低于零"), ("two", "已打满 2 盘"), ("round", "最后一圈已打完")):
         shown = cli(db, "show", name, "--lang", "zh").stdout
         assert f"对局已结束：{reason}" in shown, shown
+
+
+def test_add_to_a_missing_database_makes_no_file(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    for args in (["add", "g", "draw"], ["undo", "g"], ["show", "g"], ["export", "g"]):
+        r = cli(db, *args)
+        assert r.exit_code == 2 and "no game named 'g'" in r.stderr
+    assert not db.exists()
