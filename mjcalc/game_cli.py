@@ -178,14 +178,16 @@ def new_cmd(
     if nxt is not None:
         from .render_game import next_words
 
-        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=next_words(nxt, list(header.players), chosen)), _width(), 2)))
+        what = next_words(nxt, list(header.players), chosen)
+        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=what), _width(), 2)))
 
 
 @game_app.command("add", help=N_("Add a result: the text form (B ron C 123m456p789s111z 22z riichi B) or one "
                                  "GAME.md JSON result."))
 def add_cmd(
     name: str = typer.Argument(..., metavar="NAME", help=N_("The game's name.")),
-    result: list[str] = typer.Argument(..., metavar="RESULT", help=N_("The result (quotes optional: the words are joined).")),
+    result: list[str] = typer.Argument(..., metavar="RESULT",
+                                       help=N_("The result (quotes optional: the words are joined).")),
     hand: int | None = HandOpt,
     db: str | None = DbOpt,
     json_out: bool = SheetJsonOpt,

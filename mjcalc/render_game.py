@@ -163,7 +163,7 @@ def _entries(sheet: Any, lang: str, width: int | None) -> list[str]:
     rows = []
     for h in sheet.hands:
         rows.append((str(h.number), h.label, result_words(h, players, lang),
-                     [(signed(c), str(e)) for c, e in zip(h.changes, h.end)]))
+                     [(signed(c), str(e)) for c, e in zip(h.changes, h.end, strict=True)]))
     wn = max(cols(r[0]) for r in rows)
     wl = max(cols(r[1]) for r in rows)
     wc = [max(cols(r[3][p][0]) for r in rows) for p in range(4)]

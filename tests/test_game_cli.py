@@ -85,7 +85,8 @@ def test_dealer_random_draws_one_of_the_players(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     firsts = set()
     for i in range(12):
-        assert cli(db, "new", f"g{i}", "--rules", "changchun", "--players", "A,B,C,D", "--dealer", "random").exit_code == 0
+        r = cli(db, "new", f"g{i}", "--rules", "changchun", "--players", "A,B,C,D", "--dealer", "random")
+        assert r.exit_code == 0
         players = sheet(db, f"g{i}")["players"]
         assert players in (["A", "B", "C", "D"], ["B", "C", "D", "A"], ["C", "D", "A", "B"], ["D", "A", "B", "C"])
         firsts.add(players[0])
@@ -203,8 +204,8 @@ def test_show_is_the_sheet_and_agrees_with_the_engine(tmp_path: Path) -> None:
     text = cli(db, "show", "doc").stdout
     for shown in ("doc · riichi-tenhou · A, B, C, D (A deals first)", "东3局 3本场", "B ron C · 5 han 50 fu · mangan",
                   "C ron A", "D ron A", "draw · ready A C · riichi C", "abort: four winds", "B false win · redealt",
-                  "penalty B 1000 → table", "standing:", "1. C  38200  +48.2 pt", "next: hand 8 · 东3局 4本场 · dealer C",
-                  "honba 4", "table 0"):
+                  "penalty B 1000 → table", "standing:", "1. C  38200  +48.2 pt",
+                  "next: hand 8 · 东3局 4本场 · dealer C", "honba 4", "table 0"):
         assert shown in text, shown
     row = next(line for line in text.splitlines() if line.startswith("2  东2局"))
     assert row.split()[-8:] == ["+2000", "27000", "-1000", "33000", "-500", "16500", "-500", "23500"]
