@@ -92,12 +92,11 @@ def make_db(db: Path, hands: int, seed: int = 1) -> None:
     from mjcalc.game import Game, header_to_json
     from mjcalc.store import Store
 
-    with Store(str(db)) as store:
-        with store.write():
-            store.create("g", header_to_json(Game.new(["A", "B", "C", "D"], "changchun").header))
-            kept = store.get("g")
-            for result in changchun_game(hands, seed):
-                store.append(kept, result)
+    with Store(str(db)) as store, store.write():
+        store.create("g", header_to_json(Game.new(["A", "B", "C", "D"], "changchun").header))
+        kept = store.get("g")
+        for result in changchun_game(hands, seed):
+            store.append(kept, result)
 
 
 def measure(hands: int, rounds: int, say: Any = print) -> dict[str, float]:

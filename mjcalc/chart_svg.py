@@ -111,8 +111,8 @@ def sheet_svg(name: str, sheet: Any, lang: str = "en") -> str:
     out.append(f'<line class="start-line" x1="{LEFT}" y1="{oy:.1f}" x2="{LEFT + plot_w}" y2="{oy:.1f}" '
                f'stroke="#555" stroke-width="1.2" stroke-dasharray="6 4"/>')
     out.append(f'<text x="{LEFT + plot_w - 4}" y="{oy - 5:.1f}" text-anchor="end" fill="#555" font-size="11" '
-               f'stroke="#ffffff" stroke-width="3" paint-order="stroke">{_esc(tr("start {score}", lang).format(score=origin))}'
-               '</text>')
+               f'stroke="#ffffff" stroke-width="3" paint-order="stroke">'
+               f'{_esc(tr("start {score}", lang).format(score=origin))}</text>')
     out.append(f'<line x1="{LEFT}" y1="{TOP + plot_h}" x2="{LEFT + plot_w}" y2="{TOP + plot_h}" stroke="#888"/>')
     out.append(f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{TOP + plot_h}" stroke="#888"/>')
     # x axis: the hand labels, every few when there are many

@@ -123,7 +123,7 @@ def _added_text(game: Any, entry: Any, lang: str, width: int | None) -> str:
 @game_app.command("new", help=N_("Start a game: its players in seat order (the first deals first, or --dealer), "
                                  "its ruleset and options."))
 def new_cmd(
-    name: str = typer.Argument(..., help=N_("The game's name (used by the other commands).")),
+    name: str = typer.Argument(..., metavar="NAME", help=N_("The game's name (used by the other commands).")),
     rules: str | None = typer.Option(None, "--rules", "-r", help=N_("Ruleset name or path to a .yaml file (default: "
                                                               "MJCALC_RULES, the config file, then changchun).")),
     players: str = typer.Option(..., "--players", "-p", help=N_("The four players in seat order: A,B,C,D.")),
@@ -178,14 +178,16 @@ def new_cmd(
     if nxt is not None:
         from .render_game import next_words
 
-        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=next_words(nxt, list(header.players), chosen)), _width(), 2)))
+        what = next_words(nxt, list(header.players), chosen)
+        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=what), _width(), 2)))
 
 
 @game_app.command("add", help=N_("Add a result: the text form (B ron C 123m456p789s111z 22z riichi B) or one "
                                  "GAME.md JSON result."))
 def add_cmd(
-    name: str = typer.Argument(..., help=N_("The game's name.")),
-    result: list[str] = typer.Argument(..., help=N_("The result (quotes optional: the words are joined).")),
+    name: str = typer.Argument(..., metavar="NAME", help=N_("The game's name.")),
+    result: list[str] = typer.Argument(..., metavar="RESULT",
+                                       help=N_("The result (quotes optional: the words are joined).")),
     hand: int | None = HandOpt,
     db: str | None = DbOpt,
     json_out: bool = SheetJsonOpt,
@@ -196,7 +198,7 @@ def add_cmd(
 
     chosen = _setup(lang)
     text = " ".join(result)
-    store = _store(db, create=True)
+    store = _store(db, create=False)
     try:
         with store.write():  # the write lock first: the game read, replayed and added to under it
             kept = store.get(name)
@@ -238,7 +240,7 @@ def _check_hand(game: Any, hand: int | None, action: str) -> None:
 
 @game_app.command("undo", help=N_("Take the last result back."))
 def undo_cmd(
-    name: str = typer.Argument(..., help=N_("The game's name.")),
+    name: str = typer.Argument(..., metavar="NAME", help=N_("The game's name.")),
     hand: int | None = typer.Option(None, "--hand", help=N_("The hand number the last result must be: refused if "
                                                      "another was added first.")),
     db: str | None = DbOpt,
@@ -249,7 +251,7 @@ def undo_cmd(
     from .store import Refused
 
     chosen = _setup(lang)
-    store = _store(db, create=True)
+    store = _store(db, create=False)
     try:
         with store.write():
             kept = store.get(name)
@@ -285,7 +287,7 @@ def undo_cmd(
 @game_app.command("show", help=N_("The sheet: every hand, each player's change and running total, the standing, "
                                   "the next hand, the ranking at the end."))
 def show_cmd(
-    name: str = typer.Argument(..., help=N_("The game's name.")),
+    name: str = typer.Argument(..., metavar="NAME", help=N_("The game's name.")),
     json_out: bool = SheetJsonOpt,
     svg: str | None = typer.Option(None, "--svg", help=N_("Also write the scores over the hands as an SVG picture to "
                                                    "this file.")),
@@ -374,7 +376,7 @@ def list_cmd(
                                     "a riichi game as tenhou.net/6 JSON (Tenhou's viewer: each hand's start and "
                                     "result)."))
 def export_cmd(
-    name: str = typer.Argument(..., help=N_("The game's name.")),
+    name: str = typer.Argument(..., metavar="NAME", help=N_("The game's name.")),
     fmt: str = typer.Option("text", "--format", help=N_("text | jsonl | csv | tenhou-json")),
     output: str | None = typer.Option(None, "--output", "-o", help=N_("Write here instead of stdout.")),
     db: str | None = DbOpt,

@@ -8,6 +8,7 @@ the players' columns), else a block an entry (a narrow terminal: a player a line
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .i18n import N_, tr
@@ -19,6 +20,28 @@ UNITS = {"fan": N_("fan"), "han": N_("han"), "tai": N_("tai")}
 WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 SPARKS = "▁▂▃▄▅▆▇█"
 MAX_WORDS = 44  # the widest the result column of the one-row layout grows
+
+
+# Why a game ended, as the engine says it (mjcalc/game/replay.py), for the languages: fixed texts and patterns.
+REASONS = (N_("a score below zero"), N_("the last dealer stops in first place"), N_("the last round is played"))
+REASON_PATTERNS = ((re.compile(r"a player at (\d+) or more in the extra round$"),
+                    N_("a player at {n} or more in the extra round")),
+                   (re.compile(r"a player at (\d+) or more after the last round$"),
+                    N_("a player at {n} or more after the last round")),
+                   (re.compile(r"(\d+) hands are played$"), N_("{n} hands are played")))
+
+
+def reason_words(reason: str | None, lang: str) -> str:
+    """Why the game ended, in ``lang`` (a reason this module does not know stays as the engine says it)."""
+    if reason is None or lang == "en":
+        return reason or ""
+    if reason in REASONS:
+        return tr(reason, lang)
+    for pattern, text in REASON_PATTERNS:
+        found = pattern.match(reason)
+        if found:
+            return tr(text, lang).format(n=found.group(1))
+    return reason
 
 
 def signed(value: int) -> str:
@@ -140,7 +163,7 @@ def _entries(sheet: Any, lang: str, width: int | None) -> list[str]:
     rows = []
     for h in sheet.hands:
         rows.append((str(h.number), h.label, result_words(h, players, lang),
-                     [(signed(c), str(e)) for c, e in zip(h.changes, h.end)]))
+                     [(signed(c), str(e)) for c, e in zip(h.changes, h.end, strict=True)]))
     wn = max(cols(r[0]) for r in rows)
     wl = max(cols(r[1]) for r in rows)
     wc = [max(cols(r[3][p][0]) for r in rows) for p in range(4)]
@@ -185,7 +208,7 @@ def standing_text(sheet: Any, lang: str, width: int | None) -> list[str]:
     players = sheet.players
     out: list[str] = []
     if final.ended:
-        out += wrap(tr("the game has ended: {reason}", lang).format(reason=final.reason), width, 2)
+        out += wrap(tr("the game has ended: {reason}", lang).format(reason=reason_words(final.reason, lang)), width, 2)
         out.append(tr("final ranking:", lang))
     else:
         out.append(tr("standing:", lang))

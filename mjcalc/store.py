@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from .errors import EXIT_BAD_RULESET, MjcalcError
@@ -95,7 +95,7 @@ class Kept:
     """One game as kept: its name, header (GAME.md's ``{"game": …}``), results (GAME.md's result objects, in
     order) and when it was started and last added to."""
 
-    __slots__ = ("id", "name", "header", "results", "created", "updated")
+    __slots__ = ("created", "header", "id", "name", "results", "updated")
 
     def __init__(self, id_: int, name: str, header: dict[str, Any], results: list[dict[str, Any]],
                  created: str | None, updated: str | None) -> None:
@@ -203,7 +203,7 @@ class Store:
             raise StoreError(Msg("{path} was written by a newer mjcalc (schema {version}; this one reads up to "
                                  "{known}): upgrade mjcalc to use it", path=self.path, version=version,
                                  known=VERSION))
-        if version >= 1 and not TABLES <= tables:
+        if version >= 1 and not tables >= TABLES:
             raise StoreError(Msg("{path} is damaged: its table {table} is missing", path=self.path,
                                  table=sorted(TABLES - tables)[0]))
         return int(version)
@@ -253,10 +253,8 @@ class Store:
         try:
             yield
         except BaseException:
-            try:
+            with suppress(sqlite3.Error):  # the transaction may be gone with the error (SQLite rolls back itself)
                 con.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # the transaction is gone with the error (SQLite rolls back a failed commit itself)
             raise
         try:
             con.execute("COMMIT")

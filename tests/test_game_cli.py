@@ -85,7 +85,8 @@ def test_dealer_random_draws_one_of_the_players(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     firsts = set()
     for i in range(12):
-        assert cli(db, "new", f"g{i}", "--rules", "changchun", "--players", "A,B,C,D", "--dealer", "random").exit_code == 0
+        r = cli(db, "new", f"g{i}", "--rules", "changchun", "--players", "A,B,C,D", "--dealer", "random")
+        assert r.exit_code == 0
         players = sheet(db, f"g{i}")["players"]
         assert players in (["A", "B", "C", "D"], ["B", "C", "D", "A"], ["C", "D", "A", "B"], ["D", "A", "B", "C"])
         firsts.add(players[0])
@@ -203,8 +204,8 @@ def test_show_is_the_sheet_and_agrees_with_the_engine(tmp_path: Path) -> None:
     text = cli(db, "show", "doc").stdout
     for shown in ("doc · riichi-tenhou · A, B, C, D (A deals first)", "东3局 3本场", "B ron C · 5 han 50 fu · mangan",
                   "C ron A", "D ron A", "draw · ready A C · riichi C", "abort: four winds", "B false win · redealt",
-                  "penalty B 1000 → table", "standing:", "1. C  38200  +48.2 pt", "next: hand 8 · 东3局 4本场 · dealer C",
-                  "honba 4", "table 0"):
+                  "penalty B 1000 → table", "standing:", "1. C  38200  +48.2 pt",
+                  "next: hand 8 · 东3局 4本场 · dealer C", "honba 4", "table 0"):
         assert shown in text, shown
     row = next(line for line in text.splitlines() if line.startswith("2  东2局"))
     assert row.split()[-8:] == ["+2000", "27000", "-1000", "33000", "-500", "16500", "-500", "23500"]
@@ -342,6 +343,11 @@ def test_chinese(tmp_path: Path) -> None:
     for shown in ("A 先坐庄", "B 和 C · 5 翻 50 符 · 满贯", "荒庄 · 听牌 A C · 立直 C", "途中流局：四风连打", "B 诈和",
                   "罚 B 1000 → 场供", "目前排名", "下一盘：第8盘 · 东3局 4本场 · 庄家 C"):
         assert shown in text, shown
+    from test_i18n import ENGLISH  # the catalog's English prose, none of which may show in Chinese output
+
+    for args in (["show", "doc"], ["list"], ["players"], ["undo", "doc"], ["add", "doc", "penalty B 1000 table"]):
+        shown = cli(db, *args, "--lang", "zh").stdout
+        assert not [s for s in ENGLISH if s in shown], (args, shown)
     r = cli(db, "add", "doc", "draw", "--hand", "3", "--lang", "zh")
     assert r.exit_code == 2 and "拒绝" in r.stderr
     r = cli(db, "show", "nosuch", "--lang", "zh")
@@ -436,3 +442,28 @@ def test_a_game_whose_ruleset_file_is_gone(tmp_path: Path) -> None:
         r = run(db, "game", command, "--json")
         assert r.returncode == 3 and "game h:" in r.stderr
         assert "cc" in r.stdout or command == "players"
+
+
+def test_why_a_game_ended_in_chinese(tmp_path: Path) -> None:
+    """The engine's reasons, as the sheet shows them in Chinese (a reason the renderer did not know would stay
+    English: this test shows each it knows still matches)."""
+    db = tmp_path / "g.db"
+    cli(db, "new", "bust", "--rules", "riichi-tenhou", "--players", "A,B,C,D", "--set", "start=5000")
+    cli(db, "new", "two", "--rules", "changchun", "--players", "A,B,C,D", "--set", "hands=2")
+    cli(db, "new", "round", "--rules", "changchun", "--players", "A,B,C,D", "--set", "rounds=1")
+    cli(db, "add", "bust", "B ron C 123m456p789s777z 66z +dora=6z")
+    for _ in range(2):
+        cli(db, "add", "two", f"B ron C {H}")
+    for winner in "BCDA":  # each deals once, and loses the deal to the next
+        cli(db, "add", "round", f"{winner} ron {'ABCD'['ABCD'.index(winner) - 1]} {H}")
+    for name, reason in (("bust", "有人分数低于零"), ("two", "已打满 2 盘"), ("round", "最后一圈已打完")):
+        shown = cli(db, "show", name, "--lang", "zh").stdout
+        assert f"对局已结束：{reason}" in shown, shown
+
+
+def test_add_to_a_missing_database_makes_no_file(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    for args in (["add", "g", "draw"], ["undo", "g"], ["show", "g"], ["export", "g"]):
+        r = cli(db, *args)
+        assert r.exit_code == 2 and "no game named 'g'" in r.stderr
+    assert not db.exists()

@@ -150,9 +150,8 @@ def test_a_file_that_is_not_a_good_database_is_a_store_error(tmp_path: Path, kin
         if kind == "truncated":
             path.write_bytes(path.read_bytes()[:1500])
     before = path.read_bytes() if path.is_file() else None
-    with pytest.raises(StoreError) as caught:
-        with Store(str(path)) as store, store.read():
-            store.get("g")
+    with pytest.raises(StoreError) as caught, Store(str(path)) as store, store.read():
+        store.get("g")
     assert str(path) in caught.value.message and caught.value.exit_code == 3
     if kind in ("text", "zeros", "foreign"):
         assert path.read_bytes() == before  # another program's file is never written to

@@ -21,6 +21,10 @@ The interface (for storage, the command line, the Python API):
   (``index``); ``render(file=…)`` is ``FILE:LINE: message`` with a caret under the column. Exit code 2.
 - ``game_rules(rules, options)`` → ``GameRules``: the ``game:`` section read (``grade(total)`` for the
   Changchun ladder).
+- Files (``mjcalc.game.files``): ``split_games(lines)`` (a file may hold several games, each from its header),
+  ``games_of(text)`` (each replayed, its bad lines in ``errors``), ``replay_files(paths, out, err)`` (what
+  ``game replay FILE…`` does: one JSON sheet a line, ``FILE:LINE: message`` for each bad line, exit code 0 or 2).
+  ``python -m mjcalc.game replay FILE…`` runs it.
 
 Every call into the hand pipeline goes through ``mjcalc.game.hands``.
 """

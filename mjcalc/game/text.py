@@ -145,7 +145,7 @@ def header_from_text(line: str) -> Header:
 
 def _needs_quotes(name: str) -> bool:
     return (not name or any(ch.isspace() or ch in '#;"=' for ch in name) or name[0] in "+[({"
-            or name.lower() in _KEYWORDS or name.isdigit())
+            or name.lower() in _KEYWORDS or name in _KEYWORDS or name.upper() in SEAT_WORDS or name.isdigit())
 
 
 def _name(name: str) -> str:
