@@ -228,7 +228,7 @@ def test_the_cli_forgives_what_people_type() -> None:
 
 def test_one_rule_for_options(tmp_path) -> None:
     """--set NAME applies to every ruleset of the run that has it, an error only when none does; RULESET.NAME
-    targets one; +base= in a line and a different --set base= is an error (README)."""
+    targets one; +base= in a line and a different --set base= is an error (docs/rulesets.md)."""
     path = tmp_path / "mixed.txt"
     path.write_text("123m456p789s111z22z +zimo\n123m456p789s23s55p 1s +riichi +rules=riichi\n", encoding="utf-8")
     out = run("batch", str(path), "--format", "jsonl", "--set", "base=2", "--set", "kiriage=on")
@@ -304,13 +304,16 @@ def test_the_hand_line_shows_the_hand_as_it_is() -> None:
 
 
 def test_the_readme_shows_what_mjcalc_prints() -> None:
-    """The README's outputs, as printed (to a pipe: no width)."""
+    """The README's Quick start output and the riichi example of docs/rulesets.md, as printed (to a pipe: no
+    width)."""
     from pathlib import Path
 
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    top = Path(__file__).parent.parent
+    readme = (top / "README.md").read_text(encoding="utf-8")
     quick = readme.split("The first command prints:\n\n```\n")[1].split("```")[0]
     assert run("score", QUICK, env={"COLUMNS": ""}).output == quick
-    riichi = readme.split('$ mjcalc score --rules riichi "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1"\n…\n')
+    rulesets = (top / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    riichi = rulesets.split('$ mjcalc score --rules riichi "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1"\n…\n')
     printed = run("score", "--rules", "riichi", "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1",
                   env={"COLUMNS": ""}).output
     assert printed.endswith(riichi[1].split("```")[0])

@@ -192,8 +192,8 @@ def test_a_plain_batch_never_imports_dask(tmp_path: Path) -> None:
     assert "dask_batch" not in p.stderr
 
 
-def test_the_readme_dask_bag_recipe(tmp_path: Path) -> None:
-    """The README's notebook recipe, on the synchronous scheduler (no cluster): the same records as batch."""
+def test_the_batch_docs_dask_bag_recipe(tmp_path: Path) -> None:
+    """The notebook recipe of docs/batch.md, on the synchronous scheduler (no cluster): the same records as batch."""
     db = pytest.importorskip("dask.bag")
     from mjcalc.dask_batch import partitions, records
 
