@@ -47,6 +47,13 @@ COMPILED = [
     "mjcalc/game/sheet.py",
     "mjcalc/game/standing.py",
     "mjcalc/game/game.py",
+    # game logs: every draw and discard of a log followed (a year of logs is millions of events), then replayed
+    "mjcalc/logs/model.py",
+    "mjcalc/logs/replay.py",
+    "mjcalc/logs/tenhou_xml.py",
+    "mjcalc/logs/tenhou_json.py",
+    "mjcalc/logs/record.py",
+    "mjcalc/logs/importer.py",
 ]
 
 

@@ -582,7 +582,7 @@ def import_cmd(
                 if store is not None:
                     code = max(code, _keep(store, name or game_name(path), record_jsonl(imported)))
                 if json_out:
-                    _say(json.dumps(imported.to_json(chosen), ensure_ascii=False, separators=(",", ":")))
+                    sys.stdout.buffer.write(imported.json_bytes() + b"\n")
                 else:
                     from .logs.report import import_text
 

@@ -157,6 +157,20 @@ class Imported:
         return out
 
 
+    def json_bytes(self) -> bytes:
+        """``to_json()`` as compact JSON (UTF-8), each win's score written as a batch writes its record."""
+        from ..game.hands import FRAGMENT, json_bytes
+
+        if FRAGMENT is None:
+            return json_bytes(self.to_json())
+        out = self.sheet.to_json("en", lambda scored: FRAGMENT(scored.json_bytes()))
+        for entry, hand in zip(out["hands"], self.sheet.hands, strict=True):
+            i = self.results[hand.index][0]
+            entry["log"] = None if i is None else hand_state(self.game.hands[i])
+        out["log"] = self.log_json()
+        return json_bytes(out)
+
+
 def hand_state(hand: Hand) -> dict[str, Any]:
     """A hand's state at its start and its changes, as the log recorded them (riichi deposits apart)."""
     if hand.wins:

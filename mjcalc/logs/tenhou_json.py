@@ -172,8 +172,8 @@ def _hand(reader: _Reader, entry: Any, path: str, info: dict[str, Any] | None = 
     head = reader.list(entry[0], f"{path}[0]", 3)
     kyoku, honba, sticks = (reader.number(x, f"{path}[0][{j}]") for j, x in enumerate(head))
     scores = [reader.number(x, f"{path}[1][{j}]") for j, x in enumerate(reader.list(entry[1], f"{path}[1]", 4))]
-    dora = [reader.tile(x, f"{path}[2][{j}]") for j, x in enumerate(reader.list(entry[2], f"{path}[2]"))]
-    ura = [reader.tile(x, f"{path}[3][{j}]") for j, x in enumerate(reader.list(entry[3], f"{path}[3]"))]
+    dora = _tiles(reader, reader.list(entry[2], f"{path}[2]"), f"{path}[2]")
+    ura = _tiles(reader, reader.list(entry[3], f"{path}[3]"), f"{path}[3]")
     if not 0 <= kyoku < 16:
         raise reader.fail(f"{path}[0][0]", f"hand {kyoku} is not 0–15 (East 1 … North 4)")
     dealer = kyoku % 4
@@ -185,7 +185,7 @@ def _hand(reader: _Reader, entry: Any, path: str, info: dict[str, Any] | None = 
     for p in range(4):
         base = 4 + 3 * p
         dealt = reader.list(entry[base], f"{path}[{base}]")
-        start.append([reader.tile(x, f"{path}[{base}][{j}]") for j, x in enumerate(dealt)])
+        start.append(_tiles(reader, dealt, f"{path}[{base}]"))
         takes.append(reader.list(entry[base + 1], f"{path}[{base + 1}]"))
         gives.append(reader.list(entry[base + 2], f"{path}[{base + 2}]"))
     if any(len(d) != 13 for d in start):
@@ -292,6 +292,18 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
                 gave[caller] += 1
             must_draw = True
     raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
+
+
+def _tiles(reader: _Reader, codes: list[Any], path: str) -> list[str]:
+    """Tile codes in notation; a LogError naming the entry (``path[j]``) of one that is no tile."""
+    names = CODE_NAMES
+    out = []
+    for j, code in enumerate(codes):
+        if code.__class__ is int and 0 <= code < len(names) and names[code]:
+            out.append(names[code])
+        else:
+            out.append(reader.tile(code, f"{path}[{j}]"))
+    return out
 
 
 def _name(reader: _Reader, code: Any, path: str) -> str:

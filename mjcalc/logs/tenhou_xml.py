@@ -31,6 +31,9 @@ def _names(red: bool) -> list[str]:
 
 
 NAMES = {True: _names(True), False: _names(False)}
+# Every draw and discard element's tag (T0 … G135) → (a draw, the player, the tile), red fives or not.
+MOVES = {red: {f"{letter}{n}": (letter in _DRAW, (_DRAW + _DISCARD).index(letter) % 4, NAMES[red][n])
+               for letter in _DRAW + _DISCARD for n in range(136)} for red in (True, False)}
 
 
 class _Reader:
@@ -38,13 +41,15 @@ class _Reader:
         self.source = source
         self.number = 0  # the element being read (0: the log as a whole)
         self.tag = ""
+        self.root: ET.Element | None = None
         self.red = True
         self.names = NAMES[True]
 
     @property
     def place(self) -> str:
-        return f"element {self.number} <{self.tag}>" if self.number else "the end of the log" \
-            if self.tag == "end" else "the log"
+        if self.number and self.root is not None:
+            return f"element {self.number} <{self.root[self.number - 1].tag}>"
+        return "the end of the log" if self.tag == "end" else "the log"
 
     def where(self) -> str:
         return f"{self.source}: {self.place}"
@@ -125,6 +130,7 @@ def read_xml(text: str, source: str = "<log>") -> Game:
                        f"({str(e).split(':')[0]}) — the log is damaged or cut short") from None
     if root.tag != "mjloggm":
         raise LogError(f"{source}: the root element is <{root.tag}>, not <mjloggm>: not a Tenhou mjlog")
+    reader.root = root
     rules = Rules()
     names = ["", "", "", ""]
     hands: list[Hand] = []
@@ -133,33 +139,35 @@ def read_xml(text: str, source: str = "<log>") -> Game:
     game = Game(source, "tenhou-xml", rules, names, hands)
     seen_go = False
     ended = False
-    draws = {letter: p for p, letter in enumerate(_DRAW)}
-    discards = {letter: p for p, letter in enumerate(_DISCARD)}
+    moves = MOVES[True]
     for number, el in enumerate(root, 1):
         tag = el.tag
-        reader.number = number
-        reader.tag = tag
-        if ended and tag not in ("BYE", "UN"):
-            raise reader.fail("an event after the game's end (owari)")
-        letter = tag[:1]
-        if (letter in draws or letter in discards) and tag[1:].isdigit():
-            if tracker is None or hand is None:
-                raise reader.fail("a draw or discard before the first INIT")
-            digits = int(tag[1:])
-            tile = reader.names[digits] if digits < 136 else reader.tile(digits)
-            if letter in draws:
-                tracker.draw(draws[letter], tile)
+        move = moves.get(tag)
+        if move is not None and tracker is not None and not ended:
+            # a draw or a discard: the most of a log's elements, followed with the least work
+            reader.number = number
+            player, tile = move[1], move[2]
+            if move[0]:
+                tracker.draw(player, tile)
             else:
-                player = discards[letter]
                 riichi = tracker.pending_declared == player
                 if riichi:
                     tracker.pending_declared = None
                 tracker.discard(player, tile, riichi)
             continue
+        reader.number = number
+        reader.tag = tag
+        if ended and tag not in ("BYE", "UN"):
+            raise reader.fail("an event after the game's end (owari)")
+        if move is None and tag[:1] in _DRAW + _DISCARD and tag[1:].isdigit():
+            raise reader.fail(f"tile number {tag[1:]} is not 0–135")
+        if move is not None:
+            raise reader.fail("a draw or discard before the first INIT")
         if tag == "GO":
             rules = _rules(reader, el)
             reader.red = rules.red_fives
             reader.names = NAMES[rules.red_fives]
+            moves = MOVES[rules.red_fives]
             game.rules = rules
             seen_go = True
         elif tag == "UN":
