@@ -549,50 +549,54 @@ def import_cmd(
     db: str | None = DbOpt,
     name: str | None = typer.Option(None, "--name", help=N_("Also keep the game under this name (one LOG; with "
                                                             "--db alone: the log's file name).")),
+    jobs: int | None = typer.Option(None, "--jobs", "-j", show_default=False, help=N_(
+        "Worker processes (default: every usable core for many logs, else 1); the order is kept.")),
     lang: str | None = LangOpt,
 ) -> None:
-    from .cli import _options, _quiet_collector
+    from .cli import _bounded_jobs, _options, _quiet_collector
     from .errors import EXIT_BAD_INPUT, MjcalcError
-    from .logs import LogError
     from .logs.files import game_name, log_files
-    from .logs.importer import TENHOU_RULES, import_path, record_jsonl
+    from .logs.run import AUTO_JOBS_LOGS, import_many
 
     chosen = _setup(lang)
     options = _options(set_)
     paths = list(log_files(logs))
     if name is not None and len(paths) != 1:
         _fail(MjcalcError("option", Msg("--name keeps one game: give one LOG, not {n}", n=len(paths))))
-    store = _store(db, create=True) if db is not None or name is not None else None
+    if jobs is None:
+        from .batch import usable_cpus
+
+        workers = usable_cpus() if len(paths) >= AUTO_JOBS_LOGS else 1
+    else:
+        workers = _bounded_jobs(jobs, None, paths[0] if paths else "")
+    keep = db is not None or name is not None
+    store = _store(db, create=True) if keep else None
     code = 0
-    width = None if json_out else _width()
     shown = 0
-    if json_out:
-        sys.stdout.flush()
+    out = sys.stdout.buffer
+    sys.stdout.flush()
     try:
         with _quiet_collector():
-            for path in paths:
-                try:
-                    imported = import_path(path, rules or TENHOU_RULES, options)
-                except LogError as exc:
-                    typer.echo(f"mjcalc: {exc}", err=True)
+            for done in import_many(paths, rules, options, json_out=json_out, lang=chosen,
+                                    width=None if json_out else _width(), keep=keep, jobs=workers):
+                if done.error is not None:
+                    sys.stdout.flush()
+                    typer.echo(f"mjcalc: {done.error}", err=True)
                     code = EXIT_BAD_INPUT
                     continue
-                except MjcalcError as exc:  # the ruleset or an option: the same for every log
-                    _fail(exc)
-                if store is not None:
-                    code = max(code, _keep(store, name or game_name(path), record_jsonl(imported)))
-                if json_out:
-                    sys.stdout.buffer.write(imported.json_bytes() + b"\n")
+                if store is not None and done.rows is not None:
+                    code = max(code, _keep(store, name or game_name(done.path), done.rows))
+                if isinstance(done.output, bytes):
+                    out.write(done.output + b"\n")
                 else:
-                    from .logs.report import import_text
-
-                    if shown:
-                        _say("")
-                    _say(import_text(imported, chosen, width))
+                    out.write((("\n" if shown else "") + done.output + "\n").encode("utf-8"))
                 shown += 1
-                if not imported.agrees and not code:
+                if not done.agrees and not code:
                     code = 1
+    except MjcalcError as exc:  # the ruleset or an option: the same for every log
+        _fail(exc)
     finally:
+        out.flush()
         if store is not None:
             store.close()
     raise typer.Exit(code)
