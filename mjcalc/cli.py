@@ -479,17 +479,9 @@ def _logs_batch(files: list[str], dask: str | None, rules: str | None, set_: lis
         try:
             out = Output(output)
             try:
-                from .logs.files import log_files
-                from .logs.run import AUTO_JOBS_LOGS
-
-                paths = list(log_files(files))
-                if jobs is None:
-                    from .batch import usable_cpus
-
-                    jobs = usable_cpus() if len(paths) >= AUTO_JOBS_LOGS else 1
-                with _quiet_collector():
-                    tally = logs.run(paths, out.write_lines, rules, options, output_format,
-                                     jobs=_bounded_jobs(jobs, None, paths[0] if paths else ""))
+                with _quiet_collector():  # one process unless --jobs: a log's records are soon written
+                    tally = logs.run(files, out.write_lines, rules, options, output_format,
+                                     jobs=1 if jobs is None else _bounded_jobs(jobs, None, files[0]))
             finally:
                 out.close()
         except OutputError as exc:

@@ -549,26 +549,21 @@ def import_cmd(
     db: str | None = DbOpt,
     name: str | None = typer.Option(None, "--name", help=N_("Also keep the game under this name (one LOG; with "
                                                             "--db alone: the log's file name).")),
-    jobs: int | None = typer.Option(None, "--jobs", "-j", show_default=False, help=N_(
-        "Worker processes (default: every usable core for many logs, else 1); the order is kept.")),
+    jobs: int = typer.Option(1, "--jobs", "-j", help=N_("Worker processes (the order is kept); more than one "
+                                                        "pays where the cores are many and free.")),
     lang: str | None = LangOpt,
 ) -> None:
     from .cli import _bounded_jobs, _options, _quiet_collector
     from .errors import EXIT_BAD_INPUT, MjcalcError
     from .logs.files import game_name, log_files
-    from .logs.run import AUTO_JOBS_LOGS, import_many
+    from .logs.run import import_many
 
     chosen = _setup(lang)
     options = _options(set_)
     paths = list(log_files(logs))
     if name is not None and len(paths) != 1:
         _fail(MjcalcError("option", Msg("--name keeps one game: give one LOG, not {n}", n=len(paths))))
-    if jobs is None:
-        from .batch import usable_cpus
-
-        workers = usable_cpus() if len(paths) >= AUTO_JOBS_LOGS else 1
-    else:
-        workers = _bounded_jobs(jobs, None, paths[0] if paths else "")
+    workers = _bounded_jobs(jobs, None, paths[0] if paths else "")
     keep = db is not None or name is not None
     store = _store(db, create=True) if keep else None
     code = 0

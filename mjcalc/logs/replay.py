@@ -34,7 +34,10 @@ class Tracker:
         self.double: set[int] = set()
         self.ippatsu: set[int] = set()
         self.replacement: int | None = None  # the player whose next draw is a kong replacement tile
-        self.last: tuple[str, int, str] = ("start", dealer, "")  # (what, who, tile): draw / discard / kakan / ankan
+        # the last event: what (start, draw, discard, call, kakan, ankan), who, and its tile
+        self.last_what = "start"
+        self.last_who = dealer
+        self.last_tile = ""
         self.last_draw_rinshan = False
         self.last_draw_first = False  # the draw was its player's first, with no call before it in the hand
 
@@ -75,7 +78,7 @@ class Tracker:
         self.last_draw_rinshan = self.replacement == player
         self.replacement = None
         self.last_draw_first = self.discarded[player] == 0 and not self.any_call
-        self.last = ("draw", player, tile)
+        self.last_what, self.last_who, self.last_tile = "draw", player, tile
 
     def discard(self, player: int, tile: str, riichi: bool = False) -> None:
         if self.pending is not None:
@@ -93,7 +96,7 @@ class Tracker:
             self.ippatsu.discard(player)
         self.discarded[player] += 1
         self.replacement = None
-        self.last = ("discard", player, tile)
+        self.last_what, self.last_who, self.last_tile = "discard", player, tile
 
     def call(self, meld: Meld) -> None:
         self._settle()
@@ -101,9 +104,9 @@ class Tracker:
         self.ippatsu.clear()
         who = meld.who
         if meld.kind in ("chi", "pon", "daiminkan"):
-            if self.last[0] != "discard" or self.last[1] != meld.from_who or self.last[2] != meld.called:
+            if self.last_what != "discard" or self.last_who != meld.from_who or self.last_tile != meld.called:
                 raise self.fail(f"player {who} calls {meld.called} from player {meld.from_who}, "
-                                f"which is not the tile just discarded ({self.last[2] or 'none'})")
+                                f"which is not the tile just discarded ({self.last_tile or 'none'})")
             own = list(meld.tiles)
             own.remove(meld.called or "")
             for t in own:
@@ -111,13 +114,13 @@ class Tracker:
             self.melds[who].append(meld)
             if meld.kind == "daiminkan":
                 self.replacement = who
-            self.last = ("call", who, meld.called or "")
+            self.last_what, self.last_who, self.last_tile = "call", who, meld.called or ""
         elif meld.kind == "ankan":
             for t in meld.tiles:
                 self._take(who, t)
             self.melds[who].append(meld)
             self.replacement = who
-            self.last = ("ankan", who, meld.tiles[0])
+            self.last_what, self.last_who, self.last_tile = "ankan", who, meld.tiles[0]
         elif meld.kind == "kakan":
             added = meld.added or ""
             for i, old in enumerate(self.melds[who]):
@@ -128,7 +131,7 @@ class Tracker:
             else:
                 raise self.fail(f"player {who} adds {added} to a pon they do not have")
             self.replacement = who
-            self.last = ("kakan", who, added)
+            self.last_what, self.last_who, self.last_tile = "kakan", who, added
         else:
             raise self.fail(f"unknown call {meld.kind}")
         self.calls.append(meld)
@@ -139,14 +142,14 @@ class Tracker:
                  "ippatsu": winner in self.ippatsu, "rinshan": False, "chankan": False, "haitei": False,
                  "houtei": False, "tenhou": False, "chiihou": False}
         if from_who is None:
-            if self.last[0] != "draw" or self.last[1] != winner:
+            if self.last_what != "draw" or self.last_who != winner:
                 raise self.fail(f"player {winner} wins by self-draw, but the last event is not their draw")
             facts["rinshan"] = self.last_draw_rinshan
             facts["haitei"] = self.draws == LIVE_DRAWS and not self.last_draw_rinshan
             if self.last_draw_first:
                 facts["tenhou" if winner == self.dealer else "chiihou"] = True
         else:
-            what, who, _ = self.last
+            what, who = self.last_what, self.last_who
             if who != from_who or what not in ("discard", "kakan", "ankan"):
                 raise self.fail(f"player {winner} wins on player {from_who}'s tile, but the last event is not "
                                 f"their discard or added kong")
@@ -157,7 +160,7 @@ class Tracker:
     def concealed(self, winner: int, from_who: int | None) -> list[str]:
         tiles = list(self.hands[winner])
         if from_who is not None:
-            tiles.append(self.last[2])
+            tiles.append(self.last_tile)
         return tiles
 
 

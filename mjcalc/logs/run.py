@@ -11,9 +11,6 @@ from typing import Any
 from .importer import TENHOU_RULES, import_path, record_jsonl
 from .model import LogError
 
-AUTO_JOBS_LOGS = 64  # from this many logs on, every usable core unless --jobs says otherwise
-
-
 class Done:
     """One log done: its path; the message if it could not be imported; its output (a JSON line, or text); the
     record to keep (when asked); whether it agrees with the log."""

@@ -421,7 +421,7 @@ def _win(reader: _Reader, tracker: Tracker, hand: Hand, who: int, from_who: int 
     sticks = hand.sticks + len(tracker.riichi) if first else 0
     riichi = facts["riichi"] or facts["double_riichi"]
     return Win(winner=who, from_who=from_who, concealed=concealed, melds=list(tracker.melds[who]),
-               winning_tile=tracker.last[2], dora=list(dora), ura=list(ura) if riichi else [],
+               winning_tile=tracker.last_tile, dora=list(dora), ura=list(ura) if riichi else [],
                honba=hand.honba if first else 0, sticks=sticks, pao=pao, log=score, changes=changes, **facts)
 
 

@@ -280,8 +280,8 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     if sorted(m.notation() for m in melds) != sorted(m.notation() for m in tracker.melds[who]):
         raise reader.fail("the winner's melds (m) are not the calls the events show")
     melds = list(tracker.melds[who])  # in the order they were called (the log lists them last first)
-    if machi != tracker.last[2]:
-        raise reader.fail(f"the winning tile {machi} is not the last tile drawn or discarded ({tracker.last[2]})")
+    if machi != tracker.last_tile:
+        raise reader.fail(f"the winning tile {machi} is not the last tile drawn or discarded ({tracker.last_tile})")
     first = not hand.wins
     pao = reader.ints(el, "paoWho", required=False)
     return Win(winner=who, from_who=None if tsumo else from_who, concealed=closed, melds=melds, winning_tile=machi,
