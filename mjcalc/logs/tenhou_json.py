@@ -207,7 +207,13 @@ def _hand(reader: _Reader, entry: Any, path: str, info: dict[str, Any] | None = 
     return hand
 
 
-Step = tuple[str, int, int]  # ("take" | "give", player, index in that player's list)
+# A step of play: (index in its seat's list) × 8 + seat × 2 + (1: a tile given, 0: taken) — an int, not a tuple:
+# a hand has a few hundred steps, a log a few thousand.
+Step = int
+
+
+def _step(give: bool, player: int, index: int) -> int:
+    return index * 8 + player * 2 + (1 if give else 0)
 
 
 def _code(item: Any) -> Any:
@@ -221,11 +227,12 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
     """The one order of the seats' takes and gives the hand can have had. A call names the discarder and the tile,
     but not which of two such discards it took (a player may pass a tile and call the next copy): each discard a
     call could take is a choice, tried with the call first, undone when the rest of the hand cannot follow."""
-    calls: dict[tuple[int, int], Meld] = {}
+    calls: list[dict[int, Meld]] = [{}, {}, {}, {}]  # each seat's calls by their place among its tiles taken
     for q in range(4):
         for i, item in enumerate(takes[q]):
             if isinstance(item, str):
-                calls[(q, i)] = reader.call(item, q, f"{path}[{5 + 3 * q}][{i}]")
+                calls[q][i] = reader.call(item, q, f"{path}[{5 + 3 * q}][{i}]")
+    any_call = any(calls)
     took, gave = [0, 0, 0, 0], [0, 0, 0, 0]
     current, must_draw, drawn = dealer, True, None
     steps: list[Step] = []
@@ -238,7 +245,7 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
             elif isinstance(takes[current][took[current]], str):
                 failed = True
             else:
-                steps.append(("take", current, took[current]))
+                steps.append(_step(False, current, took[current]))
                 drawn = takes[current][took[current]]
                 took[current] += 1
         if not ended and not failed and gave[current] == len(gives[current]):
@@ -249,20 +256,20 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
             failed = True
         if not failed:
             item = gives[current][gave[current]]
-            steps.append(("give", current, gave[current]))
+            steps.append(_step(True, current, gave[current]))
             gave[current] += 1
             if isinstance(item, str) and ("a" in item or "k" in item):
                 must_draw = True
                 continue
             caller: int | None = None
-            if calls:
+            if any_call:
                 code = item if item.__class__ is int else _code(item)
                 if code == TSUMOGIRI:
                     code = drawn if must_draw else None
                 callers: list[int | None] = []
                 for k in (1, 2, 3):
                     q = (current + k) % 4
-                    meld = calls.get((q, took[q]))
+                    meld = calls[q].get(took[q])
                     if meld is not None and meld.from_who == current and code is not None and \
                             meld.called == _name(reader, code, f"{path}[{6 + 3 * current}][{gave[current] - 1}]"):
                         callers.append(q)
@@ -283,12 +290,12 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
         if caller is None:
             current, must_draw = (current + 1) % 4, True
             continue
-        steps.append(("take", caller, took[caller]))
+        steps.append(_step(False, caller, took[caller]))
         took[caller] += 1
         current, must_draw, drawn = caller, False, None
-        if calls[(caller, took[caller] - 1)].kind == "daiminkan":
+        if calls[caller][took[caller] - 1].kind == "daiminkan":
             if gave[caller] < len(gives[caller]) and gives[caller][gave[caller]] == 0:
-                steps.append(("give", caller, gave[caller]))
+                steps.append(_step(True, caller, gave[caller]))
                 gave[caller] += 1
             must_draw = True
     raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
@@ -316,16 +323,19 @@ def _name(reader: _Reader, code: Any, path: str) -> str:
 def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
             path: str) -> None:
     drawn = ""
-    at: list[Any] = ["take", 0, 0]  # the step being followed: its JSON path is made only for a message
+    at = [0]  # the step being followed: its JSON path is made only for a message
 
     def where() -> str:
-        return f"{path}[{(5 if at[0] == 'take' else 6) + 3 * at[1]}][{at[2]}]"
+        step = at[0]
+        return f"{path}[{(6 if step & 1 else 5) + 3 * ((step >> 1) & 3)}][{step >> 3}]"
 
     tracker.place = lambda: f"{reader.source}: {where()}"
     names = CODE_NAMES
-    for kind, p, i in _order(reader, takes, gives, hand.dealer, path):
-        at[0], at[1], at[2] = kind, p, i
-        take = kind == "take"
+    for step in _order(reader, takes, gives, hand.dealer, path):
+        at[0] = step
+        take = not step & 1
+        p = (step >> 1) & 3
+        i = step >> 3
         item = takes[p][i] if take else gives[p][i]
         if item.__class__ is int:
             if take:
