@@ -399,3 +399,29 @@ def test_read_errors_name_the_file_and_the_place() -> None:
         data = json.loads((DATA / "2019080322gm-00a9-0000-81e85e04.json").read_text("utf-8"))
         data["log"][0][4] = data["log"][0][4][:12]
         read_log(json.dumps(data), "x.json")
+
+
+@pytest.mark.parametrize("name", ["nm-case-2025010410gm-00a9-0000-b84156ef.xml",
+                                  "2019103023gm-00a9-0000-f90e0fe9.json"])
+def test_a_damaged_log_is_an_error_or_a_game_never_a_crash(name: str) -> None:
+    """A log cut, a character dropped or changed anywhere: read (and imported) or refused with a LogError naming
+    the file — never another exception."""
+    text = (DATA / name).read_text("utf-8")
+    rnd = random.Random(7)
+    refused = 0
+    for _ in range(300):
+        at = rnd.randrange(len(text))
+        roll = rnd.random()
+        if roll < 0.3:
+            bad = text[:at]
+        elif roll < 0.6:
+            bad = text[:at] + text[at + 1:]
+        else:
+            bad = text[:at] + rnd.choice('0123456789",<>/[]{}=-ab ') + text[at + 1:]
+        try:
+            game = read_log(bad, "bad.log")
+            import_game(game)
+        except LogError as exc:
+            assert str(exc).startswith("bad.log: ")
+            refused += 1
+    assert refused > 150

@@ -114,6 +114,8 @@ def read_json(text: str, source: str = "<log>") -> Game:
     except json.JSONDecodeError as e:
         raise LogError(f"{source}: line {e.lineno}, column {e.colno}: not valid JSON ({e.msg}) — the log is "
                        f"damaged or cut short") from None
+    except RecursionError:
+        raise LogError(f"{source}: not a tenhou.net/6 log: its JSON is nested too deep") from None
     if not isinstance(data, dict) or "log" not in data:
         raise LogError(f"{source}: not a tenhou.net/6 log: no \"log\" in the top-level object")
     names = reader.list(data.get("name", ["", "", "", ""]), "name")
@@ -124,7 +126,12 @@ def read_json(text: str, source: str = "<log>") -> Game:
     hands: list[Hand] = []
     for i, entry in enumerate(reader.list(data["log"], "log")):
         info = infos[i] if i < len(infos) and isinstance(infos[i], dict) else None
-        hands.append(_hand(reader, entry, f"log[{i}]", info))
+        try:
+            hands.append(_hand(reader, entry, f"log[{i}]", info))
+        except LogError:
+            raise
+        except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as exc:
+            raise reader.fail(f"log[{i}]", f"a hand that cannot be read ({type(exc).__name__}: {exc})") from None
     if not hands:
         raise reader.fail("log", "no hand at all")
     game = Game(source, "tenhou-json", rules, players[:4], hands, reference=str(data.get("ref", "")))

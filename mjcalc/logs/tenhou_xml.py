@@ -69,6 +69,8 @@ class _Reader:
                 raise self.fail(f"<{el.tag}> has no {name}")
             return []
         if text.strip() == "":
+            if required:
+                raise self.fail(f"<{el.tag}> has an empty {name}")
             return []
         try:
             return [int(x) for x in text.split(",")]
@@ -122,6 +124,15 @@ def _rules(reader: _Reader, el: ET.Element) -> Rules:
 def read_xml(text: str, source: str = "<log>") -> Game:
     """A whole mjlog as text (gunzip it first: ``read_log`` does)."""
     reader = _Reader(source)
+    try:
+        return _read_xml(reader, text, source)
+    except LogError:
+        raise
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as exc:
+        raise reader.fail(f"an element that cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def _read_xml(reader: _Reader, text: str, source: str) -> Game:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as e:
