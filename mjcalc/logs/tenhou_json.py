@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .model import YAKU_BY_NAME, Draw, Game, Hand, LogError, LogScore, Meld, Rules, Win
@@ -230,16 +231,15 @@ def _code(item: Any) -> Any:
     return item
 
 
-def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], dealer: int, path: str) -> list[Step]:
+def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], dealer: int, path: str,
+           calls: list[dict[int, Meld]], apply: Callable[[int], None] | None = None) -> tuple[list[Step], int]:
     """The one order of the seats' takes and gives the hand can have had. A call names the discarder and the tile,
     but not which of two such discards it took (a player may pass a tile and call the next copy): each discard a
-    call could take is a choice, tried with the call first, undone when the rest of the hand cannot follow."""
-    calls: list[dict[int, Meld]] = [{}, {}, {}, {}]  # each seat's calls by their place among its tiles taken
-    for q in range(4):
-        for i, item in enumerate(takes[q]):
-            if isinstance(item, str):
-                calls[q][i] = reader.call(item, q, f"{path}[{5 + 3 * q}][{i}]")
+    call could take is a choice, tried with the call first, undone when the rest of the hand cannot follow.
+    ``apply`` is given each step as soon as no choice can undo it (the steps before the first choice: most hands
+    have none); the steps, and how many of them were given."""
     any_call = any(calls)
+    applied = 0
     took, gave = [0, 0, 0, 0], [0, 0, 0, 0]
     current, must_draw, drawn = dealer, True, None
     steps: list[Step] = []
@@ -255,16 +255,22 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
                 steps.append(_step(False, current, took[current]))
                 drawn = takes[current][took[current]]
                 took[current] += 1
+                if apply is not None and not choices:
+                    apply(steps[-1])
+                    applied += 1
         if not ended and not failed and gave[current] == len(gives[current]):
             ended = True
         if ended:
             if took == [len(t) for t in takes] and gave == [len(g) for g in gives]:
-                return steps
+                return steps, applied
             failed = True
         if not failed:
             item = gives[current][gave[current]]
             steps.append(_step(True, current, gave[current]))
             gave[current] += 1
+            if apply is not None and not choices:
+                apply(steps[-1])
+                applied += 1
             if isinstance(item, str) and ("a" in item or "k" in item):
                 must_draw = True
                 continue
@@ -300,10 +306,16 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
         steps.append(_step(False, caller, took[caller]))
         took[caller] += 1
         current, must_draw, drawn = caller, False, None
+        if apply is not None and not choices:
+            apply(steps[-1])
+            applied += 1
         if calls[caller][took[caller] - 1].kind == "daiminkan":
             if gave[caller] < len(gives[caller]) and gives[caller][gave[caller]] == 0:
                 steps.append(_step(True, caller, gave[caller]))
                 gave[caller] += 1
+                if apply is not None and not choices:
+                    apply(steps[-1])
+                    applied += 1
             must_draw = True
     raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
 
@@ -329,7 +341,12 @@ def _name(reader: _Reader, code: Any, path: str) -> str:
 
 def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
             path: str) -> None:
-    drawn = ""
+    calls: list[dict[int, Meld]] = [{}, {}, {}, {}]  # each seat's calls by their place among its tiles taken
+    for q in range(4):
+        for i, item in enumerate(takes[q]):
+            if isinstance(item, str):
+                calls[q][i] = reader.call(item, q, f"{path}[{5 + 3 * q}][{i}]")
+    drawn = [""]  # the tile just drawn (a discard of 60 gives it up)
     at = [0]  # the step being followed: its JSON path is made only for a message
 
     def where() -> str:
@@ -338,7 +355,8 @@ def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]
 
     tracker.place = lambda: f"{reader.source}: {where()}"
     names = CODE_NAMES
-    for step in _order(reader, takes, gives, hand.dealer, path):
+
+    def apply(step: int) -> None:
         at[0] = step
         take = not step & 1
         p = (step >> 1) & 3
@@ -346,19 +364,25 @@ def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]
         item = takes[p][i] if take else gives[p][i]
         if item.__class__ is int:
             if take:
-                drawn = names[item] if 0 <= item < len(names) and names[item] else reader.tile(item, where())
-                tracker.draw(p, drawn)
+                drawn[0] = names[item] if 0 <= item < len(names) and names[item] else reader.tile(item, where())
+                tracker.draw(p, drawn[0])
             elif item != 0:
-                tile = drawn if item == TSUMOGIRI else \
+                tile = drawn[0] if item == TSUMOGIRI else \
                     names[item] if 0 <= item < len(names) and names[item] else reader.tile(item, where())
                 tracker.discard(p, tile, False)
-                drawn = ""
-        elif isinstance(item, str) and (take or "a" in item or "k" in item):
+                drawn[0] = ""
+        elif take:
+            tracker.call(calls[p][i])
+        elif isinstance(item, str) and ("a" in item or "k" in item):
             tracker.call(reader.call(item, p, where()))
         else:
             code = _code(item)
-            tracker.discard(p, drawn if code == TSUMOGIRI else reader.tile(code, where()), code != item)
-            drawn = ""
+            tracker.discard(p, drawn[0] if code == TSUMOGIRI else reader.tile(code, where()), code != item)
+            drawn[0] = ""
+
+    steps, applied = _order(reader, takes, gives, hand.dealer, path, calls, apply)
+    for step in steps[applied:]:
+        apply(step)
 
 
 def _points(reader: _Reader, text: str, tsumo: bool, path: str) -> tuple[int | None, int, str | None]:
