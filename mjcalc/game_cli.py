@@ -610,12 +610,12 @@ def _keep(store: Any, name: str, rows: list[dict[str, Any]]) -> int:
             for row in rows[1:]:
                 store.append(kept, row)
     except MjcalcError as exc:
-        typer.echo("mjcalc: " + exc.render(_LANG_OF(exc)), err=True)
+        typer.echo("mjcalc: " + exc.render(_lang_now()), err=True)
         return exc.exit_code
     return 0
 
 
-def _LANG_OF(exc: Any) -> str:  # noqa: N802
+def _lang_now() -> str:
     from .cli import _LANG
 
     return _LANG[0]

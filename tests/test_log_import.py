@@ -49,7 +49,7 @@ def test_the_replayed_sheet_is_the_log(path: Path) -> None:
     sheet = imp.sheet
     assert [(h.label, h.dealer, h.honba, h.table, h.start) for h in sheet.hands] == \
            [(h.label, h.dealer, h.honba, 1000 * h.sticks, h.scores) for h in game.hands]
-    for entry, hand in zip(sheet.hands, game.hands, strict=True):
+    for entry in sheet.hands:
         for won in entry.wins:
             assert won.agrees is True and won.log is not None
     final = sheet.final
@@ -70,7 +70,7 @@ def test_the_logs_hold_what_the_issue_asks_for() -> None:
     assert any(e.round == "W" for _, e in entries)
     assert any(e.nagashi for _, e in entries)
     kan_dora = 0
-    for imp, e in entries:
+    for _, e in entries:
         for won in e.wins:
             ctx = won.scored.result.ctx
             own = sum(m.kind in ("kong", "concealed_kong") for m in won.scored.result.hand.melds)

@@ -112,7 +112,7 @@ def _win_tiles(won: WinEntry, seats: list[_Seat], entry: HandEntry, winner_from:
         seat.taken.append(tile)
     else:  # one tile for the winners on one discard (a typed game's may differ: one a winner then)
         given = [t for t in seats[winner_from].given if isinstance(t, int)]
-        if not given or n_ron(entry, won) > len(given) - 1 and given[-1] != tile:
+        if not given or (n_ron(entry, won) > len(given) - 1 and given[-1] != tile):
             seats[winner_from].given.append(tile)
     return {"dora": _indicators(won.hand, "dora", ctx.dora), "ura": _indicators(won.hand, "ura", ctx.ura),
             "flags": [f for f in SITUATION_FLAGS if getattr(ctx, f, False)]}

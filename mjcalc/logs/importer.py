@@ -14,8 +14,18 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from ..game import AbortResult, DrawResult, GameError, Header, Replay, Result, Sheet, WinResult, header_to_json, \
-    result_to_json
+from ..game import (
+    AbortResult,
+    DrawResult,
+    GameError,
+    Header,
+    Replay,
+    Result,
+    Sheet,
+    WinResult,
+    header_to_json,
+    result_to_json,
+)
 from ..game import Win as GameWin
 from ..game.sheet import HandEntry, WinEntry
 from .model import TENHOU_YAKU, WINDS, Game, Hand, LogError, Win

@@ -11,11 +11,12 @@ from typing import Any
 from .importer import TENHOU_RULES, import_path, record_jsonl
 from .model import LogError
 
+
 class Done:
     """One log done: its path; the message if it could not be imported; its output (a JSON line, or text); the
     record to keep (when asked); whether it agrees with the log."""
 
-    __slots__ = ("path", "error", "output", "rows", "agrees")
+    __slots__ = ("agrees", "error", "output", "path", "rows")
 
     def __init__(self, path: str, error: str | None, output: bytes | str, rows: list[dict[str, Any]] | None,
                  agrees: bool) -> None:

@@ -3,7 +3,6 @@ DORA, AGARI, RYUUKYOKU), plain or gzip-compressed, read into the neutral game re
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
