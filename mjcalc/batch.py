@@ -30,6 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar, cast
 
 from .engine import Request, Result, ruleset_path, score_line
 from .errors import MjcalcError
+from .hooks.riichi import yakuman_shown
 from .lines import (
     JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, sniff_encoding, split_answer, unread,
 )
@@ -258,12 +259,10 @@ def _csv_cells(text: str) -> list[str]:
 def _read_csv(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
     """A header with a ``hand`` column; optional ``rules`` and ``answer`` columns; the other non-empty cells are
     options. One physical line is one row (hands never hold a line break), so a quote left open is an error
-    in its own row only. Without a ``hand`` column every row is an error record that says so."""
-    import csv
-
+    in its own row only. A header without a ``hand`` column, or that cannot be read, leaves no row readable: it is
+    the file's one error (MjcalcError, kind ``record``), raised before any row is read."""
     header: list[str] | None = None
     header_line = 0
-    header_problem: str | None = None
     for line in lines:
         n = line.number
         if header is None:
@@ -272,16 +271,9 @@ def _read_csv(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
                     yield Record(n, "", skipped=True)
                 continue
             header_line = n
-            try:
-                if line.problem is not None:
-                    raise csv.Error(line.problem)
-                header = [c.strip().lower() for c in _csv_cells(line.text)]
-            except csv.Error as exc:
-                header, header_problem = [], f"the CSV header (line {n}) cannot be read: {exc}"
-            if header_problem is None and "hand" not in header:
-                shown = ", ".join(repr(c) for c in header[:8]) + (", …" if len(header) > 8 else "")
-                header_problem = (f"the CSV header (line {n}) has no 'hand' column (its columns: {shown}); "
-                                  "the first line of a CSV file names the columns, one of them 'hand'")
+            header, problem = read_csv_header(line)
+            if problem is not None:
+                raise MjcalcError("record", problem)
             continue
         if n < from_line:
             continue
@@ -289,10 +281,41 @@ def _read_csv(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
             yield Record(n, line.text, problem=line.problem)
         elif not line.text.strip():
             yield Record(n, "", skipped=True)
-        elif header_problem is not None:
-            yield Record(n, line.text, problem=header_problem)
         else:
             yield _guarded(n, line.text, lambda: _csv_record(n, line.text, header or [], header_line))
+
+
+def read_csv_header(line: Line) -> tuple[list[str], str | None]:
+    """A CSV file's header line: its column names, and what is wrong with it for the whole file (it cannot be
+    read, or it names no ``hand`` column), or None."""
+    import csv
+
+    n = line.number
+    try:
+        if line.problem is not None:
+            raise csv.Error(line.problem)
+        header = [c.strip().lower() for c in _csv_cells(line.text)]
+    except csv.Error as exc:
+        return [], f"the CSV header (line {n}) cannot be read: {exc}"
+    if "hand" not in header:
+        shown = ", ".join(repr(c) for c in header[:8]) + (", …" if len(header) > 8 else "")
+        return header, (f"the CSV header (line {n}) has no 'hand' column (its columns: {shown}); "
+                        "the first line of a CSV file names the columns, one of them 'hand'")
+    return header, None
+
+
+def file_problem(path: str, fmt: str = "auto") -> str | None:
+    """What is wrong with a file on disk as a whole, found from its first lines before any record is scored (a
+    CSV header without a ``hand`` column), or None: a run says it once, instead of once a row."""
+    try:
+        with open(path, "rb") as f:
+            fmt, lines = decide_format(fmt, iter(LineSource(f)))
+            if fmt != "csv":
+                return None
+            header = next((ln for ln in lines if ln.problem is not None or ln.text.strip()), None)
+    except OSError:
+        return None  # the reading says what is wrong
+    return None if header is None else read_csv_header(header)[1]
 
 
 def _csv_record(n: int, text: str, header: list[str], header_line: int) -> Record:
@@ -897,6 +920,8 @@ class FileRecords:
                 header = None
                 if fmt == "csv":  # the first line with something in it, as _read_csv takes it
                     header = next((ln for ln in lines if ln.problem is not None or ln.text.strip()), None)
+                    if header is not None and read_csv_header(header)[1] is not None:
+                        return None  # no row can be read: one process reads the header and says so
                 return _Plan(self.path, fmt, skip, header, self.from_line, info.st_size)
         except OSError:
             return None  # one process reads it and says what is wrong
@@ -1440,9 +1465,12 @@ def render_row(record: Record, res: Result | None) -> str:
         return f"{res.line:>7}  {res.result:<9}  {why}  | {_printable(res.input)}"
     s = res.best.settlement
     net = " ".join(f"{seat}{s.net[seat]:+d}" for seat in "ESWN")
-    fu = f" {s.fu}fu" if s.fu is not None else ""
-    return f"{res.line:>7}  win        {s.fan:>3} {res.ruleset.unit if res.ruleset else ''}{fu}  " \
-           f"{s.points:>6}  {net}  | {_printable(res.input)}"
+    shown = yakuman_shown(res.best.awards, s.fan)  # a yakuman hand: its limit, not its count of 13 han a yakuman
+    if shown is None:
+        shown = f"{s.fan:>3} {res.ruleset.unit if res.ruleset else ''}" + (f" {s.fu} fu" if s.fu is not None else "")
+        if s.limit is not None:
+            shown += f" {s.limit}"
+    return f"{res.line:>7}  win        {shown}  {s.points:>6}  {net}  | {_printable(res.input)}"
 
 
 def _wait_names(res: Result) -> list[str]:

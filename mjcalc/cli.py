@@ -106,7 +106,8 @@ def score(
     json_out: bool = JsonOpt,
     lang: str | None = LangOpt,
     zimo: bool = typer.Option(False, "--zimo", help="Self-drawn (+zimo)."),
-    seat: str | None = typer.Option(None, help="Winner's seat wind E/S/W/N; E is the dealer."),
+    seat: str | None = typer.Option(None, help="Winner's seat wind E/S/W/N (or east/south/west/north, "
+                                                "东南西北); E is the dealer."),
     from_: str | None = typer.Option(None, "--from", help="Discarder's seat on a discard win."),
     round_: str | None = typer.Option(None, "--round", help="Prevalent wind."),
     closed: str | None = typer.Option(None, help="Other seats whose hands are closed, e.g. W,N."),
@@ -355,7 +356,7 @@ def batch(
 
     from .batch import (
         ENCODERS, INPUT_FORMATS, OUTPUT_FORMATS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
-        read_records, run,
+        file_problem, read_records, run,
     )
 
     if output_format not in OUTPUT_FORMATS:
@@ -367,6 +368,10 @@ def batch(
     config = _config()
     request = _in_folder(_file_request(rules, set_, config), file)
     stream, fmt, size = _open_input(file, input_format)
+    problem = file_problem(file, fmt) if size is not None else None  # said once, before any output is written
+    if problem is not None:
+        stream.close()
+        _fail(MjcalcError("record", f"{file}: {problem}"))
     auto = jobs is None
     jobs = _bounded_jobs(jobs, size, file)
     if hasattr(signal, "SIGPIPE"):
@@ -400,6 +405,8 @@ def batch(
     except KeyboardInterrupt:  # a second Ctrl-C (or SIGTERM) while the first was being honoured
         summary.stopped = Msg("interrupted ({signal})", signal=signal.Signals(Stop.signum or signal.SIGINT).name)
         code = 128 + (Stop.signum or signal.SIGINT)
+    except MjcalcError as exc:  # the input as a whole cannot be read (standard input's CSV header): one message
+        _fail(MjcalcError(exc.kind, f"{'standard input' if file == '-' else file}: {exc.message}"))
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -479,7 +486,7 @@ def check(
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
     from .batch import read_records
-    from .homework import check_record, score_text
+    from .homework import check_record, msg, score_text
     from .render import terminal_width, wrap
 
     config = _config(lang)
@@ -493,7 +500,14 @@ def check(
         typer.echo("\n".join(wrap(text, width, indent)))
 
     try:
-        for record in read_records(stream, fmt):
+        records = read_records(stream, fmt)
+        while True:
+            try:
+                record = next(records)
+            except StopIteration:
+                break
+            except MjcalcError as exc:  # the input as a whole cannot be read (a CSV header): one message, exit 2
+                _fail(MjcalcError(exc.kind, f"{'standard input' if file == '-' else file}: {exc.message}"))
             if record.skipped:
                 continue
             entry = check_record(record, request, chosen)
@@ -510,8 +524,10 @@ def check(
             if not json_out:
                 mark = "✓" if correct else "✗"
                 say(tr("line {line}:", chosen).format(line=record.line) + f" {mark} {record.text}", 4)
-                for message in dict.fromkeys(d["message"] for d in entry["differences"]):  # one per message
-                    say(f"    - {message}", 6)
+                for d in entry["differences"]:  # one per wrong number, its other explanations under it
+                    say(f"    - {d['message']}", 6)
+                    for alt in d["or"]:
+                        say("      " + msg("or_line", chosen, text=alt["message"]), 10)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -574,6 +590,7 @@ def serve(
 def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None:
     """The built-in rulesets."""
     from .config import Config
+    from .render import terminal_width
     from .render_rules import rules_list
     from .ruleset import builtin_names, load_ruleset
 
@@ -588,7 +605,7 @@ def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None
         typer.echo(json.dumps([{"id": r.id, "names": r.names, "unit": r.unit, "description": r.description}
                                for r in loaded], ensure_ascii=False, indent=2))
     else:
-        typer.echo(rules_list(loaded, chosen))
+        typer.echo(rules_list(loaded, chosen, terminal_width()))
 
 
 @rules_app.command("schema")
@@ -647,6 +664,8 @@ def main(argv: list[str] | None = None) -> Any:
             if _command_name(args) not in _BRIEF:
                 gc.enable()  # off for start-up (mjcalc.__main__); a long run collects its garbage
             lang = _help_lang(args)
+            if "--help" in args or len(args) <= 1:  # help is shown (no command, or a group without one)
+                _fold_help_words()
             if lang == "en":
                 return _narrowed(args)(args=argv, standalone_mode=True)
             return _translated(typer.main.get_command(_narrowed(args)), lang)(args=argv, standalone_mode=True)
@@ -756,6 +775,33 @@ def _translated(command: Any, lang: str) -> Any:
         if hasattr(rich_utils, name):
             setattr(rich_utils, name, tr(text, lang))
     return command
+
+
+def _fold_help_words() -> None:
+    """Help on a narrow terminal keeps every word of it: Typer's rich tables cut a word longer than its column
+    (an option's name, a path, a Chinese sentence, which has no spaces) with an ellipsis; folded onto the next
+    line instead."""
+    try:
+        from typer import rich_utils
+    except ImportError:  # no rich: click's plain help, which wraps
+        return
+    if getattr(rich_utils, "_mjcalc_folds", False):
+        return
+
+    def folded(make: Any) -> Any:
+        def make_folded(*args: Any, **kwargs: Any) -> Any:
+            made = make(*args, **kwargs)
+            for part in getattr(made, "renderables", None) or [made]:  # an option's help: Columns of texts
+                if hasattr(part, "overflow"):
+                    part.overflow = "fold"
+            return made
+
+        return make_folded
+
+    for name in ("_get_parameter_help", "_make_command_help", "highlighter", "negative_highlighter"):
+        if hasattr(rich_utils, name):  # the helps, and the highlighters that make the options' names
+            setattr(rich_utils, name, folded(getattr(rich_utils, name)))
+    rich_utils._mjcalc_folds = True  # type: ignore[attr-defined]
 
 
 _PANELS = {"ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),

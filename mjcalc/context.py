@@ -323,10 +323,16 @@ def _parse_value(flag: FlagDef, raw: str | None, column: int | None) -> object:
     return raw  # name
 
 
+# A seat as people name it besides its letter, its character (东) and its tile (1z): the wind's English name.
+SEAT_WORDS: Final = {"east": "E", "south": "S", "west": "W", "north": "N"}
+
+
 def _seat(text: str) -> str | None:
     text = text.strip()
     if text.upper() in T.SEATS:
         return text.upper()
+    if text.lower() in SEAT_WORDS:
+        return SEAT_WORDS[text.lower()]
     if text in T.HONOR_CHARS and T.HONOR_CHARS[text] in T.WINDS:
         return T.SEATS[T.WINDS.index(T.HONOR_CHARS[text])]
     if text in ("1z", "2z", "3z", "4z"):
@@ -345,7 +351,7 @@ def resolve_word(word: str, column: int | None, reads: frozenset[str]) -> tuple[
     raise MjcalcError(
         "context",
         Msg("unknown flag '+{word}'{hint}; this ruleset reads: {known}", word=word,
-            hint=did_you_mean(low, [*ALIASES, *SHORTHANDS]), known=", ".join("+" + k for k in known)),
+            hint=did_you_mean(low, [*ALIASES, *SHORTHANDS], "+"), known=", ".join("+" + k for k in known)),
         column,
     )
 

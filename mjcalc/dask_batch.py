@@ -244,6 +244,12 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
     from .batch import usable_cpus
 
     files = expand(patterns)  # a wrong name stops here, before a cluster is started
+    from .batch import detect_format, file_problem
+
+    for name in files:  # so does a file no record of which can be read (a CSV header without a hand column)
+        problem = file_problem(os.path.abspath(name), detect_format(name, input_format))
+        if problem is not None:
+            raise MjcalcError("record", f"{name}: {problem}")
     try:
         os.makedirs(out_dir, exist_ok=True)
     except OSError as exc:

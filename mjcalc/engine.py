@@ -625,7 +625,7 @@ class _WaitsBeforeWin:
     it, and most lines never ask (an object with slots costs less to make than a closure, made once a line).
     Without wildcards the waits and the completions (``completions``) come from one pass (``hand_shapes``)."""
 
-    __slots__ = ("forms", "found", "hand", "masks", "rules", "shapes", "wild")
+    __slots__ = ("ctx", "forms", "found", "hand", "legal", "masks", "options", "play", "rules", "shapes", "wild")
 
     def __init__(self, rules: Ruleset, hand: Hand, wild: Wildcards, forms: tuple[FormSpec, ...]) -> None:
         """``forms``: the ruleset's (read of it once, ``rules_read``)."""
@@ -633,6 +633,35 @@ class _WaitsBeforeWin:
         self.found: frozenset[int] | None = None
         self.shapes: frozenset[int] | None = None
         self.masks: tuple[int, int] | None = None
+        self.legal: frozenset[int] | None = None
+        # what ``winning`` scores with, set by the reading that asks (``_best_reading``)
+        self.play: Play | None = None
+        self.ctx: Context | None = None
+        self.options: Mapping[str, Any] = {}
+
+    def winning(self) -> frozenset[int]:
+        """The waits on which the hand would win: some reading of it with that tile passes every win condition
+        that has a ``when`` (not a ``minimum``, which items decide). A win condition must not ask for these."""
+        if self.legal is None:
+            play, ctx = self.play, self.ctx
+            if play is None or ctx is None:
+                return self()
+            self.legal = frozenset()  # what a condition asking for these meanwhile would see (not recursion)
+            self.legal = frozenset([t for t in self() if self._wins_on(play, ctx, t)])
+        return self.legal
+
+    def _wins_on(self, play: Play, ctx: Context, tile: int) -> bool:
+        hand = self.hand.with_win(tile)
+        wild = self.wild
+        jokers = wild.count - (1 if wild.win_is_wild else 0)  # the waited tile is a real one
+        kept = Wildcards(wild.kind, jokers, False, wild.labels[:jokers]) if jokers else NO_WILDCARDS
+        for sub_hand, subs in _substitutions(play, hand, kept):
+            for reading in readings(sub_hand, play.forms):
+                c = Candidate(sub_hand, ctx, reading, subs, self, kept.kind, kept.count, self.options, hand,
+                              self.completions, self.winning)
+                if all(when(c) for _, when in play.checks.asked(c.facts)):
+                    return True
+        return False
 
     def __call__(self) -> frozenset[int]:
         if self.found is None:
@@ -692,7 +721,11 @@ def _best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: C
     reading and what they count toward the minimum (None, 0 when no minimum failed), to fill them in from."""
     play = _in_play(rules, options)
     # The kinds that complete the shape, held fours included (MCR's wait fans); the waits for any other caller.
-    completions = waits.completions if isinstance(waits, _WaitsBeforeWin) else waits
+    completions: Callable[[], frozenset[int]] = waits
+    winning: Callable[[], frozenset[int]] | None = None
+    if isinstance(waits, _WaitsBeforeWin):
+        completions, winning = waits.completions, waits.winning
+        waits.play, waits.ctx, waits.options = play, ctx, options
     best: Scored | None = None
     best_key: tuple[int, ...] | None = None
     nearest: list[Condition] | None = None
@@ -710,7 +743,8 @@ def _best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: C
                 if key in seen:
                     continue
                 seen.add(key)
-            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, completions)
+            c = Candidate(sub_hand, ctx, reading, subs, waits, wild.kind, wild.count, options, hand, completions,
+                          winning)
             failed = None
             counted = 0
             awards = None

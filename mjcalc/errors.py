@@ -90,9 +90,10 @@ def _cells(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """`` (did you mean 'x'?)`` with the known word nearest ``word``, or "" (a Msg: a parameter of another)."""
+def did_you_mean(word: str, known: Iterable[str], prefix: str = "") -> str:
+    """`` (did you mean 'x'?)`` with the known word nearest ``word``, written after ``prefix`` as the user writes it
+    (``+zimo``), or "" (a Msg: a parameter of another)."""
     import difflib  # only when a name is wrong
 
     close = difflib.get_close_matches(word, list(known), n=1)
-    return Msg(" (did you mean '{word}'?)", word=close[0]) if close else ""
+    return Msg(" (did you mean '{word}'?)", word=prefix + close[0]) if close else ""

@@ -23,7 +23,7 @@ from .notation import MeldText, ParsedLine, TileAt
 class SpecialKongDef:
     """A special kong kind (旋风杠, 喜杠 …): at least ``min_distinct`` different kinds from ``core``; each tile
     beyond that is an extra (补 / 毛) and must come from ``extra_from``. ``wild`` kinds may stand in for a
-    missing core kind (the 2024 competition rules' 一条). ``last_set``: the winning tile may complete the core
+    core kind, a missing one or an extra (the 2024 competition rules' 一条). ``last_set``: the winning tile may complete the core
     in the concealed hand as the last set (Meihe's 中发白 叫胡), scoring as this kong."""
 
     __slots__ = ("id", "names", "core", "min_distinct", "extra_from", "wild", "last_set")
@@ -48,19 +48,38 @@ class SpecialKongDef:
         return hash((self.id, self.core, self.min_distinct, self.extra_from, self.wild, self.last_set))
 
     def match(self, kinds: tuple[int, ...]) -> tuple[int, ...] | None:
-        """The effective tiles (wilds replaced by the core kinds they stand for), or None if no match."""
-        real = [k for k in kinds if k in self.core or k in self.extra_from]
-        wild = [k for k in kinds if k not in real and k in self.wild]
-        if len(real) + len(wild) != len(kinds) or len(kinds) < self.min_distinct:
-            return None
+        """The effective tiles (wilds replaced by the core kinds they stand for), or None if no match. A wild
+        tile fills a missing core kind first (as itself when it is one); a wild beyond the core is an added tile
+        standing for itself when it is a kind that may be added, else for the core kind the meld holds fewest of."""
+        wild = [k for k in kinds if k in self.wild]
+        real = [k for k in kinds if k not in self.wild]
+        for k in real:
+            if k not in self.core and k not in self.extra_from:
+                return None
         present = {k for k in real if k in self.core}
         missing = [k for k in self.core if k not in present]
-        if len(present) + len(wild) < self.min_distinct:
+        own: list[int] = []  # a wild that is itself a missing core kind fills its own place
+        rest: list[int] = []
+        for k in wild:
+            if k in missing:
+                missing.remove(k)
+                own.append(k)
+            else:
+                rest.append(k)
+        stands = missing[: len(rest)]
+        if len(present) + len(own) + len(stands) < self.min_distinct or len(kinds) < self.min_distinct:
             return None
-        stands = missing[: len(wild)]
-        if len(stands) < len(wild):
-            return None  # a wild beyond the core would be an extra, which must be a real tile
-        return tuple(sorted(real + stands))
+        effective = real + own + stands
+        for k in rest[len(stands):]:  # wilds beyond the core: added tiles
+            if k in self.extra_from:
+                effective.append(k)
+            else:
+                effective.append(min(self.core, key=lambda c: (effective.count(c), self.core.index(c))))
+        return tuple(sorted(effective))
+
+    def stand_ins(self, kinds: tuple[int, ...], effective: tuple[int, ...]) -> int:
+        """How many wild tiles of ``kinds`` stand for another kind in ``effective`` (what ``match`` gave)."""
+        return sum(max(0, kinds.count(w) - effective.count(w)) for w in set(self.wild))
 
 
 class TileRules:
@@ -467,10 +486,15 @@ def _meld(m: MeldText, rules: TileRules) -> Meld:
     kinds = m.shape.kinds
     reds = m.shape.reds
     if m.kind == "special":
-        for sk in rules.special_kongs:
+        found: tuple[SpecialKongDef, tuple[int, ...]] | None = None
+        for sk in rules.special_kongs:  # of the kinds it can be, the one whose wilds stand in least ({1s1s1s}: 幺蛋)
             effective = sk.match(kinds)
-            if effective is not None:
-                return Meld("special", effective, sk.id, len(kinds) - sk.min_distinct, held=kinds)
+            if effective is not None and (found is None or sk.stand_ins(kinds, effective) < found[0].stand_ins(
+                    kinds, found[1])):
+                found = (sk, effective)
+        if found is not None:
+            sk, effective = found
+            return Meld("special", effective, sk.id, len(kinds) - sk.min_distinct, held=kinds)
         known = ", ".join(f"{sk.names.get('zh', sk.id)} {{{T.format_tiles(sk.core)}}}" for sk in rules.special_kongs)
         raise MjcalcError(
             "notation",

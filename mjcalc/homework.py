@@ -13,12 +13,13 @@ Every difference names the fact of this hand that decides it, read from the scor
 (where the winning tile went, which wait), the wildcard and what it stood for, the context (who discarded,
 the dealer, the closed seats) and the settlement (each payment's items, formula and cap). A wrong total is
 traced to its step by settling the same reading again with that one step done the way the student did it
-(``settlement.WHAT_IF``): every way that gives the student's number is named. Each difference carries a
-``cause`` from ``CAUSES`` (docs/OUTPUT.md).
+(``settlement.WHAT_IF``). Each wrong number gets one difference: the explanation that gives it most directly, with
+the others that give it too as "or" (``_choose``); each carries a ``cause`` from ``CAUSES`` (docs/OUTPUT.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -94,6 +95,8 @@ MESSAGES: Final[dict[str, str]] = {
     "payment_only": N_("{item} {value} on the payment of {payers} only"),
     "fan_payer_item": N_("{unit}: your {given} counts {items}, which {payer} alone pays: the hand's {unit} is "
                          "what every payer pays on ({actual}), {payer} pays {theirs}"),
+    "fan_items": N_("{unit}: your {given} is the sum of the items you counted; it is {actual} ({items}{besides})"),
+    "or_line": N_("or: {text}"),
     "fan_capped": N_("{unit}: {given} is the cap — the cap ({cap} {unit}) cuts each payment, the hand's {unit} "
                      "stays {actual}"),
     "fu": N_("fu: you wrote {given}, it is {actual} ({lines}{rounded})"),
@@ -141,6 +144,7 @@ MESSAGES: Final[dict[str, str]] = {
     "f_win": N_("the winning tile {tile} completes {group}: {wait}"),
     "f_win_plain": N_("the winning tile {tile} completes {group}"),
     "f_waits": N_("before it the hand waited on {waits}"),
+    "f_winning_waits": N_("of them only {waits} makes a legal win"),
     "f_reading": N_("read as {reading}"),
     "f_form": N_("the hand is read as {form}"),
     "f_zimo": N_("self-drawn"),
@@ -149,6 +153,7 @@ MESSAGES: Final[dict[str, str]] = {
     "f_dealer_other": N_("the winner is {seat}; the dealer is E"),
     "f_closed": N_("the winner's hand is closed"),
     "f_open": N_("the winner's hand is open ({melds})"),
+    "f_special_added": N_("a tile was added to the special kong {melds} (a 加杠)"),
     "f_closed_payers": N_("closed losers (+closed): {seats}"),
     "f_no_closed_payers": N_("no loser is closed (+closed names none)"),
     "f_wild": N_("the wildcard is {tile}; the hand holds {count}{stood}"),
@@ -234,7 +239,10 @@ def parse_answer(raw: str | dict[str, Any], lang: str = "en") -> Answer:
     while i < len(tokens):
         key = _key(tokens[i])
         if key is None:
-            raise MjcalcError("answer", msg("no_key", lang, word=tokens[i], hint=suggest(tokens[i], KEYS, lang)))
+            hint = suggest(tokens[i], KEYS, lang)
+            if re.fullmatch(r"[+-]?\d+", tokens[i]) and i + 1 < len(tokens) and _key(tokens[i + 1]):  # 5 fan
+                hint = msg("did_you_mean", lang, words=f"'{tokens[i + 1].rstrip(':')} {tokens[i]}'")
+            raise MjcalcError("answer", msg("no_key", lang, word=tokens[i], hint=hint))
         j = i + 1
         while j < len(tokens) and _key(tokens[j]) is None:
             j += 1
@@ -296,13 +304,114 @@ def _int(text: str, key: str, lang: str) -> int:
 
 @dataclass
 class Difference:
+    """One wrong number (or item) of the answer, explained once: the explanation that reproduces it most directly,
+    and the others that reproduce it too (``alternatives``: cause and text, shown as "or …")."""
+
     field: str  # result | fan | fu | points | items
     kind: str  # not_a_win | is_a_win | missed | not_applicable | wrong_value | unknown_item | wrong | formula
     message: str
     cause: str = "arithmetic"  # one of CAUSES
+    alternatives: list[tuple[str, str]] = dataclasses.field(default_factory=list)  # (cause, text)
 
-    def to_json(self) -> dict[str, str]:
-        return {"field": self.field, "kind": self.kind, "cause": self.cause, "message": self.message}
+    def to_json(self) -> dict[str, Any]:
+        return {"field": self.field, "kind": self.kind, "cause": self.cause, "message": self.message,
+                "or": [{"cause": c, "message": m} for c, m in self.alternatives]}
+
+
+@dataclass
+class Why:
+    """One explanation of a wrong number: what reproduces the student's figure, and how directly."""
+
+    cause: str
+    message: str  # the text when it is the explanation given
+    short: str = ""  # the text under "or" (the message when empty)
+    cost: int = 1  # the mistakes it needs beyond the student's other wrong numbers (0: it carries one through)
+    prio: int = 5  # between explanations of equal cost and support: the lower first
+    follows: tuple[str, ...] = ()  # the student's own wrong numbers it carries through: fan, fu, items
+    inherit: bool = False  # its cause is the cause of the numbers it follows (the points of the student's fan)
+    carries: bool = True  # a fan / fu explained so gives the points of that fan / fu on every payer
+    generic: bool = False  # "you wrote 5, it is 4": said when nothing else explains it, never as an "or"
+    same: tuple[str, ...] = ()  # the payments it settles: two explanations that settle the same are said once
+
+
+@dataclass
+class Wrong:
+    """A wrong number of the answer (one item, the fan, the fu, the points) and its explanations."""
+
+    field: str
+    kind: str
+    whys: list[Why]
+
+
+# The causes of a wrong item, the most telling first: a fan or points that follow from the items take one.
+ITEM_CAUSES: Final = ("not_applicable", "excluded", "wrong_value", "missed_item", "payer_item_missed")
+
+
+def _choose(wrongs: list[Wrong]) -> list[Difference]:
+    """One difference per wrong number. Its explanation is the one of fewest mistakes beyond the student's other
+    wrong numbers; then the one whose cause explains most of the wrong numbers at once; then the one linked to
+    the student's own numbers; then the more specific (``Why.prio``). The others that reproduce it are its "or"."""
+    items = [w for w in wrongs if w.field in ("items", "result")]
+    picked: dict[str, Why] = {}
+    out: dict[int, Difference] = {}
+    for w in items:
+        out[id(w)] = _pick(w, w.whys, {})
+    counts: dict[str, int] = {}
+    for w in items:
+        cause = out[id(w)].cause
+        if cause in ITEM_CAUSES:
+            counts[cause] = counts.get(cause, 0) + 1
+    items_cause = max(counts, key=lambda c: (counts[c], -ITEM_CAUSES.index(c))) if counts else "wrong_fan"
+    numbers = {w.field: w for w in wrongs if w.field in ("fan", "fu")}
+    for w in wrongs:  # an explanation by the student's items takes their cause
+        for y in w.whys:
+            if y.inherit and y.follows == ("items",):
+                y.cause, y.inherit = items_cause, False
+    support: dict[str, int] = {}
+    for w in wrongs:
+        mine: set[str] = set()
+        for y in w.whys:
+            if not y.inherit:
+                mine.add(y.cause)
+            for f in y.follows:
+                if f == "items":
+                    mine.add(items_cause)
+                elif f in numbers:
+                    mine |= {z.cause for z in numbers[f].whys if z.carries and not z.inherit}
+        for cause in mine:
+            support[cause] = support.get(cause, 0) + 1
+    for name in ("fan", "fu"):
+        if name in numbers:
+            w = numbers[name]
+            out[id(w)] = _pick(w, w.whys, support)
+            picked[name] = w.whys[0]
+    for w in wrongs:
+        if id(w) in out:
+            continue
+        for y in w.whys:
+            if y.inherit:  # the points of the student's fan: the cause of that fan, if its explanation carries
+                y.cause = next((picked[f].cause for f in y.follows if f in picked and picked[f].carries),
+                               y.cause)
+        out[id(w)] = _pick(w, w.whys, support)
+    return [out[id(w)] for w in wrongs]
+
+
+def _pick(w: Wrong, whys: list[Why], support: Mapping[str, int]) -> Difference:
+    """``w``'s explanations ranked (the first one kept first in ``whys``): the difference it makes."""
+    order = sorted(range(len(whys)), key=lambda i: (whys[i].cost, -support.get(whys[i].cause, 0),
+                                                    not whys[i].follows, whys[i].prio, i))
+    whys[:] = [whys[i] for i in order]
+    first = whys[0]
+    texts, settled = {first.short or first.message}, {first.same}
+    alternatives: list[tuple[str, str]] = []
+    for y in whys[1:]:
+        text = y.short or y.message
+        if y.generic or text in texts or (y.same and y.same in settled):
+            continue
+        texts.add(text)
+        settled.add(y.same)
+        alternatives.append((y.cause, text))
+    return Difference(w.field, w.kind, first.message, first.cause, alternatives)
 
 
 # --- the facts of this hand, from the scoring ----------------------------------------------------------------
@@ -360,6 +469,18 @@ class Facts:
     def waits(self) -> str:
         waits = self.res.waits
         return msg("f_waits", self.lang, waits=" ".join(T.name(t) for t in waits)) if waits else ""
+
+    def winning_waits(self) -> str:
+        """Which of the waits make a legal win, when some do not (单和 counts those)."""
+        legal = self.c.winning_waits
+        if not legal or set(legal) == set(self.res.waits):
+            return ""
+        return msg("f_winning_waits", self.lang, waits=" ".join(T.name(t) for t in sorted(legal)))
+
+    def special_added(self) -> str:
+        """The special kongs that took an added tile, when any did (that opens the hand under some rules)."""
+        added = [m.text() for m in self.c.raw.melds if m.kind == "special" and m.extra > 0]
+        return msg("f_special_added", self.lang, melds=" ".join(added)) if added else self.closed()
 
     def form(self) -> str:
         form = FORM_NAMES.get(self.c.reading.form)
@@ -444,6 +565,8 @@ class Facts:
 # Which facts of the hand a predicate reads (the rest read the sets of the reading kept: ``Facts.reading``).
 FACT_OF: Final[dict[str, tuple[str, ...]]] = {
     "placed_in_single_wait": ("win",), "one_tile_wait": ("win", "waits"), "wait_is": ("win",),
+    "one_winning_tile": ("win", "waits", "winning_waits"), "special_kong_added": ("special_added",),
+    "all_sets_shown": ("closed", "draw"), "seven_pairs_win_makes_four": ("form", "win"),
     "riichi.pinfu": ("win",), "mcr.wait_fan": ("win", "waits"), "wait_fans": ("win", "waits"),
     "self_drawn": ("draw",), "won_on_discard": ("draw",), "dealer_discarded": ("draw", "dealer"),
     "dealer_wins": ("dealer",), "closed_hand": ("closed",), "all_others_closed": ("closed_payers",),
@@ -463,47 +586,47 @@ FACT_FREE: Final = frozenset({"always", "flag", "name", "not", "any", "all", "op
 
 
 def compare(res: Result, answer: Answer, lang: str = "en") -> list[Difference]:
-    """What the student got wrong, each with the reason and its cause."""
+    """What the student got wrong: one difference per wrong number (and per wrong item), each with the explanation
+    that reproduces it most directly, its cause, and the other explanations as "or" (``_choose``)."""
     rules = res.ruleset
     assert rules is not None
     given = answer.values
     if res.best is None:
         if given.get("result") == "not_a_win":
             return []
-        return _not_a_win(res, rules, lang)
+        return [_not_a_win(res, rules, lang)]
     facts = Facts(res, lang)
     if given.get("result") == "not_a_win":
         return [Difference("result", "is_a_win", msg(
             "is_a_win", lang, reading=f"{facts.reading()}, {facts.win()}", rules=rules.id,
             conditions=", ".join(c.id for c in rules.conditions)), "is_a_win")]
-    out: list[Difference] = []
+    wrongs: list[Wrong] = []
     s = res.best.settlement
     student_awards: list[Award] | None = None
     if answer.items is not None:
         found, student_awards = _compare_items(res, rules, answer.items, facts, lang)
-        out.extend(found)
+        wrongs.extend(found)
     if "fan" in given and given["fan"] != s.fan:
-        out.extend(_compare_fan(res, rules, given["fan"], facts, lang, answer.items is None))
+        wrongs.append(_compare_fan(res, rules, given["fan"], facts, lang, student_awards))
     if "fu" in given and s.fu is not None and given["fu"] != s.fu:
-        out.extend(_compare_fu(s, given["fu"], lang))
+        wrongs.append(_compare_fu(s, given["fu"], lang))
     if "points" in given and given["points"] != s.points:
-        out.extend(_compare_points(res, given, student_awards, lang))
-    return out
+        wrongs.append(_compare_points(res, given, student_awards, lang))
+    return _choose(wrongs)
 
 
-def _not_a_win(res: Result, rules: Ruleset, lang: str) -> list[Difference]:
+def _not_a_win(res: Result, rules: Ruleset, lang: str) -> Difference:
+    """Why the hand is no win, in one difference: ``below_minimum`` when a minimum is all it fails."""
     if res.result == "waiting":
         waits = " ".join(T.name(t) for t in res.waits) or "—"
-        return [Difference("result", "not_a_win", msg("waiting", lang, waits=waits), "not_a_win")]
+        return Difference("result", "not_a_win", msg("waiting", lang, waits=waits), "not_a_win")
+    if res.failed and all(c.minimum is not None for c in res.failed):
+        return Difference("result", "not_a_win", "; ".join(msg(
+            "below_minimum", lang, reached="?" if getattr(c, "reached", None) is None else getattr(c, "reached"),
+            unit=_unit(rules.unit, lang), minimum=c.minimum, why=_name(c.message, lang)) for c in res.failed),
+            "below_minimum")
     why = "; ".join(f"{c.id}: {_name(c.message, lang)}" for c in res.failed)
-    out = [Difference("result", "not_a_win", msg("not_a_win", lang, why=why), "not_a_win")]
-    for cond in res.failed:
-        if cond.minimum is not None:
-            reached = getattr(cond, "reached", None)
-            out.append(Difference("result", "not_a_win", msg(
-                "below_minimum", lang, reached="?" if reached is None else reached, unit=_unit(rules.unit, lang),
-                minimum=cond.minimum, why=_name(cond.message, lang)), "below_minimum"))
-    return out
+    return Difference("result", "not_a_win", msg("not_a_win", lang, why=why), "not_a_win")
 
 
 def _resolve(rules: Ruleset, name: str) -> ItemDef | None:
@@ -575,47 +698,50 @@ def _value_of(res: Result, item: ItemDef) -> int:
 
 
 def _compare_items(res: Result, rules: Ruleset, written: list[tuple[str, int | None]], facts: Facts,
-                   lang: str) -> tuple[list[Difference], list[Award]]:
-    """The item differences, and the awards the student counted (for tracing the points they wrote)."""
+                   lang: str) -> tuple[list[Wrong], list[Award]]:
+    """The wrong items, and the awards the student counted (for tracing the fan and points they wrote)."""
     assert res.best is not None
     actual = {a.item.id: a for a in res.best.awards}
-    out: list[Difference] = []
+    out: list[Wrong] = []
     named: dict[str, int | None] = {}
     for name, item, value in _resolved(rules, written):
         if item is None:
             spellings = [n for i in rules.items for n in (i.id, *i.names.values())]
-            out.append(Difference("items", "unknown_item", msg("unknown_item", lang, name=name, rules=rules.id,
-                                                                hint=suggest(name, spellings, lang)), "unknown_item"))
+            out.append(Wrong("items", "unknown_item", [Why("unknown_item", msg(
+                "unknown_item", lang, name=name, rules=rules.id, hint=suggest(name, spellings, lang)))]))
             continue
         named[item.id] = value
     own = _payer_only(res)
     for iid, award in actual.items():
         if iid not in named and award.total:  # an item worth nothing (平和 0 in fan-from-0 rules) is no miss
-            scope = f", {_scope_text(award.item.applies_to, lang)}" if id(award) in own else ""
-            out.append(Difference("items", "missed", msg("missed", lang, item=_item_label(award.item, lang),
-                                                         value=award.total, scope=scope,
-                                                         why=facts.for_item(award.item)), "missed_item"))
+            mine = id(award) in own  # an item of some payers only, left out: left out of their payments
+            scope = f", {_scope_text(award.item.applies_to, lang)}" if mine else ""
+            out.append(Wrong("items", "missed", [Why(
+                "payer_item_missed" if mine else "missed_item", msg(
+                    "missed", lang, item=_item_label(award.item, lang), value=award.total, scope=scope,
+                    why=facts.for_item(award.item)))]))
     counted: list[Award] = []
     for iid, value in named.items():
         item = next(i for i in rules.items if i.id == iid)
         if iid not in actual:
             cause, why = why_not(res, item, lang, facts)
-            if cause == "not_applicable+excluded":  # its own rule leaves out what a counted item has: say both
-                out.append(Difference("items", "not_applicable", msg("not_applicable", lang, item=_item_label(
-                    item, lang), why=_doc(item, lang) + " — " + msg("here", lang, facts=facts.for_item(item))),
-                    "not_applicable"))
-                cause = "excluded"
-            out.append(Difference("items", "not_applicable", msg(cause, lang, item=_item_label(item, lang), why=why),
-                                  cause))
+            label = _item_label(item, lang)
+            if cause == "not_applicable+excluded":  # its own rule leaves out what a counted item has
+                out.append(Wrong("items", "not_applicable", [
+                    Why("not_applicable", msg("not_applicable", lang, item=label, why=_doc(item, lang) + " — "
+                                              + msg("here", lang, facts=facts.for_item(item))), prio=0),
+                    Why("excluded", msg("excluded", lang, item=label, why=why), prio=1)]))
+            else:
+                out.append(Wrong("items", "not_applicable", [Why(cause, msg(cause, lang, item=label, why=why))]))
             counted.append(Award(item, value if value is not None else _value_of(res, item), 1))
             continue
         a = actual[iid]
         counted.append(a if value is None or value in (a.total, a.value) else Award(a.item, value, 1))
         # an item counted N times: its total (一般高:2), or the value of one (一般高:1, as the JSON's value and count)
         if value is not None and value != a.total and not (a.count > 1 and value == a.value):
-            out.append(Difference("items", "wrong_value", msg(
-                "wrong_value", lang, item=_item_label(a.item, lang), value=a.total, unit=_unit(rules.unit, lang), given=value,
-                why=_value_why(res, a, lang)), "wrong_value"))
+            out.append(Wrong("items", "wrong_value", [Why("wrong_value", msg(
+                "wrong_value", lang, item=_item_label(a.item, lang), value=a.total, unit=_unit(rules.unit, lang),
+                given=value, why=_value_why(res, a, lang)))]))
     return out, counted
 
 
@@ -697,29 +823,44 @@ def _payer_only(res: Result) -> set[int]:
 
 
 def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: str,
-                 no_items: bool) -> list[Difference]:
+                 student_awards: list[Award] | None) -> Wrong:
+    """The explanations of a wrong fan: the items the student counted (when written), a payer's item counted in
+    it, the cap; with no items written, an item missed or counted too many — else the fan itself is wrong."""
     assert res.best is not None
     s = res.best.settlement
     unit = _unit(rules.unit, lang)
     own = _payer_only(res)
+    own_ids = {a.item.id for a in res.best.awards if id(a) in own}
     common = [a for a in res.best.awards if id(a) not in own]
     besides = [msg("payment_only", lang, item=_item_label(a.item, lang), value=a.total, payers=", ".join(
         p.payer for p in s.payments if any(x is a for x in p.extras))) for a in res.best.awards if id(a) in own]
     items = " + ".join(f"{_item_label(a.item, lang)} {a.total}" for a in common) or msg("no_item", lang)
-    out = [Difference("fan", "wrong", msg("fan", lang, unit=unit, given=given, actual=s.fan, items=items,
-                                          besides=msg("besides", lang, what="; ".join(besides)) if besides else ""),
-                      "wrong_fan")]
-    for p in s.payments:  # the fan of one payment, its payer's own items in it
-        if p.extras and p.fan == given:
-            out.append(Difference("fan", "wrong", msg(
-                "fan_payer_item", lang, unit=unit, given=given, payer=p.payer, theirs=p.fan, actual=s.fan,
-                items=", ".join(_item_label(a.item, lang) for a in p.extras)), "payer_item_to_all"))
-            break
+    told = msg("besides", lang, what="; ".join(besides)) if besides else ""
+    out = [Why("wrong_fan", msg("fan", lang, unit=unit, given=given, actual=s.fan, items=items, besides=told),
+               prio=7, generic=True)]
+    counted_ids = {a.item.id for a in student_awards or ()}
+    if student_awards is not None:  # the fan of the items the student counted
+        mine = sum(a.total for a in student_awards if a.item.id not in own_ids)
+        if mine == given:
+            out.append(Why("wrong_fan", msg("fan_items", lang, unit=unit, given=given, actual=s.fan, items=items,
+                                            besides=told), cost=0, prio=1, follows=("items",), inherit=True))
+    for p in s.payments:  # the fan with a payer's own items in it, all or one (items written: they name them)
+        for extras in ([p.extras] if len(p.extras) < 2 else [p.extras, *([a] for a in p.extras)]):
+            theirs = {a.item.id for a in extras}
+            if extras and s.fan + sum(a.total for a in extras) == given and (
+                    student_awards is None or theirs <= counted_ids):
+                out.append(Why("payer_item_to_all", msg(
+                    "fan_payer_item", lang, unit=unit, given=given, payer=p.payer, theirs=p.fan, actual=s.fan,
+                    items=", ".join(_item_label(a.item, lang) for a in extras)), prio=0, carries=False))
+                break
+        else:
+            continue
+        break
     fan_cap = rules.resolve(rules.formula.get("fan_cap"), res.options) if "fan_cap" in rules.formula else None
     if fan_cap is not None and given == fan_cap and s.fan > fan_cap:
-        out.append(Difference("fan", "wrong", msg("fan_capped", lang, unit=unit, given=given, cap=fan_cap,
-                                                  actual=s.fan), "cap_wrong"))
-    if no_items:  # the fan alone: one item's value away from it names that item
+        out.append(Why("cap_wrong", msg("fan_capped", lang, unit=unit, given=given, cap=fan_cap, actual=s.fan),
+                       prio=1, carries=False))
+    if student_awards is None:  # the fan alone: one item's value away from it names that item
         c = res.best.candidate
         valued = [a for a in common if a.total]
         short = [msg("maybe_item", lang, item=_item_label(a.item, lang), value=a.total, why=facts.for_item(a.item))
@@ -729,36 +870,36 @@ def _compare_fan(res: Result, rules: Ruleset, given: int, facts: Facts, lang: st
                          value=a.total + b.total, why=f"{facts.for_item(a.item)}; {facts.for_item(b.item)}")
                      for i, a in enumerate(valued) for b in valued[i + 1:] if given == s.fan - a.total - b.total]
         if short:
-            out.append(Difference("fan", "wrong", msg("missed_maybe", lang, unit=unit, given=given, actual=s.fan,
-                                                      items=msg("or", lang).join(short)), "missed_item"))
+            out.append(Why("missed_item", msg("missed_maybe", lang, unit=unit, given=given, actual=s.fan,
+                                              items=msg("or", lang).join(short)), prio=8))
         awarded = {a.item.id for a in res.best.awards}
+        extra = False
         for item in rules.items:
             if item.id in awarded or not item.is_enabled(res.options) or not item.when(c):
                 continue
             value = _value_of(res, item)
             if value and given == s.fan + value:
                 cause, why = why_not(res, item, lang, facts)
-                cause = cause.split("+")[-1]
-                out.append(Difference("fan", "wrong", msg("excluded_maybe", lang, unit=unit, given=given,
-                                                          item=_item_label(item, lang), value=value, why=why), cause))
-        if given > s.fan and not any(d.cause in ("excluded", "not_applicable") for d in out):
-            out.append(Difference("fan", "wrong", msg("too_many", lang, unit=unit, given=given, actual=s.fan,
-                                                      excess=given - s.fan, items=items, facts=facts.reading()),
-                                  "not_applicable"))
-    return out
+                out.append(Why(cause.split("+")[-1], msg("excluded_maybe", lang, unit=unit, given=given,
+                                                         item=_item_label(item, lang), value=value, why=why), prio=8))
+                extra = True
+        if given > s.fan and not extra:
+            out.append(Why("not_applicable", msg("too_many", lang, unit=unit, given=given, actual=s.fan,
+                                                 excess=given - s.fan, items=items, facts=facts.reading()), prio=8))
+    return Wrong("fan", "wrong", out)
 
 
-def _compare_fu(s: Settlement, given: int, lang: str) -> list[Difference]:
+def _compare_fu(s: Settlement, given: int, lang: str) -> Wrong:
     raw = sum(fu for _, fu in s.fu_lines)
     lines = " + ".join(f"{tr(reason, lang)} {fu}" for reason, fu in s.fu_lines) or "—"
     rounded = msg("fu_rounded", lang, raw=raw, fu=s.fu) if raw != s.fu else ""
-    out = [Difference("fu", "wrong", msg("fu", lang, given=given, actual=s.fu, lines=lines, rounded=rounded),
-                      "wrong_fu")]
-    if raw != s.fu and given == raw:
-        out.append(Difference("fu", "wrong", msg("fu_unrounded", lang, given=given, raw=raw, fu=s.fu), "rounding"))
-    elif raw != s.fu and raw % 10 and given == raw // 10 * 10:
-        out.append(Difference("fu", "wrong", msg("h_round_fu_down", lang, raw=raw, down=given, fu=s.fu), "rounding"))
-    return out
+    out = [Why("wrong_fu", msg("fu", lang, given=given, actual=s.fu, lines=lines, rounded=rounded), prio=7,
+               generic=True)]
+    if raw != s.fu and given == raw:  # the fu before rounding: nothing else gives a number off the tens
+        out.append(Why("rounding", msg("fu_unrounded", lang, given=given, raw=raw, fu=s.fu), prio=1))
+    elif raw != s.fu and raw % 10 and given == raw // 10 * 10:  # rounded down, or ten fu too few: a guess
+        out.append(Why("rounding", msg("h_round_fu_down", lang, raw=raw, down=given, fu=s.fu), prio=8))
+    return Wrong("fu", "wrong", out)
 
 
 # --- tracing a wrong total to its step ---------------------------------------------------------------------
@@ -822,7 +963,9 @@ def _worked(s: Settlement, lang: str) -> str:
 
 
 def _compare_points(res: Result, given: dict[str, Any], student_awards: list[Award] | None,
-                    lang: str) -> list[Difference]:
+                    lang: str) -> Wrong:
+    """The explanations of wrong points: each hypothesis (``Hypothesis``) that settles the student's number, alone
+    or with one more step, and one payer's share given for the total."""
     assert res.best is not None and res.ruleset is not None
     s = res.best.settlement
     student = given["points"]
@@ -830,64 +973,63 @@ def _compare_points(res: Result, given: dict[str, Any], student_awards: list[Awa
     hypotheses = (_riichi_hypotheses if resettle.kind == "riichi" else _per_payer_hypotheses)(
         res, resettle, given, student_awards, lang)
     worked = _worked(s, lang)
-    out: list[Difference] = []
-    seen: set[tuple[tuple[str, ...], str]] = set()
+    out: list[Why] = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    carried: set[tuple[str, ...]] = set()  # the payments the student's own numbers give: no step said to give them
 
-    def add(causes: tuple[str, ...], why: str, alt: Settlement | None) -> None:
-        if (causes, why) in seen:
-            return
-        seen.add((causes, why))
+    def add(h: Hypothesis, why: str, alt: Settlement | None, cause: str, cost: int) -> None:
+        formulas = tuple(p.formula for p in alt.payments) if alt is not None else (why,)
+        if (cause, formulas) in seen or (not h.inherit and formulas in carried):
+            return  # the same payments by the same step another way (rounded to 1 or to 10): said once
+        seen.add((cause, formulas))
+        if h.inherit and cost == 0:
+            carried.add(formulas)
         text = why if alt is None else f"{why} — " + msg("yours", lang, what=student, worked=_worked(alt, lang))
-        for cause in dict.fromkeys(causes):
-            out.append(Difference("points", "formula", msg("points", lang, given=student, actual=s.points, why=text,
-                                                           worked=worked), cause))
+        out.append(Why(cause, msg("points", lang, given=student, actual=s.points, why=text, worked=worked), text,
+                       cost, h.prio, h.follows, h.inherit and cost == 0, same=formulas))
 
-    same: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-
-    def tried(causes: tuple[str, ...], why: str, change: Change, shares: bool) -> None:
-        alt = resettle.run(change)
-        if alt is None or alt.points == s.points:
-            return
-        if alt.points == student:
-            key = (causes, tuple(p.formula for p in alt.payments))
-            if key in same:  # the same payments by the same step another way (rounded to 1 or to 10): said once
+    def shares(h: Hypothesis, alt: Settlement) -> None:
+        for p in alt.payments:
+            if p.amount == student and len(alt.payments) > 1:
+                add(h, h.why + "; " + _one_share(alt, p, lang), alt, "one_share", h.cost + 1)
                 return
-            same.add(key)
-            add(causes, why, alt)
-        elif shares and len(alt.payments) > 1:
-            for p in alt.payments:
-                if p.amount == student:
-                    add((*causes, "one_share"), why + "; " + _one_share(alt, p, lang), alt)
-                    break
 
-    def combined(firsts: list[Hypothesis], steps: list[Hypothesis]) -> None:
-        for causes, why, change, _ in firsts:
-            for causes2, why2, change2, _ in steps:
-                both = change.plus(change2)
-                if both is not None:
-                    tried((*causes, *causes2), f"{why}; {why2}", both, False)
+    settled = [(h, resettle.run(h.change)) for h in sorted(hypotheses, key=lambda h: (h.cost, h.prio))]
+    hit: set[int] = set()
+    for h, alt in settled:
+        if alt is None or alt.points == s.points:
+            continue
+        if alt.points == student:
+            hit.add(id(h))
+            add(h, h.why, alt, h.causes[0], h.cost)
+        elif h.role == "given":
+            shares(h, alt)
+    steps = [h for h in hypotheses if h.role == "step"]
 
-    given_ = [h for h in hypotheses if h[3] == "given"]
-    steps = [h for h in hypotheses if h[3] == "step"]
-    for causes, why, change, _ in given_:
-        tried(causes, why, change, True)
-    if not out:  # the student's own fan, fu or items and one step of the arithmetic
-        combined(given_, steps)
-    if not out:  # the student's own numbers do not explain it: which other step does
-        for causes, why, change, role in hypotheses:
-            if role != "given":
-                tried(causes, why, change, False)
-    if not out:
-        combined([h for h in hypotheses if h[3] == "payer"], steps)
+    def combined(firsts: list[Hypothesis]) -> None:  # a step besides: where neither alone gives the number
+        for h in firsts:
+            for step in steps:
+                both = h.change.plus(step.change)
+                if both is None or id(h) in hit or id(step) in hit:
+                    continue
+                alt = resettle.run(both)
+                if alt is not None and alt.points == student and alt.points != s.points:
+                    add(Hypothesis(step.causes, f"{h.why}; {step.why}", both, "step", h.follows, step.prio,
+                                   h.cost + 1), f"{h.why}; {step.why}", alt, step.causes[0], h.cost + 1)
+
+    combined([h for h in hypotheses if h.role == "given"])
+    if not any(y.cost <= 1 for y in out):
+        combined([h for h in hypotheses if h.role == "payer"])
     if len(s.payments) > 1:
         for p in s.payments:
             if p.amount == student:
-                add(("one_share",), _one_share(s, p, lang), None)
+                add(Hypothesis(("one_share",), "", Change(), "step", prio=2), _one_share(s, p, lang), None,
+                    "one_share", 1)
                 break
     if not out:
-        out.append(Difference("points", "formula", msg("points_plain", lang, given=student, actual=s.points,
-                                                       worked=worked), "arithmetic"))
-    return out
+        out.append(Why("arithmetic", msg("points_plain", lang, given=student, actual=s.points, worked=worked),
+                       generic=True))
+    return Wrong("points", "formula", out)
 
 
 def _one_share(s: Settlement, p: Any, lang: str) -> str:
@@ -895,7 +1037,23 @@ def _one_share(s: Settlement, p: Any, lang: str) -> str:
                amounts=" + ".join(str(q.amount) for q in s.payments) + f" = {s.points}")
 
 
-Hypothesis = tuple[tuple[str, ...], str, Change, str]  # causes, why, the change, its role
+@dataclass(frozen=True)
+class Hypothesis:
+    """A way the student may have reached their points: the settlement done with one step changed."""
+
+    causes: tuple[str, ...]  # the first is the cause it names
+    why: str
+    change: Change
+    role: str  # given (the student's own fan, fu or items) | payer | step | search (a fan or fu they did not write)
+    follows: tuple[str, ...] = ()  # given: the student's numbers it carries through (fan, fu, items)
+    prio: int = 5  # Why.prio
+    cost: int = 1  # Why.cost: 0 for the student's own numbers carried through, with no step of its own
+
+    @property
+    def inherit(self) -> bool:
+        return self.role == "given" and self.cost == 0
+
+
 BASES: Final = (0, 1, 2, 3, 4, 5, 6, 8, 10, 16, 20, 30, 50, 100)
 
 
@@ -917,61 +1075,72 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
     rules, s, ctx = res.ruleset, res.best.settlement, res.best.candidate.ctx
     unit = _unit(rules.unit, lang)
     out: list[Hypothesis] = []
-    if "fan" in given and given["fan"] != s.fan:
-        out.append((("wrong_fan",), msg("h_fan", lang, unit=unit, given=given["fan"], actual=s.fan),
-                    again(_shifted(res, given["fan"] - s.fan)), "given"))
-    counted = sum(a.total for a in student_awards or () if a.item.applies_to == "all")
-    if student_awards is not None:  # the items counted (a payer's item among them) carried through
-        out.append((("wrong_fan",), msg("h_items", lang, unit=unit, given=counted, actual=s.fan),
-                    again(student_awards), "given"))
-    if "fan" not in given:
-        for delta in (-3, -2, -1, 1, 2, 3):
-            if s.fan + delta >= 0:
-                out.append((("wrong_fan",), msg("h_fan_other", lang, unit=unit, given=s.fan + delta, actual=s.fan),
-                            again(_shifted(res, delta)), "search"))
-    # items of some payers only
-    own: list[Award] = []
+    own: list[Award] = []  # items of some payers only
     for p in s.payments:
         for a in p.extras:
             if all(a is not b for b in own):
                 own.append(a)
+    if "fan" in given and given["fan"] != s.fan:
+        out.append(Hypothesis(("wrong_fan",), msg("h_fan", lang, unit=unit, given=given["fan"], actual=s.fan),
+                              again(_shifted(res, given["fan"] - s.fan)), "given", ("fan",), 7, 0))
+    counted = sum(a.total for a in student_awards or () if a.item.applies_to == "all")
+    if student_awards is not None and not _only_payer_items_missed(res, student_awards, own):
+        # the items counted (a payer's item among them) carried through
+        out.append(Hypothesis(("wrong_fan",), msg("h_items", lang, unit=unit, given=counted, actual=s.fan),
+                              again(student_awards), "given", ("items",), 7, 0))
+    if "fan" not in given:
+        for delta in (-3, -2, -1, 1, 2, 3):
+            if s.fan + delta >= 0:
+                out.append(Hypothesis(("wrong_fan",), msg("h_fan_other", lang, unit=unit, given=s.fan + delta,
+                                                         actual=s.fan), again(_shifted(res, delta)), "search",
+                                      prio=5 if abs(delta) == 1 else 9))  # before a base that pays the same
+    written = {a.item.id for a in student_awards} if student_awards is not None else None
     for a in own:
         payers = ", ".join(p.payer for p in s.payments if any(x is a for x in p.extras))
-        to_all = [Award(replace(b.item, applies_to="all"), b.value, b.count) if b is a else b for b in res.best.awards]
-        out.append((("payer_item_to_all",), msg("h_to_all", lang, item=_item_label(a.item, lang),
-                                               scope=_scope_text(a.item.applies_to, lang), payers=payers),
-                    again(to_all), "payer"))
-        out.append((("payer_item_missed",), msg("h_payer_missed", lang, item=_item_label(a.item, lang),
-                                               scope=_scope_text(a.item.applies_to, lang), payers=payers),
-                    again([b for b in res.best.awards if b is not a]), "payer"))
+        label, scope = _item_label(a.item, lang), _scope_text(a.item.applies_to, lang)
+        if written is None or a.item.id in written:  # charged to all: counted, so written if items are
+            to_all = [Award(replace(b.item, applies_to="all"), b.value, b.count) if b is a else b
+                      for b in res.best.awards]
+            out.append(Hypothesis(("payer_item_to_all",), msg("h_to_all", lang, item=label, scope=scope,
+                                                              payers=payers), again(to_all), "payer", prio=0))
+        out.append(Hypothesis(("payer_item_missed",), msg("h_payer_missed", lang, item=label, scope=scope,
+                                                          payers=payers),
+                              again([b for b in res.best.awards if b is not a]), "payer", prio=0))
     if len(own) > 1:
         names = ", ".join(_item_label(a.item, lang) for a in own)
         scopes = ", ".join(dict.fromkeys(_scope_text(a.item.applies_to, lang) for a in own))
         payers = ", ".join(dict.fromkeys(p.payer for p in s.payments if p.extras))
-        out.append((("payer_item_to_all",), msg("h_to_all", lang, item=names, scope=scopes, payers=payers),
-                    again([Award(replace(b.item, applies_to="all"), b.value, b.count) if any(b is a for a in own)
-                           else b for b in res.best.awards]), "payer"))
-        out.append((("payer_item_missed",), msg("h_payer_missed", lang, item=names, scope=scopes, payers=payers),
-                    again([b for b in res.best.awards if all(b is not a for a in own)]), "payer"))
+        if written is None or all(a.item.id in written for a in own):
+            out.append(Hypothesis(("payer_item_to_all",), msg("h_to_all", lang, item=names, scope=scopes,
+                                                              payers=payers),
+                                  again([Award(replace(b.item, applies_to="all"), b.value, b.count)
+                                         if any(b is a for a in own) else b for b in res.best.awards]),
+                                  "payer", prio=1))
+        out.append(Hypothesis(("payer_item_missed",), msg("h_payer_missed", lang, item=names, scope=scopes,
+                                                          payers=payers),
+                              again([b for b in res.best.awards if all(b is not a for a in own)]), "payer", prio=1))
     pay_cfg = {k: rules.resolve(v, res.options) for k, v in rules.payments.items()}
     if not ctx.zimo and pay_cfg.get("fan_on_discard") == "discarder":
-        out.append((("payer_item_to_all",), msg("h_fan_on_discard", lang, unit=unit, payer=ctx.discarder),
-                    again(what_if={"payments": (("fan_on_discard", None),)}), "payer"))
+        out.append(Hypothesis(("payer_item_to_all",), msg("h_fan_on_discard", lang, unit=unit, payer=ctx.discarder),
+                              again(what_if={"payments": (("fan_on_discard", None),)}), "payer", prio=0))
     if not ctx.zimo and pay_cfg.get("discard") == "discarder":
-        out.append((("payer_item_to_all",), msg("h_discarder_only", lang, payer=ctx.discarder),
-                    again(what_if={"payments": (("discard", "all_losers"),)}), "payer"))
-    # the base (底) and the per-fan price (台钱)
-    for param, name in (("base", "base"), ("per_fan", "per_fan")):
+        out.append(Hypothesis(("payer_item_to_all",), msg("h_discarder_only", lang, payer=ctx.discarder),
+                              again(what_if={"payments": (("discard", "all_losers"),)}), "payer", prio=0))
+    # the base (底) and the per-fan price (台钱): a near value before one from the usual list
+    for param in ("base", "per_fan"):
         if param in again.params:
             actual = int(again.params[param])
             label = _param_label(rules, param)
-            for value in sorted({*BASES, actual * 2, actual // 2, actual + 1, max(actual - 1, 0)} - {actual}):
-                out.append((("wrong_base",), msg("h_base", lang, name=label, value=value, actual=actual),
-                            again(None, None, None, **{param: value}), "step"))
+            near = {actual * 2, actual // 2, actual + 1, max(actual - 1, 0), _default(rules, param)}
+            for value in sorted({*BASES, *near} - {actual, None}):  # type: ignore[operator]
+                out.append(Hypothesis(("wrong_base",), msg("h_base", lang, name=label, value=value, actual=actual),
+                                      again(None, None, None, **{param: value}), "step",
+                                      prio=5 if value in near else 8))
     if again.kind == "additive" and "per_fan" in again.params and int(again.params.get("base", 0)):
         base = int(again.params["base"])  # 台 × 底 with no 底 of its own: the base taken for the price of a 台
-        out.append((("wrong_base",), msg("h_base_as_price", lang, base=base, price=again.params["per_fan"], unit=unit),
-                    again(None, None, None, base=0, per_fan=base), "step"))
+        out.append(Hypothesis(("wrong_base",), msg("h_base_as_price", lang, base=base, price=again.params["per_fan"],
+                                                   unit=unit),
+                              again(None, None, None, base=0, per_fan=base), "step", prio=5))
     # caps
     capped = any(p.capped_from is not None for p in s.payments)
     cap, fan_cap = again.params.get("cap"), again.params.get("fan_cap")
@@ -982,22 +1151,20 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
             return msg("h_cap_missed", lang, caps=", ".join(f"{_param_label(rules, n)} {v}" for n, v in names),
                        notes=notes)
 
-        out.append((("cap_missed",), cap_text(caps), again(cap=None, fan_cap=None), "step"))
+        out.append(Hypothesis(("cap_missed",), cap_text(caps), again(cap=None, fan_cap=None), "step", prio=3))
         if len(caps) > 1:
             for name, value in caps:
-                out.append((("cap_missed",), cap_text([(name, value)]), again(None, None, None, **{name: None}),
-                            "step"))
+                out.append(Hypothesis(("cap_missed",), cap_text([(name, value)]),
+                                      again(None, None, None, **{name: None}), "step", prio=3))
     if cap is not None:
         scope = again.params.get("cap_scope", "per_player_net")
         other = "per_payer" if scope == "per_player_net" else "per_player_net"
         words = {"per_payer": msg("scope_per_payer", lang), "per_player_net": msg("scope_net", lang)}
-        out.append((("cap_wrong",), msg("h_cap_scope", lang, wrong=words[other], right=words[scope], notes=notes),
-                    again(cap_scope=other), "step"))
+        out.append(Hypothesis(("cap_wrong",), msg("h_cap_scope", lang, wrong=words[other], right=words[scope],
+                                                  notes=notes), again(cap_scope=other), "step", prio=4))
     capping: tuple[tuple[str, Any], ...] = (("cap", cap), ("fan_cap", fan_cap))
     for name, value in capping:
-        option = rules.formula.get(name)
-        default = rules.options[option["option"]].default if isinstance(option, dict) and "option" in option \
-            and option["option"] in rules.options else None
+        default = _default(rules, name)
         tries = set()
         if value is not None and capped:  # the cap cut a payment here: at another height?
             tries |= {value - 2, value - 1, value + 1, value + 2} if name == "fan_cap" else {value // 2, value * 2}
@@ -1005,10 +1172,28 @@ def _per_payer_hypotheses(res: Result, again: Resettle, given: dict[str, Any], s
             tries.add(default)
         for other_value in sorted(t for t in tries if t is not None and t > 0):
             what = f" {unit}" if name == "fan_cap" else ""
-            out.append((("cap_wrong",), msg("h_cap_value", lang, value=other_value, unit=what,
-                                            actual=value if value is not None else "—"),
-                        again(None, None, None, **{name: other_value}), "step"))
+            out.append(Hypothesis(("cap_wrong",), msg("h_cap_value", lang, value=other_value, unit=what,
+                                                      actual=value if value is not None else "—"),
+                                  again(None, None, None, **{name: other_value}), "step", prio=4))
     return out
+
+
+def _default(rules: Ruleset, param: str) -> Any:
+    """The default of the option a formula parameter reads, or None."""
+    option = rules.formula.get(param)
+    if isinstance(option, dict) and "option" in option and option["option"] in rules.options:
+        return rules.options[option["option"]].default
+    return None
+
+
+def _only_payer_items_missed(res: Result, student_awards: list[Award], own: list[Award]) -> bool:
+    """The student's items are the right ones but for items of some payers left out: the payer's hypotheses say
+    it (their points are those of the items they counted)."""
+    assert res.best is not None
+    written = {(a.item.id, a.total) for a in student_awards}
+    right = {(a.item.id, a.total) for a in res.best.awards if a.total}
+    return written <= right and all(any(b is a for b in own) for a in res.best.awards
+                                    if a.total and (a.item.id, a.total) not in written)
 
 
 def _param_label(rules: Ruleset, param: str) -> str:
@@ -1034,64 +1219,70 @@ def _riichi_hypotheses(res: Result, again: Resettle, given: dict[str, Any], stud
     out: list[Hypothesis] = []
     g_han = given.get("fan") if given.get("fan") not in (None, han) else None
     g_fu = given.get("fu") if given.get("fu") not in (None, fu) else None
+    h_han = msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han)
+    h_fu = msg("h_fu", lang, given=g_fu, actual=fu, lines=lines)
     if g_han is not None and g_fu is not None:
-        out.append((("wrong_fan", "wrong_fu"), msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han) + "; "
-                    + msg("h_fu", lang, given=g_fu, actual=fu, lines=lines), again(what_if={"han": g_han, "fu": g_fu}), "given"))
+        out.append(Hypothesis(("wrong_fan", "wrong_fu"), f"{h_han}; {h_fu}", again(what_if={"han": g_han, "fu": g_fu}),
+                              "given", ("fan", "fu"), 7, 0))
     if g_han is not None:
-        out.append((("wrong_fan",), msg("h_fan", lang, unit=_unit("han", lang), given=g_han, actual=han),
-                    again(what_if={"han": g_han}), "given"))
+        out.append(Hypothesis(("wrong_fan",), h_han, again(what_if={"han": g_han}), "given", ("fan",), 7, 0))
     if g_fu is not None:
-        out.append((("wrong_fu",), msg("h_fu", lang, given=g_fu, actual=fu, lines=lines),
-                    again(what_if={"fu": g_fu}), "given"))
+        out.append(Hypothesis(("wrong_fu",), h_fu, again(what_if={"fu": g_fu}), "given", ("fu",), 7, 0))
     if student_awards is not None:
         counted = sum(a.total for a in student_awards)
         if counted != han:
-            out.append((("wrong_fan",), msg("h_items", lang, unit=_unit("han", lang), given=counted, actual=han),
-                        again(what_if={"han": counted, **({"fu": g_fu} if g_fu is not None else {})}), "given"))
+            out.append(Hypothesis(("wrong_fan",), msg("h_items", lang, unit=_unit("han", lang), given=counted,
+                                                      actual=han),
+                                  again(what_if={"han": counted, **({"fu": g_fu} if g_fu is not None else {})}),
+                                  "given", ("items", "fu") if g_fu is not None else ("items",), 7, 0))
     if "fan" not in given:
         for other in range(1, 14):
             if other != han:
-                out.append((("wrong_fan",), msg("h_fan_other", lang, unit=_unit("han", lang), given=other, actual=han),
-                            again(what_if={"han": other}), "search"))
+                out.append(Hypothesis(("wrong_fan",), msg("h_fan_other", lang, unit=_unit("han", lang), given=other,
+                                                         actual=han), again(what_if={"han": other}), "search",
+                                      prio=5 if abs(other - han) == 1 else 9))
     if "fu" not in given and s.fu_lines:
         for other in FU_STEPS:
             if other != fu:
-                out.append((("wrong_fu",), msg("h_fu", lang, given=other, actual=fu, lines=lines),
-                            again(what_if={"fu": other}), "search"))
+                out.append(Hypothesis(("wrong_fu",), msg("h_fu", lang, given=other, actual=fu, lines=lines),
+                                      again(what_if={"fu": other}), "search", prio=5 if abs(other - fu) <= 10 else 9))
     # fu → base points → rounding
     if raw != fu and s.fu_lines and res.best.candidate.reading.form != "seven_pairs":
         why = msg("h_round_fu", lang, raw=raw, fu=fu)
-        out.append((("rounding",), why, again(what_if={"fu_unrounded": True}), "step"))
-        out.append((("rounding",), why + "; " + msg("h_round_pay", lang),
-                    again(what_if={"fu_unrounded": True, "round_to": 1}), "step"))
+        out.append(Hypothesis(("rounding",), why, again(what_if={"fu_unrounded": True}), "step", prio=3))
+        out.append(Hypothesis(("rounding",), why + "; " + msg("h_round_pay", lang),
+                              again(what_if={"fu_unrounded": True, "round_to": 1}), "step", prio=4))
     if s.fu_lines and raw % 10 and res.best.candidate.reading.form != "seven_pairs":
         down = raw // 10 * 10
-        out.append((("rounding", "wrong_fu"), msg("h_round_fu_down", lang, raw=raw, down=down, fu=fu),
-                    again(what_if={"fu": down}), "step"))
-    out.append((("rounding",), msg("h_round_pay", lang), again(what_if={"round_to": 1}), "step"))
-    out.append((("rounding",), msg("h_round_pay_to", lang, step=10), again(what_if={"round_to": 10}), "step"))
+        out.append(Hypothesis(("rounding",), msg("h_round_fu_down", lang, raw=raw, down=down, fu=fu),
+                              again(what_if={"fu": down}), "step", prio=8))
+    out.append(Hypothesis(("rounding",), msg("h_round_pay", lang), again(what_if={"round_to": 1}), "step", prio=3))
+    out.append(Hypothesis(("rounding",), msg("h_round_pay_to", lang, step=10), again(what_if={"round_to": 10}),
+                          "step", prio=6))
     if g_fu is not None:
-        out.append((("wrong_fu", "rounding"), msg("h_fu", lang, given=g_fu, actual=fu, lines=lines) + "; "
-                    + msg("h_round_pay", lang), again(what_if={"fu": g_fu, "round_to": 1}), "given"))
+        out.append(Hypothesis(("rounding",), f"{h_fu}; " + msg("h_round_pay", lang),
+                              again(what_if={"fu": g_fu, "round_to": 1}), "given", ("fu",), 3))
     # limits
     note = "; ".join(s.notes)
     if s.limit is not None:
-        out.append((("cap_missed",), msg("h_limit_missed", lang, note=note),
-                    again(what_if={"no_limit": True}), "step"))
+        out.append(Hypothesis(("cap_missed",), msg("h_limit_missed", lang, note=note),
+                              again(what_if={"no_limit": True}), "step", prio=3))
     if "kiriage" in res.options:
         flipped = {**res.options, "kiriage": not res.options["kiriage"]}
         on, off = msg("on_word", lang), msg("off_word", lang)
-        out.append((("cap_wrong",), msg("h_kiriage", lang, on=on if flipped["kiriage"] else off,
-                                        now=off if flipped["kiriage"] else on),
-                    again(options=flipped), "step"))
+        out.append(Hypothesis(("cap_wrong",), msg("h_kiriage", lang, on=on if flipped["kiriage"] else off,
+                                                  now=off if flipped["kiriage"] else on),
+                              again(options=flipped), "step", prio=4))
     for base, name in LIMIT_BASES.items():
-        out.append((("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=tr(name, lang), note=note),
-                    again(what_if={"base_points": base}), "step"))
+        out.append(Hypothesis(("cap_wrong",), msg("h_limit_wrong", lang, base=base, name=tr(name, lang), note=note),
+                              again(what_if={"base_points": base}), "step", prio=6))
     # the dealer's share of the base points
     dealer = ctx.seat == "E"
-    out.append((("wrong_base",), msg("h_dealer", lang, wrong=msg("non_dealer_word" if dealer else "dealer_word", lang),
-                                     seat=ctx.seat, right=msg("is_dealer" if dealer else "is_not_dealer", lang)),
-                again(what_if={"dealer": not dealer}), "step"))
+    out.append(Hypothesis(("wrong_base",), msg("h_dealer", lang, wrong=msg("non_dealer_word" if dealer else
+                                                                          "dealer_word", lang),
+                                               seat=ctx.seat, right=msg("is_dealer" if dealer else "is_not_dealer",
+                                                                        lang)),
+                          again(what_if={"dealer": not dealer}), "step", prio=4))
     return out
 
 

@@ -7,7 +7,9 @@ types becomes ``123m``, ``＋`` ``＝`` ``，`` ``［］（）｛｝`` and the i
 a space, mathematical digits become digits. Superscripts, subscripts, circled forms, fractions and squared
 forms are not read as what they decompose to (``²`` is no 2 a player typed), and no character becomes more
 than one: so a column of the normalised line is the column of the line as typed, and a caret lands under
-what the user wrote.
+what the user wrote. The suits as Chinese players write them after a tile's digits become the letters, one
+character for one as well: ``万 萬`` m, ``筒 饼 餅`` p, ``条 條 索`` s (``123万`` is ``123m``); without digits before
+them they stay, for the grammar to refuse at their column.
 
 What is left that the notation cannot read is refused here when no grammar rule could explain it better:
 a digit of another script (``١``, ``३``: ``str.isdigit()`` is true for them and ``int()`` reads them, the
@@ -16,6 +18,8 @@ surrogate, as ``surrogateescape`` decodes it). Anything else unknown is the gram
 
 >>> normalise("１２３ｍ４５６ｐ　＋ｚｉｍｏ")
 '123m456p +zimo'
+>>> normalise("123万456筒789条 +win=3萬")
+'123m456p789s +win=3m'
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from .memo import remember
 
 # Compatibility forms that are not read as the characters they decompose to.
 _NOT_READ_AS: Final = frozenset(("<super>", "<sub>", "<circle>", "<fraction>", "<square>"))
+# The Chinese suit characters, read as the suit letter after a digit (and only there: ``万`` alone is no tile).
+SUIT_CHARS: Final = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
 # What each non-ASCII character met so far normalises to (itself when nothing), and why it cannot be read (None
 # when it can): a batch meets the same few. Bounded: a batch's memory must not grow with the file.
 _FOUND: Final[dict[str, tuple[str, str | None]]] = {}
@@ -48,6 +54,8 @@ def normalise(text: str) -> str:
             form, problem = found
             if problem is not None:
                 raise MjcalcError("notation", problem, i + 1)
+            if form in SUIT_CHARS and i and "0" <= chars[i - 1] <= "9":  # the digit before is normalised already
+                form = SUIT_CHARS[form]
             chars[i] = form
     return "".join(chars)
 

@@ -9,16 +9,18 @@ Grammar (the contract is ``docs/NOTATION.md``; this is its one implementation):
              | "+" word ["=" value]         a context flag (``+zimo``, ``+seat=E``, ``+closed=W,N``)
     tiles   := (digits suit | letter | 汉字)+
     suit    := m | p | s | z | f            f = flowers 1f-8f, never part of the concealed hand
+             | 万 萬 | 筒 饼 餅 | 条 條 索   m, p, s as Chinese players write them (normalise.py)
     letter  := E S W N (winds) | P F C (白 发 中)
-    汉字    := 东 南 西 北 白 发 中
+    汉字    := 东 南 西 北 白 发 中 (also 東 發)
 
 ``0m 0p 0s`` are red fives. The last bare tile is the winning tile unless ``+win=`` names it.
 A line with a ``|`` is the GB-Mahjong string (see ``parse_gb``).
 
 A line is at most ``MAX_LINE`` (1,000) characters. Before it is read it is normalised (``normalise.py``):
-full-width and other compatibility forms become the ASCII they stand for (``１２３ｍ`` is ``123m``), one
-character for one, so columns are those of the line as typed. Digits are the ASCII 0-9 only, wherever one
-is read (tiles, GB strings, flag values): a digit of another script is an error at its column.
+full-width and other compatibility forms become the ASCII they stand for (``１２３ｍ`` is ``123m``), and a
+Chinese suit after digits its letter (``123万`` is ``123m``), one character for one, so columns are those of
+the line as typed. Digits are the ASCII 0-9 only, wherever one is read (tiles, GB strings, flag values): a
+digit of another script is an error at its column.
 
 >>> p = parse_line("23m456p789s22z [111z] 1m +zimo")
 >>> [t.tile for t in p.concealed][-1], p.melds[0].text, p.flags[0].word
@@ -35,7 +37,7 @@ from . import tiles as T
 from .errors import MjcalcError
 from .i18n import Msg
 from .memo import remember
-from .normalise import normalise
+from .normalise import SUIT_CHARS, normalise
 from .pyclasses import FillingDict
 
 
@@ -607,9 +609,12 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:
-                raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter",
+                raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter (m, p, s, z; or 万 筒 条)",
                                                       digits="".join(d for d, _ in digits)), digits[0][1])
             found.append(_new(TileAt, (T.parse_tile(ch), col, False)))
+        elif ch in SUIT_CHARS:  # after a digit it is its letter already (normalise)
+            raise MjcalcError("notation", Msg("suit '{suit}' has no digits before it (write e.g. 123{suit})",
+                                              suit=ch), col)
         else:
             raise MjcalcError(
                 "notation",
@@ -620,7 +625,8 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
     if digits:
         raise MjcalcError(
             "notation",
-            Msg("digits '{digits}' need a suit letter after them (m, p, s, z)", digits="".join(d for d, _ in digits)),
+            Msg("digits '{digits}' need a suit letter after them (m, p, s, z; or 万 筒 条)",
+                digits="".join(d for d, _ in digits)),
             digits[0][1],
         )
     return found, flowers

@@ -57,7 +57,8 @@ class Candidate:
     def __init__(self, hand: Hand, ctx: Context, reading: Reading, subs: dict[str, str],
                  waits: Callable[[], frozenset[int]], wild_kind: int | None = None, wild_count: int = 0,
                  options: Mapping[str, Any] | None = None, raw: Hand | None = None,
-                 completions: Callable[[], frozenset[int]] | None = None) -> None:
+                 completions: Callable[[], frozenset[int]] | None = None,
+                 winning: Callable[[], frozenset[int]] | None = None) -> None:
         self.hand = hand
         self.raw = raw if raw is not None else hand
         self.ctx = ctx
@@ -65,6 +66,7 @@ class Candidate:
         self.subs = subs
         self.waits_of = waits  # computed only for a predicate that asks (one_tile_wait)
         self.completions_of = completions if completions is not None else waits  # kinds held four times included
+        self.winning_of = winning if winning is not None else waits  # the waits that pass the win conditions
         self.wild_kind = wild_kind
         self.wild_count = wild_count
         self.options = options or {}  # read only by YAML parameters written {option: NAME}, never by predicates
@@ -130,6 +132,12 @@ class Candidate:
         """The kinds that would have completed the shape of the hand before the win, kinds it holds all four of
         included (MCR's reference counts waits so)."""
         return self.completions_of()
+
+    @property
+    def winning_waits(self) -> frozenset[int]:
+        """The waits of the hand before the win on which it would win: every win condition holds for some reading
+        (the engine's; without it, the shape waits)."""
+        return self.winning_of()
 
     @property
     def tiles(self) -> list[int]:
@@ -609,6 +617,27 @@ def all_sets_declared(c: Candidate) -> bool:
 
 
 @predicate
+@needs(MELDED)
+def all_sets_shown(c: Candidate) -> bool:
+    """Every set was shown before the win (chi, pon, exposed kong, special kong): one tile was left in hand; a
+    concealed kong counts as tiles in hand (MIL 2024: "暗杠计为手牌")."""
+    shown = 0
+    for m in c.hand.melds:
+        shown += m.kind != "concealed_kong"
+    return shown >= c.hand.sets
+
+
+@predicate
+@needs(KONG.need(1))
+def special_kong_added(c: Candidate) -> bool:
+    """A special kong took a tile added to it beyond the tiles it needs (a 加杠)."""
+    for m in c.hand.melds:
+        if m.kind == "special" and m.extra > 0:
+            return True
+    return False
+
+
+@predicate
 def melded_sets_at_most(c: Candidate, count: int) -> bool:
     """At most ``count`` chi / pon / exposed-kong melds."""
     return sum(1 for m in c.hand.melds if m.exposed) <= count
@@ -774,6 +803,15 @@ def seven_pairs_with_four(c: Candidate) -> bool:
     return len(set(kinds)) < len(kinds)
 
 
+@predicate
+@needs(FORM_FACTS["seven_pairs"])
+def seven_pairs_win_makes_four(c: Candidate) -> bool:
+    """Seven pairs whose winning tile is the fourth of its kind: it waited beside a pair the player held (豪华七对
+    as the MIL 2024 book has it, "听牌为手中已经有的一对"; a four held before the win does not count)."""
+    win = c.hand.win_tile
+    return c.reading.form == "seven_pairs" and win is not None and c.hand.concealed.count(win) == 4
+
+
 # --- the wait ------------------------------------------------------------------------------------------
 
 
@@ -787,6 +825,13 @@ def placed_in_single_wait(c: Candidate) -> bool:
 def one_tile_wait(c: Candidate) -> bool:
     """The hand before the win waited on exactly one tile kind (kinds already held four times left out)."""
     return len(c.waits) == 1
+
+
+@predicate
+def one_winning_tile(c: Candidate) -> bool:
+    """The hand before the win could win on exactly one tile kind: every other kind that completes its shape
+    breaks a win condition (kinds already held four times left out)."""
+    return len(c.winning_waits) == 1
 
 
 # --- riichi-family patterns ----------------------------------------------------------------------------

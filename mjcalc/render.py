@@ -7,6 +7,7 @@ from typing import Any
 
 from . import tiles as T
 from .engine import Result
+from .hooks.riichi import yakuman_shown
 from .i18n import N_, localized, tr
 from .readings import IMMEDIATE
 from .ruleset import SCOPES, Ruleset
@@ -200,6 +201,56 @@ def _table() -> Any:
 # --- the table -----------------------------------------------------------------------------------------
 
 
+def hand_parts(hand: Any) -> list[str]:
+    """The ``hand`` line of a table, the hand as it is: the concealed tiles by suit, the honors a group for each kind
+    held more than once (``111z 2z``, not ``1112z``), the melds as written, the flowers, then the winning tile apart
+    after a plus (``+ 2z``). The JSON's ``hand`` is ``Hand.text()``, notation that reads back to the same hand: the
+    same pieces, worked out the same way, written for a reader instead.
+
+    >>> from mjcalc.engine import Request, score_line
+    >>> " ".join(hand_parts(score_line("123m456p789s111z22z").hand))
+    '123m 456p 789s 111z 2z + 2z'
+    >>> " ".join(hand_parts(score_line("23m406p789s22z [111z] 1m", Request("riichi")).hand))
+    '23m 406p 789s 22z [111z] + 1m'
+    """
+    win = hand.win_tile
+    red = list(hand.red_kinds)
+    called = False  # the winning tile completed a set in hand (叫胡): it is in that meld, not apart
+    melds = []
+    for m in hand.melds:
+        melds.append(m.text())
+        called = called or m.called
+        for k in m.reds:  # a red five written in a meld stays there
+            if k in red:
+                red.remove(k)
+    body = list(hand.concealed)
+    apart = win is not None and not called
+    if apart:
+        body.remove(win)
+    suited = [t for t in body if t < T.HONOR_START]
+    parts = T.format_tiles(suited, sort=False, red=red, between=" ").split(" ") if suited else []
+    counts = T.counts_of(t for t in body if t >= T.HONOR_START)
+    singles = ""  # honors held once, side by side (thirteen orphans: 1234567z)
+    for kind in range(T.HONOR_START, T.NUM_KINDS):
+        n = counts[kind]
+        if n == 1:
+            singles += T.name(kind)[0]
+        elif n:
+            if singles:
+                parts.append(singles + "z")
+                singles = ""
+            parts.append(T.name(kind)[0] * n + "z")
+    if singles:
+        parts.append(singles + "z")
+    parts += melds
+    if hand.flowers:
+        parts.append("".join(str(f + 1) for f in sorted(hand.flowers)) + "f")
+    if apart:
+        parts.append("+ " + (T.format_tiles((win,), red=[win]) if red and win in red and win not in body
+                             else T.name(win)))
+    return parts
+
+
 def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     """The human table; given a ``width`` (``terminal_width()``), fitted to it (see "fitting the terminal")."""
     w = words(lang)
@@ -215,7 +266,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
             lines.append(caret)
         return "\n".join(lines)
     assert rules is not None and r.hand is not None and r.ctx is not None
-    lines.extend(_fields(w["hand"], r.hand.text().split(" "), width, sep=" "))
+    lines.extend(_fields(w["hand"], hand_parts(r.hand), width, sep=" "))
     lines.extend(_context_lines(r, lang, width))
     lines.extend(_fields(w["options"], _options_parts(rules, r.options), width))
     if r.ignored_flags:
@@ -256,11 +307,12 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
         lines.extend(_fields(w["substitutions"], [f"{k} → {v}" for k, v in c.subs.items()], width, sep=", "))
     lines.append("")
     own = {id(a) for p in s.payments for a in p.extras}  # the items not on every payment of this hand
-    rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"),
-             f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}",
+    rows = [[a.item.id, a.item.names.get("zh"), a.item.names.get("en"), _value_shown(a, lang),
              _scope(a.item.applies_to if id(a) in own else "all", lang)]
             for a in r.best.awards]
     unit = unit_of(rules, lang)
+    limit = yakuman_shown(r.best.awards, s.fan)
+    total = tr(limit, lang) if limit else f"{unit} {s.fan}"  # a yakuman hand: its limit, not its count of 13s
     table = tabulate(rows, headers=[w["item"], "名称", w["name"], unit, w["applies"]], tablefmt="simple")
     if width is not None and _widest(table) > width:  # narrow: one item a line, its scope after it if not all
         every = _scope("all", lang)
@@ -268,12 +320,12 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
                                      *(f"{value:>4}  {zh} {en} ({iid})" + ("" if scope == every else f": {scope}")
                                        for iid, zh, en, value, scope in rows)], width, 6))
     lines.append(table)
-    lines.extend(wrap(f"{unit} {s.fan} ({_scope('all', lang)})", width, 2))
+    lines.extend(wrap(f"{total} ({_scope('all', lang)})", width, 2))
     if s.fu_lines:
         lines.extend(wrap(tr("fu {fu} = {parts}", lang).format(
             fu=s.fu, parts=" + ".join(f"{tr(reason, lang)} {fu}" for reason, fu in s.fu_lines)), width, 5))
     lines.append("")
-    lines.append(_payments_table(s, unit, lang, width))
+    lines.append(_payments_table(s, unit, lang, width, tr(limit, lang) if limit else None))
     lines.append(f"{w['points']}: {s.points}")
     if s.kong_payments:
         lines.append("")
@@ -289,9 +341,22 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
-    """Who pays whom: a table, or (narrow) each payment on a line with its arithmetic under it."""
+def _value_shown(a: Any, lang: str) -> str:
+    """An item's value in the items table: ``+2``, ``+1 × 3``, or the limit a yakuman is."""
+    limit = yakuman_shown((a,), a.total)
+    if limit:
+        return tr(limit, lang)
+    return f"{a.total:+d}" if a.count == 1 else f"{a.value:+d} × {a.count}"
+
+
+def _payments_table(s: Any, unit: str, lang: str, width: int | None, limit: str | None = None) -> str:
+    """Who pays whom: a table, or (narrow) each payment on a line with its arithmetic under it. A payment's fan is
+    the hand's (``limit`` instead, for a yakuman hand); riichi sticks on the table are no part of the hand, so
+    show none."""
     w = words(lang)
+
+    def fan(p: Any) -> Any:
+        return None if p.payer == "table" else limit or p.fan  # None: a blank tabulate keeps the column numeric
 
     def own(p: Any) -> str:
         return " ".join(f"{_name(a.item.names, lang)} {a.total:+d}" for a in p.extras)
@@ -305,7 +370,7 @@ def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
         who = tr(N_("table"), lang) if p.payer == "table" else p.payer  # riichi's sticks on the table
         return who + (tr(" (for {seat})", lang).format(seat=p.on_behalf_of) if p.on_behalf_of else "")
 
-    pay_rows = [[payer(p), p.payee, own(p), p.fan, localized(p.formula, lang),
+    pay_rows = [[payer(p), p.payee, own(p), fan(p), localized(p.formula, lang),
                  p.amount if p.capped_from is None else amount(p)]
                 for p in s.payments]
     headers = [w["payer"], w["payee"], w["own"], unit, w["formula"], w["amount"]]
@@ -318,7 +383,10 @@ def _payments_table(s: Any, unit: str, lang: str, width: int | None) -> str:
     lines = []
     for p in s.payments:  # narrow: who pays whom how much, on how much, then the arithmetic
         extra = f", {w['with']} {own(p)}" if p.extras else ""
-        lines.extend(wrap(f"{payer(p)} → {p.payee}: {amount(p)} ({p.fan} {unit}{extra})", width, 4))
+        shown = fan(p)
+        how = f"{shown} {unit}" if isinstance(shown, int) else shown or ""
+        said = f" ({how}{extra})" if how or extra else ""
+        lines.extend(wrap(f"{payer(p)} → {p.payee}: {amount(p)}{said}", width, 4))
         lines.extend(wrap(f"    {localized(p.formula, lang)}", width, 6))
     return "\n".join(lines)
 
@@ -411,7 +479,7 @@ def _waits_table(r: Result, lang: str, width: int | None = None) -> str:
         if res is not None and res.best is not None:
             s = res.best.settlement
             items = ", ".join(_name(a.item.names, lang) for a in res.best.awards)
-            outcome = f"{s.fan} {unit_of(r.ruleset, lang)} → {s.points}  ({items})"
+            outcome = f"{_fan_shown(res.best, unit_of(r.ruleset, lang), lang, False)} → {s.points}  ({items})"
         elif res is not None and res.error is not None:
             outcome = res.error.render(lang)
         elif res is not None:
@@ -445,12 +513,12 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
             return to_text(res, lang, width)
         size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
         return "\n".join(wrap(tr("{hand}: the hand is complete ({size} tiles); give it one tile short to list its "
-                                 "waits", lang).format(hand=res.hand.text() if res.hand else res.input, size=size),
+                                 "waits", lang).format(hand=" ".join(hand_parts(res.hand)) if res.hand else res.input, size=size),
                               width, 2))
     rules = res.ruleset
     w = words(lang)
     lines = [*wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2),
-             *_fields(w["hand"], res.hand.text().split(" "), width, sep=" "), *_context_lines(res, lang, width), ""]
+             *_fields(w["hand"], hand_parts(res.hand), width, sep=" "), *_context_lines(res, lang, width), ""]
     if not report.waits:
         lines.extend(wrap(tr("not ready: shanten {shanten} (tiles to change before the hand waits)", lang).format(
             shanten=report.shanten), width, 2))
@@ -490,6 +558,13 @@ def _outcome_text(res: Any, lang: str) -> str:
             return "—"
         return _not_a_win(res.failed, unit_of(res.ruleset, lang), lang)
     s = res.best.settlement
-    unit = unit_of(res.ruleset, lang)
-    fu = f" {s.fu}fu" if s.fu is not None else ""
-    return f"{s.fan} {unit}{fu} → {s.points}"
+    return f"{_fan_shown(res.best, unit_of(res.ruleset, lang), lang)} → {s.points}"
+
+
+def _fan_shown(best: Any, unit: str, lang: str, with_fu: bool = True) -> str:
+    """A hand's fan (and fu) in a line: ``3 han 40 fu``; a yakuman hand's limit instead (``double yakuman``)."""
+    s = best.settlement
+    limit = yakuman_shown(best.awards, s.fan)
+    if limit:
+        return tr(limit, lang)
+    return f"{s.fan} {unit}" + (f" {s.fu} {tr('fu', lang)}" if with_fu and s.fu is not None else "")

@@ -12,13 +12,26 @@ from . import tiles as T
 from .facts import describe
 from .i18n import N_, localized, tr
 from .render import _name, _option_text, _scope, _widest, cols, tabulate, unit_of, words, wrap
-from .ruleset import Ruleset
+from .ruleset import Ruleset, decisions_of
 
 
-def rules_list(rulesets: list[Ruleset], lang: str = "en") -> str:
+def rules_list(rulesets: list[Ruleset], lang: str = "en", width: int | None = None) -> str:
+    """The built-in rulesets, a table; given a ``width`` it does not fit, a ruleset a few lines: its id and Chinese
+    name, then its English name, unit and number of items."""
     rows = [[r.id, r.names.get("zh"), r.names.get("en"), unit_of(r, lang), len(r.items)] for r in rulesets]
-    return tabulate(rows, headers=["id", "名称", words(lang)["name"], tr("unit", lang), tr("items", lang)],
-                    tablefmt="simple")
+    table = tabulate(rows, headers=["id", "名称", words(lang)["name"], tr("unit", lang), tr("items", lang)],
+                     tablefmt="simple")
+    if width is None or _widest(table) <= width:
+        return table
+    lines = []
+    for rid, zh, en, unit, count in rows:
+        counted = tr("{count} item" if count == 1 else "{count} items", lang).format(count=count)
+        lines.extend(wrap(f"{rid}  {zh}", width, 2))
+        if cols(f"  {en} · {unit} · {counted}") <= width:
+            lines.append(f"  {en} · {unit} · {counted}")
+        else:  # the name on a line of its own, the unit and count kept together under it
+            lines.extend([*wrap(f"  {en}", width, 2), f"  {unit} · {counted}"])
+    return "\n".join(lines)
 
 
 def ruleset_json(r: Ruleset) -> dict[str, Any]:
@@ -34,7 +47,7 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
     return {
         "id": r.id, "names": r.names, "description": r.description, "descriptions": _by_lang(r.description),
         "source": r.source, "unit": r.unit,
-        "file": r.path,
+        "file": r.path, "decisions": decisions_of(r),
         "hand": {"sets": r.tile_rules.sets, "forms": [f.name for f in r.forms], "wildcard": r.wildcard,
                  "red_fives": r.tile_rules.red_fives, "flowers": r.tile_rules.flowers},
         "flags": sorted(r.flags),
@@ -116,7 +129,7 @@ def _reference_table(rows: list[list[Any]], headers: list[str], width: int) -> s
         table = tabulate(rows, headers=headers, tablefmt="simple", maxcolwidths=[*[None] * len(others), room])
         if _widest(table) <= width:
             return table
-    out = [" · ".join(headers)]
+    out = wrap(" · ".join(headers), width, 4)
     for row in rows:
         out.extend(wrap("  ".join(x for x in row[:-1] if x), width, 4))
         out.extend(wrap("    " + row[-1], width, 4))
@@ -131,7 +144,10 @@ def ruleset_text(r: Ruleset, lang: str = "en", width: int | None = None) -> str:
     unit = unit_of(r, lang)
     lines = [*wrap(f"{r.names.get('zh')} {r.names.get('en')} ({r.id})", fit, 2), *wrap(localized(r.description, lang), fit),
              *wrap(tr("source: {source}", lang).format(source=r.source), fit, 2),
-             *wrap(tr("file: {path}", lang).format(path=r.path), fit, 2), ""]
+             *wrap(tr("file: {path}", lang).format(path=r.path), fit, 2)]
+    if data["decisions"]:
+        lines.extend(wrap(tr("decisions: {path}", lang).format(path=data["decisions"]), fit, 2))
+    lines.append("")
     lines.extend(wrap(tr("hand: {sets} sets + a pair; forms: {forms}; wildcard: {wildcard}", lang).format(
         sets=r.tile_rules.sets, forms=", ".join(data["hand"]["forms"]), wildcard=r.wildcard), fit, 2))
     lines.extend(wrap(tr("flags read: {flags} (docs/NOTATION.md)", lang).format(

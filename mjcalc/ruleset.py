@@ -97,6 +97,18 @@ def builtin_dir() -> Path:
     return inside if inside.is_dir() else Path(__file__).resolve().parent.parent / "rules"
 
 
+def decisions_of(rules: Ruleset) -> str | None:
+    """The document of a ruleset's decisions, shipped beside the built-in files (``rules/<name>.md``): its own, or
+    that of the first built-in ruleset it extends that has one; None when none has."""
+    home = os.path.realpath(builtin_dir())
+    for file in rules.files:
+        folder, name = os.path.split(file)
+        doc = os.path.join(folder, name.rsplit(".", 1)[0] + ".md")
+        if folder == home and os.path.isfile(doc):
+            return doc
+    return None
+
+
 def builtin_names() -> list[str]:
     # os.listdir, not Path.glob("*.yaml"): the same names, 0.4 M instructions fewer a command (callgrind)
     return sorted(name[:-5] for name in os.listdir(builtin_dir()) if name.endswith(".yaml"))
@@ -267,6 +279,8 @@ class Ruleset:
     # these items first, ("forms", names) a reading of one of these forms first, ("fewer_items", ()), ("first", ())
     # the first reading found.
     ties: tuple[tuple[str, tuple[str, ...]], ...] = (("fewer_items", ()),)
+    # The files read for it, its own first, then each one it extends (real paths): where its documents are found.
+    files: tuple[str, ...] = ()
 
     def name(self, lang: str) -> str:
         return self.names.get(lang) or self.names.get("en") or self.id
@@ -505,7 +519,7 @@ def _load_ruleset(ref: str) -> Ruleset:
     data, path = loader.read(ref)
     where = where_of(path)
     try:
-        rules = _Validator(data, path).ruleset()
+        rules = _Validator(data, path, tuple(loader.chain)).ruleset()
     except MjcalcError:
         raise
     except (TypeError, AttributeError, ValueError, KeyError, IndexError, StopIteration, RecursionError) as exc:
@@ -524,8 +538,8 @@ def _load_ruleset(ref: str) -> Ruleset:
             raise MjcalcError("ruleset", f"{where}: field 'formula.{param}' is missing: kind '{kind}' needs it")
     missing = [name for name in needs.get("options", ()) if name not in rules.options]
     if missing:
-        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option(s) "
-                          f"{', '.join(missing)}, which the ruleset does not declare")
+        raise MjcalcError("ruleset", f"{where}: field 'formula': kind '{kind}' needs the option"
+                          f"{'s' * (len(missing) != 1)} {', '.join(missing)}, which the ruleset does not declare")
     return rules
 
 
@@ -568,9 +582,10 @@ _ITEM_FIELDS = {"id", "names", "value", "when", "applies_to", "excludes", "enabl
 
 
 class _Validator:
-    def __init__(self, data: dict[str, Any], path: Path) -> None:
+    def __init__(self, data: dict[str, Any], path: Path, files: tuple[str, ...] = ()) -> None:
         self.data = data
         self.path = path
+        self.files = files
         self.options_def: dict[str, OptionDef] = {}
         self.where = path.name if path.parent == builtin_dir() else str(path)
 
@@ -672,7 +687,7 @@ class _Validator:
             path=str(self.path), unit=str(d.get("unit", "fan")), tile_rules=tile_rules, forms=forms,
             wildcard=wildcard, flags=flags, options=options, conditions=conditions, items=items, formula=formula,
             payments=payments, kongs=kongs, special_kong_points=special_points, joker_sets=joker_sets, raw=d,
-            tiers=tiers, refused_flags=refused, ties=ties,
+            tiers=tiers, refused_flags=refused, ties=ties, files=self.files,
         )
 
     def ties(self, raw: Any, items: set[str], forms: tuple[FormSpec, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:

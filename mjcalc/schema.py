@@ -565,9 +565,9 @@ def markdown() -> str:
     for kind, table in (("formula", FORMULA_PARAMS), ("payments", PAYMENT_PARAMS)):
         lines += [f"| `{kind}` | `{key}` | {_spec_words(spec)}, or {{option: NAME}} |" for key, spec in table.items()]
     for kind, needs in FORMULA_NEEDS.items():
-        wanted = (("parameter(s)", needs.get("params", ())), ("option(s)", needs.get("options", ())))
-        lines += [f"| `kind: {kind}` | needs | the {what} {', '.join(f'`{n}`' for n in names)} |"
-                  for what, names in wanted if names]
+        wanted = (("parameter", needs.get("params", ())), ("option", needs.get("options", ())))
+        lines += [f"| `kind: {kind}` | needs | the {what}{'s' * (len(names) != 1)} "
+                  f"{', '.join(f'`{n}`' for n in names)} |" for what, names in wanted if names]
     for name, params in sorted(FORM_PARAMS.items()):
         lines += [f"| form `{name}` | `{key}` | {_spec_words(spec)} |" for key, spec in params.items()]
     for name, params in sorted(PREDICATE_PARAMS.items()):

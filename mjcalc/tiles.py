@@ -30,7 +30,7 @@ WINDS: Final[tuple[int, ...]] = (27, 28, 29, 30)
 DRAGONS: Final[tuple[int, ...]] = (31, 32, 33)  # white, green, red
 SEATS: Final = ("E", "S", "W", "N")  # turn order; East is the dealer
 HONOR_LETTERS: Final = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
-HONOR_CHARS: Final = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32}
+HONOR_CHARS: Final = {"东": 27, "南": 28, "西": 29, "北": 30, "白": 31, "发": 32, "中": 33, "發": 32, "東": 27}
 
 
 def suit_of(t: int) -> int:

@@ -124,6 +124,26 @@ def test_cli_batch_all_good_exits_0(tmp_path) -> None:
     assert "win" in r.stdout and "not_a_win" in r.stdout
 
 
+def test_the_table_shows_fu_apart_and_each_limit(tmp_path) -> None:
+    """A riichi win's line: han and fu as words say them (``3 han 40 fu``), a limit named after them, and a yakuman
+    hand's limit instead of its count of 13 han a yakuman (no ``26 han 0fu``)."""
+    path = tmp_path / "riichi.txt"
+    path.write_text("123m456p789s11z22z 2z +riichi +zimo\n"         # 3 han 40 fu
+                    "22334455m667788p +riichi +zimo +dora=1m\n"     # 9 han: baiman
+                    "22334466778899m +riichi +zimo +dora=1m\n"      # 14 han without a yakuman: kazoe yakuman
+                    "19m19p19s1234567z1m +riichi +sticks=1\n"       # kokushi, 13-sided wait
+                    "123m456p789s111z22z\n", encoding="utf-8")     # Changchun: fan, no fu
+    r = runner.invoke(app, ["batch", str(path), "--rules", "riichi"], env=ENV)
+    rows = r.stdout.splitlines()
+    assert "    3 han 40 fu    5200  " in rows[0]
+    assert "    9 han 20 fu baiman   16000  " in rows[1]
+    assert "   14 han 20 fu kazoe yakuman   32000  " in rows[2]
+    assert "win        double yakuman   65000  " in rows[3]
+    assert not any("0fu" in row or "26 han" in row for row in rows)
+    changchun = runner.invoke(app, ["batch", str(path)], env=ENV).stdout.splitlines()[4]
+    assert "win          3 fan      16  " in changchun
+
+
 def test_csv_jsonl_yaml_inputs(tmp_path) -> None:
     (tmp_path / "h.csv").write_text("hand,rules,base\n456p23s55z777z [123m] 1s +from=W,,2\n"
                                     "1122m3344p5566s77z,changchun-mil,\n", encoding="utf-8")
@@ -133,14 +153,14 @@ def test_csv_jsonl_yaml_inputs(tmp_path) -> None:
                                      "- hand: 1122m3344p5566s77z\n  rules: changchun-mil\n", encoding="utf-8")
     csv_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.csv"), "--format", "jsonl"],
                                                     env=ENV).stdout.splitlines()]
-    assert [(r["line"], r["points"]) for r in csv_out] == [(2, 8), (3, 160)]
+    assert [(r["line"], r["points"]) for r in csv_out] == [(2, 8), (3, 40)]
     jsonl_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.jsonl"), "--format", "jsonl"],
                                                       env=ENV).stdout.splitlines()]
     assert [r["result"] for r in jsonl_out] == ["win", "error", "error"]
     assert jsonl_out[0]["points"] == 4 and "JSON" in jsonl_out[1]["error"]["message"]
     yaml_out = [json.loads(x) for x in runner.invoke(app, ["batch", str(tmp_path / "h.yaml"), "--format", "jsonl"],
                                                      env=ENV).stdout.splitlines()]
-    assert [(r["line"], r["points"]) for r in yaml_out] == [(1, 48), (4, 160)]
+    assert [(r["line"], r["points"]) for r in yaml_out] == [(1, 48), (4, 40)]
 
 
 def test_stdin(tmp_path) -> None:

@@ -71,8 +71,8 @@ def test_dealer_win_puts_the_dealer_item_in_fan_for_check() -> None:
     missed = next(d.message for d in diffs if d.kind == "missed")
     assert "庄家" in missed and "the winner E is the dealer" in missed
     other = score_line("1122m3344p5566s77z +rules=changchun-mil")  # S wins: 庄 on E's payment only
-    assert other.best is not None and other.best.settlement.fan == 5
-    flat = compare(other, parse_answer("points 96"))  # 2^5 × 3: every payer on the hand's fan
+    assert other.best is not None and other.best.settlement.fan == 3
+    flat = compare(other, parse_answer("points 24"))  # 2^3 × 3: every payer on the hand's fan
     assert [d.cause for d in flat] == ["payer_item_missed"] and "庄" in flat[0].message
 
 
@@ -162,6 +162,7 @@ def test_a_dragon_call_is_a_wait_self_drawn_only() -> None:
 def test_waits_of_a_complete_hand_says_so() -> None:
     r = runner.invoke(app, ["waits", "123m456p789s111z22z"], env=ENV)
     assert r.exit_code == 2 and "complete" in r.stdout
+    assert r.stdout.startswith("123m 456p 789s 111z 2z + 2z: the hand is complete")  # as a table's hand line
 
 
 @pytest.mark.oracle

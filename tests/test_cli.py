@@ -187,6 +187,25 @@ def test_version_says_whether_the_core_is_compiled() -> None:
     assert ("compiled with mypyc" if compiled else "pure Python") in r.output
 
 
+def test_seats_by_letter_name_character_or_tile() -> None:
+    """--seat, --from and --round (and +seat=, +from=, +round=, +closed=) take east / 东 / 1z as well as E."""
+    def context(*args: str) -> dict:
+        r = run("score", *args, "--rules", "riichi", "--json")
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)["context"]
+
+    want = {"seat": "E", "from": "S", "round": "W"}
+    for seat, frm, rnd in [("E", "S", "W"), ("east", "South", "WEST"), ("东", "南", "西"), ("東", "2z", "3z")]:
+        got = context("123m456p789s111z22z", "--seat", seat, "--from", frm, "--round", rnd)
+        assert {k: got[k] for k in want} == want, (seat, frm, rnd)
+    got = context("123m456p789s111z22z +seat=east +from=south +round=west")
+    assert {k: got[k] for k in want} == want
+    closed = run("score", "123m456p789s111z22z +closed=west,北", "--rules", "jilin", "--json")
+    assert closed.exit_code == 0 and json.loads(closed.output)["context"]["closed"] == ["W", "N"]
+    bad = run("score", "123m456p789s111z22z", "--seat", "eats")
+    assert bad.exit_code == 2 and "'eats' is not a seat wind" in bad.output
+
+
 def test_the_cli_forgives_what_people_type() -> None:
     """Words after the hand are joined into it; a flag without its + gets a did-you-mean; +dealer with another
     +seat says why it is refused."""
@@ -198,6 +217,9 @@ def test_the_cli_forgives_what_people_type() -> None:
         r = run("score", "234m 567p 345s 999s 11z", word)
         assert r.exit_code == 2 and f"did you mean {meant}?" in r.output, r.output
     assert "did you mean" not in run("score", "234m 567p 345s 999s 11x").output  # no flag-like word: no guess
+    for args in (["234m 567p 345s 999s 11z +zmio"], ["234m 567p 345s 999s 11z", "-f", "zmio"]):
+        misspelt = run("score", *args)  # a flag misspelt: the suggestion as it is written, with its +
+        assert misspelt.exit_code == 2 and "unknown flag '+zmio' (did you mean '+zimo'?)" in misspelt.output
     r = run("score", "123m456p789s111z22z +dealer +seat=S")
     assert r.exit_code == 2
     assert "+dealer and +seat=S" in r.output and "+dealer means +seat=E (East is the dealer)" in r.output
@@ -258,3 +280,59 @@ def test_the_contracts_live_in_the_repository() -> None:
     readme = (top / "README.md").read_text(encoding="utf-8")
     assert "spec/NOTATION.md" not in readme and "spec/OUTPUT.md" not in readme and "docs/OUTPUT.md" in readme
     assert "docs/OUTPUT.md" in run("score", "--help", env={"COLUMNS": "200"}).output
+
+
+def test_the_hand_line_shows_the_hand_as_it_is() -> None:
+    """The table's hand line: concealed tiles by suit, honors a group a kind held more than once, melds, flowers,
+    then the winning tile apart after a plus; the JSON keeps notation that reads back to the same hand."""
+    def hand_line(*args: str, columns: str = "") -> str:
+        out = run(*args, env={"COLUMNS": columns}).output
+        return "hand" + out.split("\ncontext")[0].split("\nhand", 1)[1]
+
+    assert hand_line("score", QUICK) == "hand      123m 456p 789s 111z 2z + 2z"
+    assert hand_line("score", "45556p23789s [111z] 1s", "--rules", "riichi") == "hand      45556p 23789s [111z] + 1s"
+    assert hand_line("score", "19m19p19s1234567z1m", "--rules", "riichi") == "hand      19m 19p 19s 1234567z + 1m"
+    assert hand_line("score", "234m067p78s111z99s 9s", "--rules", "riichi") == "hand      234m 067p 7899s 111z + 9s"
+    assert hand_line("score", "1m2z33z4z555z666z77z 2z") == "hand      1m 2z 33z 4z 555z 666z 77z + 2z"
+    assert hand_line("score", "123m456p789s123s456s5z 13f 5z", "--rules", "taiwan") == \
+        "hand      123m 456p 123456789s 5z 13f + 5z"
+    assert hand_line("waits", "123m456p789s111z2z") == "hand      123m 456p 789s 111z 2z"  # no winning tile yet
+    assert hand_line("score", QUICK, columns="40") == "hand      123m 456p 789s 111z 2z + 2z"
+    assert hand_line("score", "123m456p789s2z [5555m] 2z", columns="30") == \
+        "hand      123m 456p 789s 2z\n          [5555m] + 2z"  # wrapped between parts, never inside one
+    assert json.loads(run("score", QUICK, "--json").output)["hand"] == "123m 456p 789s 1112z 2z"
+
+
+def test_the_readme_shows_what_mjcalc_prints() -> None:
+    """The README's outputs, as printed (to a pipe: no width)."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("The first command prints:\n\n```\n")[1].split("```")[0]
+    assert run("score", QUICK, env={"COLUMNS": ""}).output == quick
+    riichi = readme.split('$ mjcalc score --rules riichi "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1"\n…\n')
+    printed = run("score", "--rules", "riichi", "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1",
+                  env={"COLUMNS": ""}).output
+    assert printed.endswith(riichi[1].split("```")[0])
+
+
+def test_rules_show_names_only_files_in_the_repository(tmp_path) -> None:
+    """Each ruleset's source in words and its decisions document (its own, or the ruleset's it extends): no path to
+    a file the repository does not hold (the project's seeds/ and spec/ are not shipped)."""
+    from pathlib import Path
+
+    from mjcalc.ruleset import builtin_names
+
+    for name in builtin_names():
+        text = run("rules", "show", name, env={"COLUMNS": ""}).output
+        data = json.loads(run("rules", "show", name, "--json").output)
+        assert "seeds/" not in text and "spec/" not in text and ".txt" not in data["source"], name
+        assert Path(data["file"]).is_file()
+        if data["decisions"] is not None:
+            assert Path(data["decisions"]).is_file() and f"decisions: {data['decisions']}" in text
+    assert json.loads(run("rules", "show", "jilin", "--json").output)["decisions"].endswith("rules/jilin.md")
+    house = tmp_path / "house.yaml"
+    house.write_text("id: house\nextends: riichi\nnames: {zh: 家规, en: House}\n", encoding="utf-8")
+    (tmp_path / "house.md").write_text("not a built-in ruleset's document\n", encoding="utf-8")
+    shown = json.loads(run("rules", "show", str(house), "--json").output)
+    assert shown["decisions"].endswith("rules/riichi.md")  # the built-in one it extends

@@ -152,6 +152,21 @@ def test_bad_values_with_dask_are_exit_3(tmp_path: Path, args: list[str], said: 
     assert r.exit_code == 3 and said in r.stderr, r.output
 
 
+def test_a_csv_without_a_hand_column_stops_before_the_cluster(tmp_path: Path) -> None:
+    """One message for the file, exit 2, before a cluster is started or a partition written."""
+    pytest.importorskip("distributed")
+    good = tmp_path / "h.txt"
+    good.write_text(WIN + "\n", encoding="utf-8")
+    bad = tmp_path / "h.csv"
+    bad.write_text(f"tiles,base\n{WIN},2\n" * 100, encoding="utf-8")
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["batch", str(good), str(bad), "--dask", "local", "--format", "jsonl", "-o", str(out)],
+                      env=ENV)
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert r.stderr.startswith(f"mjcalc: {bad}: the CSV header (line 1) has no 'hand' column")
+    assert not out.exists()
+
+
 def test_several_files_without_dask_and_globs_matching_nothing(tmp_path: Path) -> None:
     path = tmp_path / "h.txt"
     path.write_text(WIN + "\n", encoding="utf-8")

@@ -126,7 +126,7 @@ ZH_COMMANDS = [
     ["score", "19m19p19s1234567z 1m", "--rules", "riichi"],
     ["score", "123m456p789s234p55s +riichi +zimo +dora=1m +honba=1 +sticks=1", "--rules", "riichi"],
     ["score", "123m456p789s111z22z +zimo +seat=E +cap=10"],  # a cap's notes
-    ["score", "1111m3344p5566s77z +zimo +seat=E", "--rules", "changchun-mil"],  # a fan cap per payer
+    ["score", "111m223344p5599s 1m +duibao +bao=1m +seat=E", "--rules", "changchun-mil"],  # a fan cap per payer
     ["score", "234m456m789m123p456p1s 1s +seat=E +lian=2", "--rules", "taiwan"],
     ["score", "123m456m789m123p45p 6p", "--rules", "mcr"],
     ["score", "2345m345678p55s5m +hui=5m +zimo", "--rules", "meihe"],

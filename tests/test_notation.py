@@ -7,7 +7,7 @@ import pytest
 from mjcalc import tiles as T
 from mjcalc.engine import Request, score_line
 from mjcalc.hand import TileRules, build_hand
-from mjcalc.notation import parse_line
+from mjcalc.notation import FlagWord, parse_line
 from mjcalc.readings import tiles_of
 from mjcalc.ruleset import load_ruleset
 
@@ -56,6 +56,51 @@ def test_special_kong() -> None:
 @pytest.mark.parametrize("line", ["123m456p789sEEESS", "123m456p789s东东东南南", "123m456p789s1z1z1z2z2z"])
 def test_three_spellings_of_honors(line: str) -> None:
     assert hand_of(line) == hand_of(FIRST)
+
+
+@pytest.mark.parametrize("line", ["123万456筒789条东东东南南", "123萬456餅789條東東東南南", "123万456饼789索111z22z",
+                                  "１２３万４５６筒７８９条１１１ｚ２２ｚ", "1万2万3万456p789s东东东南南"])
+def test_chinese_suits_after_digits(line: str) -> None:
+    assert hand_of(line) == hand_of(FIRST)
+    assert score_line(line).hand.text() == score_line(FIRST).hand.text()  # written back in letters
+
+
+def test_chinese_suits_wherever_a_tile_is_read() -> None:
+    assert hand_of("23m456p789s22z [111z] 1万") == hand_of("23m456p789s22z [111z] 1m")
+    assert hand_of("456p12s22z [123万] (7777条) 3条") == hand_of("456p12s22z [123m] (7777s) 3s")
+    assert hand_of("23m456p789s22z {1234z} 1m +win=1萬") == hand_of("23m456p789s22z {1234z} 1m")
+    line = score_line("123m456p789s111z22z +bao=5万 +win=2z")
+    assert line.ctx.bao == T.parse_tile("5m")
+    riichi = Request("riichi")
+    assert score_line("123m406p789s111z22z +riichi +dora=3筒9条 +ura=1饼",
+                      riichi).ctx == score_line("123m406p789s111z22z +riichi +dora=3p9s +ura=1p", riichi).ctx
+    assert score_line("123m456p78s5m11z22z 9s +hui=5萬", Request("meihe")).best.candidate.subs == {"5m": "1z"}
+    assert score_line("123m456p789s111z22z", Request(flags=[FlagWord("bao", "5万", None)])).ctx.bao == \
+        T.parse_tile("5m")
+    import mjcalc.api
+
+    assert mjcalc.api.check("123万456筒789条东东东南南", "fan 3 points 16")["correct"]  # a homework line
+    assert mjcalc.api.score("123万456筒789条东东东南南 +bao=5万") == {**mjcalc.api.score("123m456p789s111z22z +bao=5m"),
+                                                               "input": "123万456筒789条东东东南南 +bao=5万"}
+
+
+@pytest.mark.parametrize(("line", "column", "words"), [
+    ("123万456筒789条东东东南x", 17, "unexpected 'x'"),     # one character is one column, 万 and 东 included
+    ("万23万456筒789条东东东南南", 1, "suit '万' has no digits before it"),
+    ("123m456p789s东东东南南 条", 19, "suit '条' has no digits before it"),
+    ("123万456筒789条东东东南南 +bao=5索x", 19, "is not a tile"),  # the caret under the flag
+    ("123万456筒789条东东东南南南南南", 20, "fifth"),
+    ("123万456筒789条11东", 13, "digits '11' need a suit letter (m, p, s, z; or 万 筒 条)"),
+    ("123万456筒789条东东东南南 3", 19, "need a suit letter after them (m, p, s, z; or 万 筒 条)"),
+])
+def test_chinese_suits_errors_point_at_the_column_as_typed(line: str, column: int, words: str) -> None:
+    r = score_line(line)
+    assert r.result == "error" and r.error.column == column and words in r.error.message, r.error
+    echo, caret = r.error.caret(line).split("\n")
+    # the caret under the character: each Chinese character takes two cells of the terminal
+    before = line[: column - 1]
+    assert caret.index("^") == 2 + len(before) + sum(1 for ch in before if ord(ch) > 0x2E80)
+    assert echo == "  " + line
 
 
 def test_suit_letter_may_repeat() -> None:

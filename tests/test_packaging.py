@@ -21,3 +21,18 @@ def test_rules_ship_as_package_data() -> None:
     assert '"mjcalc.rules" = "rules"' in text
     assert '"mjcalc.rules" = ["*.yaml", "*.md"]' in text
     assert list((ROOT / "rules").glob("*.yaml"))
+
+
+def test_each_rulesets_decisions_document_ships_beside_it() -> None:
+    """``rules show`` names a ruleset's decisions document, found beside the built-in files: in a checkout its
+    rules/, installed the package's (run against an installed package, this shows the .md files were shipped)."""
+    from mjcalc.ruleset import builtin_dir, builtin_names, decisions_of, load_ruleset
+
+    home = Path(builtin_dir()).resolve()
+    docs = {name: decisions_of(load_ruleset(name)) for name in builtin_names()}
+    for name in ("jilin", "meihe", "mcr", "riichi", "taiwan"):
+        assert docs[name] == str(home / f"{name}.md"), name
+    assert docs["taiwan-common"] == docs["taiwan"]  # a preset without its own: its parent's
+    assert docs["changchun-mil"] == docs["changchun"]
+    for doc in docs.values():
+        assert doc is None or (Path(doc).is_file() and Path(doc).parent == home)

@@ -420,6 +420,8 @@ def test_phone_screenshot_without_horizontal_scroll(page: Page, tmp_path: Path) 
     page.locator("#notation").fill("123m456p789s " * 30 + "11111z")
     settled(page)
     no_horizontal_scroll(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(folder / "phone-390-error.png"))
     page.locator("#lang-zh").click()
     pick_ruleset(page, "taiwan")
     page.locator("#notation").fill("123456789m123p9s [456p] 1f 9s +zimo")
@@ -427,3 +429,204 @@ def test_phone_screenshot_without_horizontal_scroll(page: Page, tmp_path: Path) 
     no_horizontal_scroll(page)
     page.screenshot(path=str(folder / "phone-390-taiwan-zh.png"), full_page=True)
     assert (folder / "phone-390x844.png").stat().st_size > 10_000
+
+
+# ---------------------------------------------------------------- text that can be read whole, on a phone
+
+# Every problem with the page's text as it is laid out now: a list of strings, empty when all is well.
+# - clipped: a visible text's line box lies outside the box of a block ancestor (cut by overflow, a line clamp,
+#   an ellipsis, or sticking out of its button or cell); a scroll container (overflow auto / scroll) is
+#   deliberate: what is inside it is not followed further out. The form fields are left out here (the picker
+#   is measured apart), and so is the screen readers' label (.sr).
+# - broken: a word laid out on two lines. A word is a run of letters and digits (a hyphen, a space or a
+#   bracket ends it); a run of Chinese characters is a word in a short text (12 characters or fewer: a
+#   button, a header, a name) and in a text without Chinese sentence punctuation (a formula, the fu sum),
+#   but not in a sentence, where Chinese may break between any two characters.
+# - picker: a ruleset's name in the picker is wider than the picker can show (20 px are left for its arrow);
+#   a select drawn unseen under text of the page's own (that text is checked as any other) is not measured.
+LAYOUT_PROBLEMS = r"""
+() => {
+  const problems = [];
+  const say = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + (typeof el.className === "string" && el.className.trim() ? "." + el.className.trim().split(/\s+/).join(".") : "");
+  const skip = (el) => el.closest("script, style, input, select, textarea, option, .sr, [hidden]")
+    || !el.checkVisibility({visibilityProperty: true});  // inside a closed <details>, or not drawn
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const WORD = /[\p{L}\p{N}'’]+/gu;
+  const HAN = /\p{Script=Han}/u;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    if (!text.trim() || skip(node.parentElement)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+    if (!rects.length) continue;  // not laid out (display: none somewhere above)
+    // clipped: every line box inside each block ancestor, up to the first scroll container
+    for (let box = node.parentElement; box && box !== document.documentElement; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (style.display.startsWith("inline") && !style.display.includes("-")) continue;  // an inline span
+      if (["auto", "scroll"].includes(style.overflowX) || ["auto", "scroll"].includes(style.overflowY)) break;
+      const b = box.getBoundingClientRect();
+      const out = rects.find((r) => r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1
+        || r.bottom > b.bottom + 1);
+      if (out) {
+        problems.push(`clipped: "${text.trim().slice(0, 60)}" in ${say(node.parentElement)} goes outside ${say(box)}`
+          + ` (${Math.round(out.left)}..${Math.round(out.right)} x ${Math.round(out.top)}..${Math.round(out.bottom)}`
+          + ` outside ${Math.round(b.left)}..${Math.round(b.right)} x ${Math.round(b.top)}..${Math.round(b.bottom)})`);
+        break;
+      }
+    }
+    // broken: each word's own range on one line
+    const short = [...text.trim()].length <= 12 || !/[，。、：；！？]/.test(text);
+    for (const m of text.matchAll(WORD)) {
+      const parts = HAN.test(m[0]) ? (short ? [m] : []) : [m];
+      for (const part of parts) {
+        const w = document.createRange();
+        w.setStart(node, part.index);
+        w.setEnd(node, part.index + part[0].length);
+        const tops = new Set([...w.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top / 3)));
+        if (tops.size > 1) problems.push(`broken: "${part[0]}" in ${say(node.parentElement)} ("${text.trim().slice(0, 60)}")`);
+      }
+    }
+  }
+  if (document.scrollingElement.scrollWidth > innerWidth) problems.push("the page scrolls sideways");
+  // the picker: each ruleset's name as the closed picker draws it, in the picker's font
+  const sel = document.getElementById("ruleset");
+  const style = getComputedStyle(sel);
+  if (style.opacity === "0") return problems;
+  const pen = document.createElement("canvas").getContext("2d");
+  pen.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = sel.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+  for (const o of sel.options) {
+    const wide = pen.measureText(o.text).width;
+    if (wide > room) problems.push(`picker: "${o.text}" is ${Math.round(wide)} px, the picker shows ${Math.round(room)}`);
+  }
+  return problems;
+}
+"""
+
+# The error's echo: where its offending character and its caret are drawn, and the box that shows them.
+ECHO_PLACES = r"""
+(column) => {
+  const echo = document.getElementById("error-echo");
+  const nodes = [];
+  const walker = document.createTreeWalker(echo, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
+  const all = nodes.map((n) => n.textContent).join("");
+  const place = (at) => {  // the rectangle of the character at code unit `at` of the echo's text
+    let start = 0;
+    for (const n of nodes) {
+      if (at < start + n.textContent.length) {
+        const r = document.createRange();
+        r.setStart(n, at - start);
+        r.setEnd(n, at - start + 1);
+        const b = r.getBoundingClientRect();
+        return {left: b.left, right: b.right, top: b.top, bottom: b.bottom};
+      }
+      start += n.textContent.length;
+    }
+    return null;
+  };
+  const lines = all.split("\n");
+  const offending = [...lines[0]].slice(0, column - 1).join("").length;  // code points, as the column counts
+  const caret = lines[0].length + 1 + lines[1].indexOf("^");
+  const box = echo.getBoundingClientRect();
+  return {lines, char: place(offending), caret: place(caret),
+          box: {left: box.left + echo.clientLeft, right: box.left + echo.clientLeft + echo.clientWidth,
+                top: box.top, bottom: box.bottom}};
+}
+"""
+
+
+def layout_problems(page: Page) -> list[str]:
+    page.evaluate("document.fonts.ready")
+    return page.evaluate(LAYOUT_PROBLEMS)
+
+
+# The page in each state a player meets it, each ruleset's own controls and tables: (ruleset, line).
+SEEN = [
+    ("changchun", ""),
+    ("changchun", "123m456p13s777z55z 2s +from=W +closed=N"),
+    ("changchun", "123m456p789s11z22z"),  # waiting: the waits table
+    ("changchun", "123m456m789m111z22z"),  # not a win
+    ("changchun-mil", "123m456p9s [789s] [111z] 9s"),
+    ("meihe", "111555m999p3s227z 5m +zimo +hui=5m"),  # a wildcard, kong points
+    ("riichi", "234m067p78s111z99s 9s +riichi +zimo +honba=1 +sticks=1 +dora=3m"),
+    ("mcr", "4567899m [123m] [111m] 1f 9m"),
+    ("taiwan-common", "123456789m123p9s [4444p] 2f 9s +zimo"),
+    ("jilin", "123m456p789s11111z"),  # an error
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_text_is_clipped_and_no_word_broken_at_390_px(page: Page, lang: str) -> None:
+    page.locator(f"#lang-{lang}").click()
+    settled(page)
+    page.locator("#options-card summary").click()
+    seen: list[str] = []
+    for rules, line in SEEN:
+        pick_ruleset(page, rules)
+        page.locator("#notation").fill(line)
+        settled(page)
+        assert page.locator("#result").get_attribute("data-line") in (line, None, ""), line
+        seen += [f"{rules} {line!r}: {p}" for p in layout_problems(page)]
+    assert not seen, "\n".join(seen)
+
+
+@pytest.mark.parametrize("width", [320, 430])
+def test_every_ruleset_reads_whole_at_320_and_430_px(browser: Browser, server: str, width: int) -> None:
+    """The controls (the picker showing each ruleset's name, the modes, the context) at a small and a large
+    phone, in both languages."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US", has_touch=True,
+                                  is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.goto(server)
+        settled(phone)
+        seen: list[str] = []
+        for lang in ("en", "zh"):
+            phone.locator(f"#lang-{lang}").click()
+            settled(phone)
+            for rules in mjcalc.api.rulesets():
+                pick_ruleset(phone, rules)
+                seen += [f"{lang} {rules}: {p}" for p in layout_problems(phone)]
+        assert not seen, "\n".join(seen)
+    finally:
+        context.close()
+
+
+# Errors whose caret must land under the right character: wide characters (Chinese, full-width) before the
+# column, a column in the middle, and a line far wider than a phone (its echo scrolls to the caret).
+ERRORS = ["123m456p789s东东东南南 5q", "１２３ｍ456p789s111z22q", "123万456筒789条11东", "123m456p789s11111z",
+          "123m456p789s " * 12 + "11111z"]
+
+
+@pytest.mark.parametrize("width", [320, 390, 430])
+def test_an_error_is_shown_whole_with_its_caret_under_the_column(browser: Browser, server: str, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US", has_touch=True,
+                                  is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.goto(server)
+        settled(phone)
+        for lang in ("en", "zh"):
+            phone.locator(f"#lang-{lang}").click()
+            settled(phone)
+            for line in ERRORS:
+                phone.locator("#notation").fill(line)
+                settled(phone)
+                error = mjcalc.score(line, rules="changchun", lang=lang)["error"]
+                expect(phone.locator("#error")).to_be_visible()
+                expect(phone.locator("#error-message")).to_contain_text(error["message"])
+                assert layout_problems(phone) == [], (width, lang, line)
+                places = phone.evaluate(ECHO_PLACES, error["column"])
+                assert places["lines"][0] == line.strip() or places["lines"][0] == line, places["lines"]
+                char, caret, box = places["char"], places["caret"], places["box"]
+                middle = (caret["left"] + caret["right"]) / 2
+                assert char["left"] <= middle <= char["right"], (width, lang, line, char, caret)
+                assert caret["top"] >= char["bottom"] - 1, "the caret is on the line under the echo"
+                for seen in (char, caret):  # both in view inside the echo's box, scrolled there if need be
+                    assert box["left"] - 1 <= seen["left"] and seen["right"] <= box["right"] + 1, (width, line, seen, box)
+                    assert box["top"] <= seen["top"] and seen["bottom"] <= box["bottom"], (width, line, seen, box)
+    finally:
+        context.close()

@@ -66,6 +66,16 @@ KAZOE_YAKUMAN: Final = N_("kazoe yakuman")
 KAZOE_SANBAIMAN: Final = N_("kazoe sanbaiman")
 
 
+def yakuman_shown(awards: list[Award] | tuple[Award, ...], han: int) -> str | None:
+    """What a table shows of yakuman items (a hand's, or one item's) instead of their ``han``: the limit they
+    make (``double yakuman`` for 26), as their han count yakuman, 13 each, and are no han a hand has. None when
+    no item is a yakuman."""
+    for award in awards:
+        if award.item.tier == "yakuman":
+            return MULTIPLE_NAMES.get(min(han // 13, MAX_YAKUMAN), YAKUMAN)
+    return None
+
+
 # --- predicates ----------------------------------------------------------------------------------------
 
 
@@ -304,7 +314,8 @@ def _note_of(han: int, fu: int, base: int, limit: str | None) -> str:
 def _sticks_formula(sticks: int) -> str:
     found = _STICKS.get(sticks)
     if found is None:
-        found = remember(_STICKS, sticks, Msg("{sticks} riichi stick(s) × 1000", sticks=sticks))
+        found = remember(_STICKS, sticks, Msg("{sticks} riichi stick × 1000" if sticks == 1 else
+                                              "{sticks} riichi sticks × 1000", sticks=sticks))
     return found
 
 

@@ -27,8 +27,8 @@ def error_text(kind: str, message: str, column: int | None = None) -> str:
 
 
 def catalogue() -> dict[str, Any]:
-    """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file``
-    by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
+    """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
+    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
     import os
 
     from ..api import rulesets
@@ -36,8 +36,9 @@ def catalogue() -> dict[str, Any]:
 
     found = rulesets()
     for shown in found.values():
-        if isinstance(shown.get("file"), str):
-            shown["file"] = os.path.basename(shown["file"])
+        for key in ("file", "decisions"):
+            if isinstance(shown.get(key), str):
+                shown[key] = os.path.basename(shown[key])
     flags = [f.to_json() for f in FLAGS]
     return {"rulesets": found, "flag_defs": flags, "labels": labels()}
 

@@ -84,8 +84,9 @@ def expand(group: str) -> list[int]:
 
 
 def special_kind(ts: list[int], mil: bool) -> tuple[str, int]:
-    """(kind, extras) of a special kong.  changchun-mil: 旋风杠 needs any three different winds, and
-    1s is wild inside a special kong."""
+    """(kind, extras) of a special kong.  changchun-mil: 旋风杠 needs any three different winds, and 1s is
+    wild inside any special kong and as a tile added to one ({1m1s1s}, {123z1s}, {1m1p1s1s}); every tile beyond
+    the three it needs is an added tile (加杠)."""
     kinds = set(ts)
     if not mil:
         for sp, core in (("xuanfeng", WINDS), ("xi", DRAGONS), ("yaodan", YAO_DAN), ("jiudan", JIU_DAN)):
@@ -93,13 +94,12 @@ def special_kind(ts: list[int], mil: bool) -> tuple[str, int]:
                 return sp, len(ts) - len(core)
         raise ValueError(f"not a Changchun special kong: {ts}")
     one_s = t("1s")
-    if kinds == set(YAO_DAN):
-        return "yaodan", len(ts) - 3
     wild = ts.count(one_s)
     rest = kinds - {one_s}
-    for sp, core, need in (("xuanfeng", WINDS, 3), ("xi", DRAGONS, 3), ("jiudan", JIU_DAN, 3)):
-        if rest and rest <= core and len(rest) + wild >= need:
-            return sp, len(ts) - need
+    # 幺蛋 first: there a 1s is also itself, so three 1s are a 幺蛋 rather than three wild tiles of another kong
+    for sp, core in (("yaodan", YAO_DAN), ("xuanfeng", WINDS), ("xi", DRAGONS), ("jiudan", JIU_DAN)):
+        if rest <= core and len(rest) + wild >= 3:
+            return sp, len(ts) - 3
     raise ValueError(f"not a changchun-mil special kong: {ts}")
 
 
@@ -232,9 +232,6 @@ DEFAULTS = {
 # Interpretation switches, for the places where the spec text can be read two ways.  The defaults are
 # the literal reading; the test reports a disagreement that a switch explains as that class.
 LITERAL = {
-    # changchun-mil: 夹 / 单吊 / 单和 1 "(as above)" — only 飘和 is said to get "no extra 单吊"; a
-    # seven-pairs hand won on the tile that completes a pair is read as 单吊.
-    "mil_seven_pairs_single_wait": True,
     # changchun-mil: a 1s standing wild inside a special kong is still a physical 1s: with three more 1s
     # the player "holds all four" (夹胡's waits) and no wildcard may stand for a fifth 1s.  (For the win
     # conditions it counts as the tile it stands for, as the spec says of wildcards.)
@@ -308,23 +305,45 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
     discarder = None if self_drawn else (s.frm or SEATS[(SEATS.index(s.seat) + 2) % 4])
     payers = next_seats(s.seat)
     open_hand = any(m.kind in ("chi", "pon", "kong") for m in melds)
+    # mil 门清 is 未吃、碰、明杠: a tile added to a special kong is a 加杠 (小明杠) and opens the hand too
+    special_added = any(m.kind == "special" and m.extras > 0 for m in melds)
     meld_tiles = [x for m in melds for x in m.tiles]
     # for the win conditions a wild 1s inside a special kong counts as the tile it stands for
-    cond_meld_tiles = [stands_for(m, x) if mil else x for m in melds for x in m.tiles]
+    cond_meld_tiles = [x for m in melds for x in (logical_tiles(m) if mil else m.tiles)]
     has_special = any(m.kind == "special" for m in melds)
     meld_has_triplet = any(m.kind in ("pon", "kong", "ankong") for m in melds)
     meld_all_triplets = all(m.kind != "chi" for m in melds)
-    # changchun: 1 a special kong, each 补 tile one more; mil: 1 per tile
-    kp = kong_points(melds, base, (lambda m: len(m.tiles)) if mil else (lambda m: 1 + m.extras))
+    # mil 手把一: "暗杠计为手牌", a concealed kong is tiles in hand; changchun: every kong is declared
+    shown = sum(m.kind != "ankong" for m in melds) if mil else len(melds)
+    # 1 a special kong, each 补 / added tile one more (mil: "1 from each when shown", each added tile a 加杠)
+    kp = kong_points(melds, base, lambda m: 1 + m.extras)
 
     others = list(s.concealed)
     others.remove(s.win)  # the 13-tile hand's concealed part
     held13 = counts_of(others + meld_tiles)
     if mil and not interp["mil_wild_1s_is_held_1s"]:
-        held13[t("1s")] -= sum(m.tiles.count(t("1s")) for m in melds
-                               if m.kind == "special" and m.special != "yaodan")
+        held13[t("1s")] -= sum(m.tiles.count(t("1s")) - logical_tiles(m).count(t("1s")) for m in melds
+                               if m.kind == "special")
     all_waits = shape_waits(others, nsets, mil)
     waits = {k for k in all_waits if held13[k] < 4}
+
+    def failed_conditions(conc: list[int], dec) -> list[str]:
+        whole = conc + cond_meld_tiles
+        seven = len(dec) == 7
+        pair, sets = dec[0][1], dec[1:]
+        piao = not seven and meld_all_triplets and all(kind == "trip" for kind, _ in sets)
+        checks = (
+            ("three_suits", {0, 1, 2} <= {suit(k) for k in whole}),
+            ("terminal", any(is_terminal(k) or k in HONORS for k in whole)),
+            ("triplet", seven or meld_has_triplet or any(kind == "trip" for kind, _ in sets) or has_special
+             or pair in DRAGONS),
+            ("one_tile_left", shown < 4 or piao),
+        )
+        return [n for n, ok in checks if not ok]
+
+    # mil 单和: "只能和这一张牌" — the waits on which the hand could make a legal win (every condition held)
+    legal = {k for k in waits if any(not failed_conditions([*others, k], dec)
+                                     for dec in decompositions(counts_of([*others, k]), nsets, mil))}
 
     # with mobao the winning tile is a wildcard; it never stands for a fifth copy of a tile
     candidates = [x for x in range(34) if held13[x] < 4] if s.mobao else [s.win]
@@ -334,21 +353,13 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
     failed_all: set[str] = set()
     for x in candidates:
         conc = [*others, x]
-        whole = conc + cond_meld_tiles
-        cond_three_suits = {0, 1, 2} <= {suit(k) for k in whole}
-        cond_terminal = any(is_terminal(k) or k in HONORS for k in whole)
         any_dec = False
         for dec in decompositions(counts_of(conc), nsets, mil):
             any_dec = True
             seven = len(dec) == 7
-            pair = dec[0][1]
             sets = dec[1:]
             piao = not seven and meld_all_triplets and all(kind == "trip" for kind, _ in sets)
-            cond_triplet = (seven or meld_has_triplet or any(kind == "trip" for kind, _ in sets)
-                            or has_special or pair in DRAGONS)
-            cond_one_left = nsets > 0 or piao
-            failed = [n for n, ok in (("three_suits", cond_three_suits), ("terminal", cond_terminal),
-                                      ("triplet", cond_triplet), ("one_tile_left", cond_one_left)) if not ok]
+            failed = failed_conditions(conc, dec)
             if failed:
                 failed_all.update(failed)
                 continue
@@ -368,10 +379,12 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
                     else:
                         placements.add("open")
             for pl in placements:
-                single = (not piao) and (pl in ("pair", "closed", "edge") or waits == {x})
-                if seven and mil and not interp["mil_seven_pairs_single_wait"]:
-                    single = False
-                items = items_for(s, mil, self_drawn, single, piao, seven, open_hand, conc)
+                # mil: 夹 / 单吊 / 单和 are for the basic shape only ("基本和牌型中…"): never with seven pairs
+                only = legal == {x} if mil else waits == {x}
+                single = not piao and not (mil and seven) and (pl in ("pair", "closed", "edge") or only)
+                # mil: seven pairs are "必然门清，与门清不复合": no 门清 with them
+                closed = not open_hand and not (mil and (seven or special_added))
+                items = items_for(s, mil, self_drawn, single, piao, seven, closed, conc, x)
                 fan = sum(v for _, v in items)
                 fans_seen.add(fan)
                 raw = raw_payments(fan, s, payers, discarder, opts, mil)
@@ -388,6 +401,8 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
         res = Result("not_a_win", failed=sorted(failed_all))
         if wild_decides:
             res.features.add("mil:wild_1s_decides_three_suits")
+        if mil and shown == 4 and nsets == 0 and "one_tile_left" in failed_all:
+            res.features.add("mil:one_tile_left_refused")
         return res
     _, fan, items, raw, reading = best
     # changchun-mil: 6 fan per payer, all adjustments included (at most 64 x base per payment)
@@ -401,24 +416,37 @@ def score_situation(s: Situation, opts: dict, mil: bool = False, interp: dict = 
     feats = features(s, opts, mil, items, reading, raw, others, nsets, all_waits, waits, fans_seen, discarder)
     if wild_decides:
         feats.add("mil:wild_1s_decides_three_suits")
+    if mil:
+        if legal != waits and reading[2] not in ("pair", "closed", "edge") and legal == {reading[0]}:
+            feats.add("mil:single_wait_by_legal_waits")
+        if nsets == 0 and shown < 4:
+            feats.add("mil:concealed_kong_is_tiles_in_hand")
+        if special_added and not open_hand:
+            feats.add("mil:special_added_opens")
+        if len(reading[1]) == 7 and 4 in counts_of(others) and "seven_pairs" in {i for i, _ in items}:
+            feats.add("mil:four_held_is_seven_pairs")
     # OUTPUT.md: fan is what every payment holds; 庄 (mil) is on every payment when the dealer wins
     return Result("win", fan + (mil and s.seat == "E"), items, pay, kong, net, sum(pay.values()), reading=reading,
                   features=feats)
 
 
-def stands_for(m: Meld, x: int) -> int:
-    """changchun-mil: 1s is wild inside a special kong; which tile it stands for (a representative: only
-    suit and terminal / honor matter for the conditions)."""
-    if x != t("1s") or m.kind != "special" or m.special == "yaodan":
-        return x
-    if m.special == "xuanfeng":
-        return min(WINDS - set(m.tiles))
-    if m.special == "xi":
-        return min(DRAGONS - set(m.tiles))
-    return min(JIU_DAN - set(m.tiles))
+def logical_tiles(m: Meld) -> list[int]:
+    """changchun-mil: a meld's tiles as they count for the win conditions. In a special kong each wild 1s
+    stands for a kind of the kong it lacks, else (an added tile) for one of its kinds — a 1s on a 幺蛋 is itself
+    (only suit and terminal / honor matter for the conditions)."""
+    if m.kind != "special":
+        return m.tiles
+    core = {"xuanfeng": WINDS, "xi": DRAGONS, "yaodan": YAO_DAN, "jiudan": JIU_DAN}[m.special]
+    one_s = t("1s")
+    real = [x for x in m.tiles if x != one_s]
+    missing = sorted(core - set(real))
+    out = list(real)
+    for _ in range(m.tiles.count(one_s)):
+        out.append(missing.pop(0) if missing else one_s if one_s in core else min(core))
+    return out
 
 
-def items_for(s, mil, self_drawn, single, piao, seven, open_hand, conc) -> list[tuple[str, int]]:
+def items_for(s, mil, self_drawn, single, piao, seven, closed, conc, x) -> list[tuple[str, int]]:
     """The winner-side items (those every payer pays); per-payer adjustments are in raw_payments."""
     items = [("basic_win", 0 if mil else 1)]
     if self_drawn:
@@ -432,10 +460,11 @@ def items_for(s, mil, self_drawn, single, piao, seven, open_hand, conc) -> list[
     if piao:
         items.append(("all_triplets", 2))
     if seven:
-        items.append(("luxury_seven_pairs", 4) if 4 in counts_of(conc) else ("seven_pairs", 3))
+        # 豪华七对: "听牌为手中已经有的一对" — the winning tile makes the four; a four held before is 七对
+        items.append(("luxury_seven_pairs", 4) if counts_of(conc)[x] == 4 else ("seven_pairs", 3))
     if s.seat == "E" and not mil:
         items.append(("dealer_win", 1))
-    if not open_hand:
+    if closed:
         items.append(("closed_win", 1))
     return items
 
@@ -499,8 +528,8 @@ def features(s, opts, mil, items, reading, raw, others, nsets, all_waits, waits,
             feats.add(f"dadan:{m.kind}")
         if m.kind == "special":
             feats.add(f"special:{m.special}:extras={m.extras}")
-            if mil and t("1s") in m.tiles and m.special != "yaodan":
-                feats.add("mil:special_1s_wild")
+            if mil and m.tiles.count(t("1s")) > logical_tiles(m).count(t("1s")):
+                feats.add("mil:special_1s_wild" + (":added" if m.extras and t("1s") in m.tiles[3:] else ""))
     if opts["dealer_pays_extra"] and s.seat != "E":
         feats.add("dealer_pays_extra")
     if discarder and opts["discarder_pays_all"]:

@@ -159,16 +159,18 @@ def build(rng: random.Random, mode: str, rules: str = "changchun"):
                 # 旋风杠 needs any three different winds; the fourth, if any, is an extra tile
                 core = rng.sample(XUANFENG, 3)
                 extras = rng.choices([0, 1], [70, 30])[0]
-            wild = mil and sp in ("xuanfeng", "xi") and rng.random() < 0.3
+            wild = mil and rng.random() < 0.3
             if wild:
                 # 1s is wild inside a special kong (mil): it stands for one of the core tiles
                 core = list(core)
                 core[rng.randrange(len(core))] = 18
             real = [k for k in core if k != 18]
-            ts = b.pick(lambda core=core, extras=extras, real=real: core + [rng.choice(real) for _ in range(extras)])
+            # mil: 1s is wild as a tile added to a special kong too
+            added = [*real, 18] if mil and rng.random() < 0.3 else real
+            ts = b.pick(lambda core=core, extras=extras, added=added: core + [rng.choice(added) for _ in range(extras)])
             if ts is None:
                 return None
-            if wild:
+            if 18 in ts and (wild or added != real):
                 text = "{" + fmt([k for k in ts if k != 18]) + "".join("1s" for k in ts if k == 18) + "}"
             elif sp in ("xuanfeng", "xi"):
                 text = "{" + fmt(ts, sort=rng.random() < 0.5) + "}"

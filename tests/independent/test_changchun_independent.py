@@ -23,13 +23,7 @@ SEED = 20240601
 COUNTS = {"changchun": 3000, "changchun-mil": 1500, "jilin": 1500}
 
 # interpretation switch -> why mjcalc's output differs from the reference's literal reading
-KNOWN = {
-    "mil_seven_pairs_single_wait": (
-        "changchun-mil: mjcalc never gives 单吊 (+1) on seven pairs; changchun.md says '夹 / 单吊 / 单和 1 "
-        "(as above), 飘和 2 (no extra 单吊)' — only 飘和 is excluded, and 'as above' awards it when the "
-        "winning tile completes the pair. Literal text: +1; spec intent unclear (七对 is always a pair wait)."
-    ),
-}
+KNOWN: dict[str, str] = {}
 
 
 def reference(rules: str, line: str, options: dict, interp: dict | None = None):
@@ -76,6 +70,18 @@ def test_reference_worked_examples(line, payments):
     assert mjcalc_summary(line, {})["payments"] == payments
 
 
+@pytest.mark.parametrize(("line", "payments", "fan"), [
+    # MIL 2024 book example 9 (changchun.md): 七对 3; discarder N (not ready, 包庄) pays 16 + 16 + 8 = 40
+    ("9m448899p778899s 9m +baozhuang", {"N": 40}, 3),
+    # 单和: 4m would leave no terminal, so 1m is the only tile that wins (changchun.md)
+    ("23m45688p345666s 1m", {"W": 4, "N": 8, "E": 8}, 2),
+])
+def test_reference_book_examples(line, payments, fan):
+    res = changchun_ref.score(line, rules="changchun-mil")
+    assert res.result == "win" and res.payments == payments and res.fan == fan
+    assert mjcalc_summary(line, {}, "changchun-mil")["payments"] == payments
+
+
 def test_generator_covers_the_rules():
     """The random situations exercise every rule the comparison is meant to check."""
     seen = collections.Counter()
@@ -98,7 +104,9 @@ def test_generator_covers_the_rules():
     ]:
         assert seen[f"changchun:{feature}"] > 0, feature
     for feature in ["seven_pairs", "luxury_seven_pairs", "mil:special_1s_wild", "mil:wild_1s_decides_three_suits",
-                    "mil:baozhuang", "mil:six_fan_cap"]:
+                    "mil:baozhuang", "mil:six_fan_cap", "mil:special_1s_wild:added", "mil:four_held_is_seven_pairs",
+                    "mil:single_wait_by_legal_waits", "mil:concealed_kong_is_tiles_in_hand",
+                    "mil:one_tile_left_refused", "mil:special_added_opens"]:
         assert seen[f"changchun-mil:{feature}"] > 0, feature
     for feature in ["single_wait", "all_triplets", "closed_payer", "capped", "treasure", "matched_treasure"]:
         assert seen[f"jilin:{feature}"] > 0, feature

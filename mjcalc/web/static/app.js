@@ -429,10 +429,12 @@ function drawRulesetPicker() {
     const r = state.rulesets[id];
     const opt = document.createElement("option");
     opt.value = id;
-    opt.textContent = `${r.names[state.lang] || r.names.en} (${id})`;
+    opt.textContent = r.names[state.lang] || r.names.en;  // the name alone: the id is the share link's
+    opt.title = id;
     sel.appendChild(opt);
   }
   sel.value = state.rules;
+  $("ruleset-name").textContent = sel.selectedOptions.length ? sel.selectedOptions[0].textContent : "";
 }
 
 function drawModes() {
@@ -907,8 +909,14 @@ function showError(error, text) {
     const before = chars.slice(0, col - 1).join(""), at = chars[col - 1] || " ", after = chars.slice(col).join("");
     const mark = document.createElement("mark");
     mark.textContent = at;
-    echo.append(before, mark, after, "\n" + " ".repeat(col - 1) + "^");
+    // the caret line: the text before the column again, unseen, so the caret lands under the column even
+    // after characters wider than a space (东, full-width ｍ)
+    const pad = el("span", "pad", before);
+    pad.setAttribute("aria-hidden", "true");
+    echo.append(before, mark, after, "\n", pad, el("span", "caret", "^"));
     echo.hidden = false;
+    // a line wider than the phone: scroll its block to the column, not the page
+    echo.scrollLeft = Math.max(0, mark.offsetLeft - echo.clientWidth / 2);
   } else echo.hidden = true;
 }
 
@@ -1023,7 +1031,7 @@ function render(r, waits, text) {
     out.appendChild(el("p", "total", `${unitWord(unit)} ${r.fan}` + (r.fu ? ` · ${t("fu")} ${r.fu}` : "")
       + (r.limit ? ` · ${r.limit}` : "")));
     if ((r.fu_breakdown || []).length) {
-      out.appendChild(el("p", "muted", `${t("fu")} ${r.fu} = ` + r.fu_breakdown.map((f) => `${f.reason} ${f.fu}`).join(" + ")));
+      out.appendChild(el("p", "muted fu-sum", `${t("fu")} ${r.fu} = ` + r.fu_breakdown.map((f) => `${f.reason} ${f.fu}`).join(" + ")));
     }
     out.appendChild(table([`${t("payer")} → ${t("payee")}`, unitWord(unit), t("formula"), t("amount")],
       (r.payments || []).map((p) => {
