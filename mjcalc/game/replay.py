@@ -571,7 +571,9 @@ class Replay:
             leftover = self.table
             scores[ranking_of(scores)[0]] += leftover
         ranking = ranking_of(scores)
-        points = points_of(rules.points, scores, ranking, rules.start) if rules.points is not None else None
+        # points are the game's result (GAME.md: "at the end the ranking with points"): none while it goes on
+        points = points_of(rules.points, scores, ranking, rules.start) \
+            if rules.points is not None and self.ended else None
         grades: list[dict[str, Any] | None] | None = None
         if rules.grades:
             grades = []
