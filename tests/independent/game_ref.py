@@ -194,7 +194,8 @@ def kong_points(rules: str, meld: str, hui: str | None) -> int:
         need = sp.get("min", len(core))
         if len(present) + min(wilds, len(core) - len(present)) < need or len(tiles) < need:
             continue
-        return sp["points"] + sp["extra"] * max(0, len(tiles) - len(core))
+        # tiles beyond the kind's own count (MIL 旋风杠: any three winds, so a fourth wind is an added tile)
+        return sp["points"] + sp["extra"] * max(0, len(tiles) - need)
     raise ValueError(f"{meld!r} is not a special kong of {rules}")
 
 
@@ -589,7 +590,7 @@ class Game:
         if pao is not None:
             line_pao = f"{line} +pao={self.seat(pao)}"
             res = mjcalc.score(line_pao, rules=scorer_rules(self.rules), options=self.hand_opts)
-            if res["result"] == "error" and "pao" in (res.get("error") or {}).get("message", ""):
+            if res["result"] == "error" and "unknown flag '+pao'" in (res.get("error") or {}).get("message", ""):
                 # the hand scorer has no +pao: liability is settled here (GAME.md "Pao")
                 res = mjcalc.score(line, rules=scorer_rules(self.rules), options=self.hand_opts)
                 pao_by_game = True
