@@ -401,6 +401,10 @@ class Replay:
             gain, loss = rules.ready_pool // len(ready), rules.ready_pool // (4 - len(ready))
             for p in range(4):
                 changes[p] += gain if p in ready else -loss
+        if result.kongs and result.hui is None and rules.hand.wildcard_kongs:
+            # GAME.md: such a 荒庄 names the hand's wildcard kind (a concealed kong of it is priced apart)
+            raise GameError(f"hui: a drawn hand listing kongs names its wildcard kind under {rules.id} "
+                            '(hui 5m; JSON "hui": "5m")')
         wild = self._wild_kind(result.hui, None)
         entry.kongs = self._kongs(result.kongs, (), wild, changes)
         entry.riichi, entry.ready, entry.nagashi = riichi, ready, nagashi
