@@ -299,10 +299,9 @@ class Replay:
                                         "honba": honba, "sticks": sticks}
             if discarder is not None:
                 known["from"] = WINDS[(discarder - dealer) % 4]
-            if rules.streak:
-                known["lian"] = self.lian
-            if rules.deposit:
-                known["riichi"] = riichi_known
+            # in every family: a line's +lian=2 or +riichi where the game has no streak or riichi contradicts it
+            known["lian"] = self.lian
+            known["riichi"] = riichi_known
             if w.pao is not None:
                 known["pao"] = self.seat(w.pao)
             self._contradictions(w, riichi, known, given)
@@ -344,9 +343,10 @@ class Replay:
         for flag, (value, column) in given.items():
             if flag == "from" and w.discarder is None:
                 raise GameError(f"+from={value} in the line, but {self._why(flag, w, riichi, known)}", column)
-            if flag == "wriichi" and value and self.rules.deposit and w.winner not in riichi:
-                raise GameError(f"+wriichi in the line, but {self._name(w.winner)} is not in this result's riichi "
-                                "list", column)
+            if flag == "wriichi" and value and w.winner not in riichi:
+                why = f"{self.rules.id} has no riichi" if not self.rules.deposit else \
+                    f"{self._name(w.winner)} is not in this result's riichi list"
+                raise GameError(f"+wriichi in the line, but {why}", column)
             if flag in known and value != known[flag]:
                 shown = f"+{flag}" if isinstance(value, bool) and value else f"+{flag}={value}"
                 if flag == "riichi" and not value:
@@ -371,6 +371,8 @@ class Replay:
         if flag == "lian":
             return f"the dealer's streak is {self.lian}"
         if flag == "riichi":
+            if not self.rules.deposit:
+                return f"{self.rules.id} has no riichi"
             return f"{name}'s riichi is {'' if w.winner in riichi else 'not '}in this result's riichi list"
         assert w.pao is not None
         return f"the result names {self._name(w.pao)} liable, who sits {self.seat(w.pao)}"
