@@ -556,8 +556,10 @@ class Game:
             want["sticks"] = str(sticks)
         if fam == "taiwan":
             want["lian"] = str(self.lian)
+        # Q16: where the family keeps no honba, sticks or streak, the game's count is 0, which a line may repeat
+        state = {"honba": "0", "sticks": "0", "lian": "0", **want}
         for name in ("seat", "round", "from", "honba", "sticks", "lian"):
-            if name in given and (name not in want or str(given[name]).upper() != str(want[name]).upper()):
+            if name in given and (name not in state or str(given[name]).upper() != str(state[name]).upper()):
                 raise GameError(f"the line says +{name}={given[name]}, the game says "
                                 + (f"+{name}={want[name]}" if name in want else
                                    "self-drawn" if name == "from" else f"no +{name}"))
