@@ -489,7 +489,10 @@ class Replay:
                     raise GameError("a penalty is paid to someone else")
                 changes[offender] -= amount
                 changes[to] += amount
-        if result.riichi and not redeal:
+        if result.riichi and redeal:  # the hand is void: its declarations with it (their sticks go back)
+            raise GameError("riichi: a false win voids its hand, which is dealt again: its declarations are void "
+                            "and none is listed")
+        if result.riichi:
             raise GameError("riichi is declared in a hand that ends; this penalty does not end its hand")
         riichi = self._riichi(result.riichi)
         entry = self._new_entry(index, "redeal" if redeal else "penalty")
