@@ -102,7 +102,13 @@ def _win_cases() -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("case", _win_cases(), ids=lambda c: c["id"])
 def test_hand_written_case_agrees_with_the_reference(case: dict[str, Any]) -> None:
-    s = from_line(case["hand"], case.get("set", {}))
+    options = dict(case.get("set", {}))
+    if case.get("rules", "riichi") != "riichi":  # a preset: its hand options where they are not riichi's
+        from mjcalc.ruleset import load_ruleset
+
+        base, preset = load_ruleset("riichi").option_values({}), load_ruleset(case["rules"]).option_values({})
+        options = {**{k: v for k, v in preset.items() if k in base and v != base[k]}, **options}
+    s = from_line(case["hand"], options)
     ref = reference_score(s)
     expect = case["expect"]
     if expect.get("result", "win") == "not_a_win":
