@@ -82,13 +82,19 @@ def defaults_of(rules: str) -> dict[str, Any]:
 
 
 def hand_defaults_of(rules: str) -> dict[str, Any]:
-    """Hand options a preset sets (GAME.md): riichi-tenhou red fives on, open tanyao on, kiriage off."""
-    if rules == "riichi-tenhou":
-        return {"aka": "on", "kuitan": "on", "kiriage": "off"}
+    """Hand options the replayer sets beside the ruleset's own: none (Q9: a preset's hands are scored under the
+    preset itself, which holds its hand options)."""
     return {}
 
 
 def scorer_rules(rules: str) -> str:
+    """The ruleset a win is scored under: the game's own, presets included (GAME.md "Logs of online games": wins
+    are "re-scored by mjcalc under the game's rules (riichi-tenhou for Tenhou's own)")."""
+    return rules
+
+
+def cases_rules(rules: str) -> str:
+    """The hand case file a ruleset's winning lines may come from (a preset's are its family's)."""
     return "riichi" if rules.startswith("riichi") else rules
 
 
