@@ -137,6 +137,10 @@ LETTERS = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C"
            "东": "1z", "南": "2z", "西": "3z", "北": "4z", "白": "5z", "发": "6z", "中": "7z"}
 
 
+# docs/NOTATION.md: the suit may be written in Chinese after the digits (123万 is 123m)
+SUITS_ZH = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+
+
 def tiles_of(text: str) -> list[str]:
     """Tiles of a group in the notation: digits then a suit letter, or an honor letter / character."""
     out: list[str] = []
@@ -144,7 +148,8 @@ def tiles_of(text: str) -> list[str]:
     for ch in text:
         if ch.isdigit():
             digits += ch
-        elif ch in "mpsz":
+        elif ch in "mpsz" or ch in SUITS_ZH:
+            ch = SUITS_ZH.get(ch, ch)
             if not digits:
                 raise ValueError(f"suit letter {ch!r} without digits")
             out += [("5" if d == "0" else d) + ch for d in digits]
