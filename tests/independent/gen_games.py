@@ -551,6 +551,49 @@ def edge_games(rng: random.Random) -> list[tuple[str, str, list[dict[str, Any]],
     assert b.add({"win": [{"winner": "B", "hand": "23m11s [555z] [666z] [777z] 4m", "pao": "C"}]})
     assert b.add({"win": [{"winner": "D", "from": "A", "hand": "67p99s [555z] [666z] [777z] 8p", "pao": "B"}]})
     out.append(("riichi", "pao", b.records, "pao on a self-draw and on a discard"))
+    # what each riichi ruleset decides for itself: who pays a pao ron's honba, double yakuman, kiriage
+    for rules in ("riichi", "riichi-tenhou", "riichi-mleague"):
+        b = game(rules, {"start": 150000})
+        b.must({"draw": {"ready": ["A"], "nagashi": []}})
+        b.must({"draw": {"ready": ["A"], "nagashi": []}})
+        assert b.add({"win": [{"winner": "C", "from": "B", "hand": "67p99s [555z] [666z] [777z] 8p", "pao": "D"}]})
+        assert b.add({"win": [{"winner": "A", "from": "C", "hand": "19m19p19s1234567z 1m"}]})     # 13-sided kokushi
+        assert b.add({"win": [{"winner": "B", "from": "C", "hand": "111m333p555s777z9s 9s"}]})    # suuankou tanki
+        assert b.add({"win": [{"winner": "C", "from": "D", "hand": "123m456p789s23s55p 1s +dora=5p2s"}],
+                      "riichi": ["C"]})                                                      # 4 han 30 fu
+        assert b.add({"win": [{"winner": "D", "from": "A", "hand": "11p [111z] [222z] [333z] 44z 4z", "pao": "B"}]})
+        out.append((rules, "preset-hands", b.records, "a pao ron at 2 honba (who pays the honba), double yakuman "
+                    "(Tenhou: none), 4 han 30 fu (kiriage), daisuushii with pao"))
+    # lines that write the flags the game fills in, agreeing with it
+    flagged = {"riichi": (RIICHI_LINE, "+seat=S +round=E +from=W +honba=1 +sticks=2 +riichi"),
+               "changchun": ("123m456p789s111z 22z", "+seat=S +from=W +round=E +honba=0 +lian=0"),
+               "taiwan": (None, "+seat=S +round=E +from=W +lian=0"), "mcr": (None, "+seat=S +round=E +from=W")}
+    for rules, (line, flags) in flagged.items():
+        b = game(rules)
+        if rules == "riichi":
+            b.must({"draw": {"ready": ["A"], "nagashi": []}, "riichi": ["D"]})
+            records = b.records + [{"win": [{"winner": "B", "from": "C", "hand": f"{line} {flags}"}], "riichi": ["B"]}]
+        else:
+            line = line or next(x for x in pool(rules) if "+" not in x and b.add(
+                {"win": [{"winner": "B", "from": "C", "hand": f"{x} {flags}"}]}))
+            records = b.records if line in str(b.records) else b.records + [
+                {"win": [{"winner": "B", "from": "C", "hand": f"{line} {flags}"}]}]
+        out.append((rules, "flags-written", records, "a winning line that writes the flags the game knows"))
+    # penalties of odd amounts, and a table left at the end outside riichi
+    b = game("riichi", {"extension": "none"})
+    b.must(pen("B", 150, "each"))
+    b.must(pen("C", 1500, "table"))
+    b.must(NONE_READY)
+    b.must(pen("D", 250, "A"))
+    draws(b, 8)
+    out.append(("riichi", "odd-penalties", b.records, "150 each, 1500 to the table (1 stick and 500 beside), "
+                "250 to A; the table left at the end goes to first"))
+    for rules, sets in (("taiwan", {"hands": 3}), ("mcr", {"hands": 3}), ("jilin", {"hands": 3})):
+        b = game(rules, sets)
+        b.must(pen("B", 7, "table"))
+        draws(b, 3)
+        out.append((rules, "table-left-at-the-end", b.records, "a penalty on the table nobody takes: first place's "
+                    "at the end"))
     # riichi-tenhou: sudden death, the last dealer's stop, rounding
     b = game("riichi-tenhou")
     draws(b, 8)
