@@ -221,11 +221,14 @@ class Replay:
                 won.log = dict(w.log)
                 won.agrees = agrees(w.log, scored.summary)
             entry.wins.append(won)
+        scored_wild = entry.wins[0].scored.wild_kind
+        named_wild = self._wild_kind(result.hui, None)
+        if named_wild is not None and scored_wild is not None and named_wild != scored_wild:
+            raise GameError(f"hui: the result names the wildcard {result.hui}, but the winning line's is "
+                            f"{hands.tile_name(scored_wild)}")
         if result.kongs:
-            wild = self._wild_kind(result.hui, entry.wins[0].scored.wild_kind)
-            entry.kongs = self._kongs(result.kongs, winners, wild, changes)
-        elif result.hui is not None:
-            self._wild_kind(result.hui, None)
+            entry.kongs = self._kongs(result.kongs, winners, named_wild if named_wild is not None else scored_wild,
+                                      changes)
         entry.riichi = riichi
         self._commit(entry, changes, table=0)
         repeat = dealer in winners and "dealer_wins" in rules.repeat
