@@ -311,6 +311,8 @@ class Game:
                 continue
             if self.family != "riichi" and key in ("length", "extension", "triple_ron", "nagashi", "rounding"):
                 raise GameError(f"set: {key} is a riichi option")
+            if key == "rounding" and self.rules != "riichi-tenhou":
+                raise GameError("set: rounding is an option of riichi-tenhou's points (GAME.md)")
             if self.family == "riichi" and key in ("rounds", "hands"):
                 raise GameError(f"set: {key} is no option of riichi (length: hanchan | tonpuu)")
             if key in CHOICES:
