@@ -107,7 +107,8 @@ def test_a_header_that_cannot_be_read() -> None:
                         ("hello\n", "starts with its header"), ("game nosuch A B C D\n", "unknown ruleset"),
                         ("game changchun A B C D rounds=lots\n", "option 'rounds'"),
                         ("game changchun A B C D rounds=0\n", "rounds is a number of rounds from 1"),
-                        ("game mcr A B C D hands=0\n", "hands is a number of hands from 1")):
+                        ("game mcr A B C D hands=0\n", "hands is a number of hands from 1"),
+                        ('{"game": {"players": "ABCD", "rules": "mcr", "set": {}}}\n', "players: a list")):
         with pytest.raises(GameError) as caught:
             Game.from_record(text)
         assert words in caught.value.message, caught.value.message
