@@ -105,7 +105,10 @@ def test_the_dealer_named_in_the_header_deals_first() -> None:
 def test_a_header_that_cannot_be_read() -> None:
     for text, words in (("game changchun A B C\n", "four players"), ("game changchun A B C A\n", "two players"),
                         ("hello\n", "starts with its header"), ("game nosuch A B C D\n", "unknown ruleset"),
-                        ("game changchun A B C D rounds=lots\n", "option 'rounds'")):
+                        ("game changchun A B C D rounds=lots\n", "option 'rounds'"),
+                        ("game changchun A B C D rounds=0\n", "rounds is a number of rounds from 1"),
+                        ("game mcr A B C D hands=0\n", "hands is a number of hands from 1"),
+                        ('{"game": {"players": "ABCD", "rules": "mcr", "set": {}}}\n', "players: a list")):
         with pytest.raises(GameError) as caught:
             Game.from_record(text)
         assert words in caught.value.message, caught.value.message
@@ -161,6 +164,35 @@ def test_files_hold_several_games_and_bad_lines_are_named(tmp_path: Path) -> Non
     assert f"{path}:4: ron: from whom: 'X' is not a player" in err.text
     assert f"{path}:7: win lists the winners" in err.text
     assert "\n  B ron X" in err.text and "^" in err.text
+
+
+def test_a_header_in_error_is_named_on_its_line_and_so_is_each_result_under_it(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text('{"draw": {}}\n'
+                    '{"game": {"players": ["A", "B", "C", "D"], "rules": "mcr", "set": {"nosuch": 1}}}\n'
+                    '{"draw": {}}\n\n{"draw": {}}\n'
+                    '{"game": {"players": ["A", "B", "C", "D"], "rules": "mcr", "set": {}}}\n{"draw": {}}\n',
+                    encoding="utf-8")
+
+    class Out:
+        data = b""
+
+        def write(self, b: bytes) -> None:
+            self.data += b
+
+    class Err:
+        text = ""
+
+        def write(self, s: str) -> None:
+            self.text += s
+
+    out, err = Out(), Err()
+    assert replay_files([str(path)], out, err) == 2  # type: ignore[arg-type]
+    assert out.data.count(b"\n") == 1  # the second game replays
+    assert f"{path}:1: a result before the game's header line" in err.text
+    assert f"{path}:2: set: 'nosuch' is not an option of mcr" in err.text
+    assert f"{path}:3: not replayed: the game's header (line 2) is in error" in err.text
+    assert f"{path}:5: not replayed" in err.text and f"{path}:4:" not in err.text and f"{path}:7:" not in err.text
 
 
 def test_text_results_written_back() -> None:

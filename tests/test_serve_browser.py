@@ -309,7 +309,7 @@ def test_pao_the_liable_player_and_what_each_pays(page: Page) -> None:
     line = "11p [555z] [666z] [777z] 23p 1p +from=N +honba=2 +pao=W"
     expected = agrees(page, line, "riichi")
     assert [(p["payer"], p["amount"], p["liable_for"]) for p in expected["payments"]] == [
-        ("N", 16000, []), ("W", 16600, ["daisangen"])]
+        ("N", 16600, []), ("W", 16000, ["daisangen"])]   # the discarder pays the honba (riichi; GAME.md)
     pao = page.locator("#flags [data-flag='pao']")
     assert pao.locator("button.on").get_attribute("data-value") == "W"
     assert pao.locator("button[data-value='S']").is_disabled()  # never the winner

@@ -45,15 +45,31 @@ def split_games(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
 
 
 def games_of(text: str) -> Iterator[Game | GameError]:
-    """Each game of a file's text replayed (its bad lines in ``errors``), or the GameError of a header that cannot
-    be read."""
+    """Each game of a file's text replayed (its bad lines in ``errors``), or, for a header that cannot be read, its
+    GameError and one for each result under it (none of them can be applied)."""
     for start, lines in split_games(text.splitlines()):
         if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
             continue
+        if not any(is_header_line(line) for line in lines):
+            for number, line in enumerate(lines, start):
+                if line.strip() and not line.lstrip().startswith("#"):
+                    yield GameError("a result before any game's header line (game RULES P1 P2 P3 P4, or "
+                                    '{"game": {...}})', line=number)
+            continue
+        skip = 0  # results written before the file's first header: no game to apply them to
+        while not is_header_line(lines[skip]):
+            if lines[skip].strip() and not lines[skip].lstrip().startswith("#"):
+                yield GameError("a result before the game's header line", line=start + skip)
+            skip += 1
+        start, lines = start + skip, lines[skip:]
         try:
             yield Game.from_record(lines, errors="skip", first_line=start)
         except GameError as exc:
             yield exc
+            header = exc.line if exc.line is not None else start
+            for number, line in enumerate(lines, start):
+                if number > header and line.strip() and not line.lstrip().startswith("#"):
+                    yield GameError(f"not replayed: the game's header (line {header}) is in error", line=number)
 
 
 def replay_files(paths: Iterable[str], out: BinaryIO, err: TextIO) -> int:

@@ -184,7 +184,11 @@ class Game:
             if not stripped or stripped.startswith("#"):
                 continue
             if game is None:
-                game = cls(_header(raw, number))
+                header = _header(raw, number)
+                try:
+                    game = cls(header)
+                except GameError as exc:  # the options or the dealer: the header's own line
+                    raise (exc if exc.line is not None else exc.located(line=number, index=-1)) from None
                 continue
             try:
                 game.add(raw, line=number)

@@ -80,6 +80,9 @@ def header_from_json(obj: Any) -> Header:
         raise GameError(f"unknown key {sorted(unknown)[0]!r} in the game's header; it has players, rules, set, dealer")
     if "players" not in game or "rules" not in game:
         raise GameError("the game's header names its players and its rules")
+    if game["players"].__class__ is not list:
+        raise GameError(f'players: a list of the four names in seat order, ["A", "B", "C", "D"], not '
+                        f'{game["players"]!r}'[:200])
     return make_header(game["players"], game["rules"], game.get("set") or {}, game.get("dealer"))
 
 

@@ -226,11 +226,14 @@ class Replay:
                 won.agrees = agrees(w.log, scored.summary, beside, own,
                                     hands.items_of(scored) if "yaku" in w.log else None)
             entry.wins.append(won)
+        scored_wild = entry.wins[0].scored.wild_kind
+        named_wild = self._wild_kind(result.hui, None)
+        if named_wild is not None and scored_wild is not None and named_wild != scored_wild:
+            raise GameError(f"hui: the result names the wildcard {result.hui}, but the winning line's is "
+                            f"{hands.tile_name(scored_wild)}")
         if result.kongs:
-            wild = self._wild_kind(result.hui, entry.wins[0].scored.wild_kind)
-            entry.kongs = self._kongs(result.kongs, winners, wild, changes)
-        elif result.hui is not None:
-            self._wild_kind(result.hui, None)
+            entry.kongs = self._kongs(result.kongs, winners, named_wild if named_wild is not None else scored_wild,
+                                      changes)
         entry.riichi = riichi
         self._commit(entry, changes, table=0)
         repeat = dealer in winners and "dealer_wins" in rules.repeat
@@ -304,10 +307,9 @@ class Replay:
                                         "honba": honba, "sticks": sticks}
             if discarder is not None:
                 known["from"] = WINDS[(discarder - dealer) % 4]
-            if rules.streak:
-                known["lian"] = self.lian
-            if rules.deposit:
-                known["riichi"] = riichi_known
+            # in every family: a line's +lian=2 or +riichi where the game has no streak or riichi contradicts it
+            known["lian"] = self.lian
+            known["riichi"] = riichi_known
             if w.pao is not None:
                 known["pao"] = self.seat(w.pao)
             self._contradictions(w, riichi, known, given)
@@ -349,9 +351,10 @@ class Replay:
         for flag, (value, column) in given.items():
             if flag == "from" and w.discarder is None:
                 raise GameError(f"+from={value} in the line, but {self._why(flag, w, riichi, known)}", column)
-            if flag == "wriichi" and value and self.rules.deposit and w.winner not in riichi:
-                raise GameError(f"+wriichi in the line, but {self._name(w.winner)} is not in this result's riichi "
-                                "list", column)
+            if flag == "wriichi" and value and w.winner not in riichi:
+                why = f"{self.rules.id} has no riichi" if not self.rules.deposit else \
+                    f"{self._name(w.winner)} is not in this result's riichi list"
+                raise GameError(f"+wriichi in the line, but {why}", column)
             if flag in known and value != known[flag]:
                 shown = f"+{flag}" if isinstance(value, bool) and value else f"+{flag}={value}"
                 if flag == "riichi" and not value:
@@ -376,6 +379,8 @@ class Replay:
         if flag == "lian":
             return f"the dealer's streak is {self.lian}"
         if flag == "riichi":
+            if not self.rules.deposit:
+                return f"{self.rules.id} has no riichi"
             return f"{name}'s riichi is {'' if w.winner in riichi else 'not '}in this result's riichi list"
         assert w.pao is not None
         return f"the result names {self._name(w.pao)} liable, who sits {self.seat(w.pao)}"
@@ -406,6 +411,10 @@ class Replay:
             gain, loss = rules.ready_pool // len(ready), rules.ready_pool // (4 - len(ready))
             for p in range(4):
                 changes[p] += gain if p in ready else -loss
+        if result.kongs and result.hui is None and rules.hand.wildcard_kongs:
+            # GAME.md: such a 荒庄 names the hand's wildcard kind (a concealed kong of it is priced apart)
+            raise GameError(f"hui: a drawn hand listing kongs names its wildcard kind under {rules.id} "
+                            '(hui 5m; JSON "hui": "5m")')
         wild = self._wild_kind(result.hui, None)
         entry.kongs = self._kongs(result.kongs, (), wild, changes)
         entry.riichi, entry.ready, entry.nagashi = riichi, ready, nagashi
@@ -488,7 +497,10 @@ class Replay:
                     raise GameError("a penalty is paid to someone else")
                 changes[offender] -= amount
                 changes[to] += amount
-        if result.riichi and not redeal:
+        if result.riichi and redeal:  # the hand is void: its declarations with it (their sticks go back)
+            raise GameError("riichi: a false win voids its hand, which is dealt again: its declarations are void "
+                            "and none is listed")
+        if result.riichi:
             raise GameError("riichi is declared in a hand that ends; this penalty does not end its hand")
         riichi = self._riichi(result.riichi)
         entry = self._new_entry(index, "redeal" if redeal else "penalty")
@@ -576,7 +588,9 @@ class Replay:
             leftover = self.table
             scores[ranking_of(scores)[0]] += leftover
         ranking = ranking_of(scores)
-        points = points_of(rules.points, scores, ranking, rules.start) if rules.points is not None else None
+        # points are the game's result (GAME.md: "at the end the ranking with points"): none while it goes on
+        points = points_of(rules.points, scores, ranking, rules.start) \
+            if rules.points is not None and self.ended else None
         grades: list[dict[str, Any] | None] | None = None
         if rules.grades:
             grades = []

@@ -75,6 +75,9 @@ class GameRules:
         rounds, hands = get("end.rounds"), get("end.hands")
         self.rounds: int | None = None if rounds is None else int(rounds)
         self.hands: int | None = None if hands is None else int(hands)
+        for name, count in (("rounds", self.rounds), ("hands", self.hands)):
+            if count is not None and count < 1:  # a game of no hands is none
+                raise GameError(f"set: {name} is a number of {name} from 1 (or none), not {count}")
         self.extension: str = str(get("end.extension", "none"))
         self.extra_rounds: int = int(get("end.extra_rounds", 0))
         self.target: int = int(get("end.target", 0))
