@@ -24,22 +24,38 @@ from setuptools.command.build_py import build_py
 # items → payments. cli, batch (but for lines, its reading of each line), render, ruleset (loaded once) and the
 # homework checker stay Python: little time is spent there.
 COMPILED = [
-    "mjcalc/lines.py",
-    "mjcalc/tiles.py",
-    "mjcalc/facts.py",
-    "mjcalc/memo.py",
-    "mjcalc/notation.py",
-    "mjcalc/context.py",
-    "mjcalc/hand.py",
-    "mjcalc/readings.py",
-    "mjcalc/shapewaits.py",
-    "mjcalc/waiting.py",
-    "mjcalc/predicates.py",
-    "mjcalc/settlement.py",
+    "mjcalc/batch/lines.py",
+    "mjcalc/core/tiles.py",
+    "mjcalc/core/facts.py",
+    "mjcalc/support/memo.py",
+    "mjcalc/core/notation.py",
+    "mjcalc/core/context.py",
+    "mjcalc/core/hand.py",
+    "mjcalc/core/readings/forms.py",
+    "mjcalc/core/readings/decompose.py",
+    "mjcalc/core/readings/waits.py",
+    "mjcalc/core/readings/wildcards.py",
+    "mjcalc/core/readings/shanten.py",
+    "mjcalc/core/candidate.py",
+    "mjcalc/core/scoring.py",
+    "mjcalc/core/result.py",
+    "mjcalc/core/search.py",
+    "mjcalc/core/settlement/formulas.py",
+    "mjcalc/core/settlement/payments.py",
+    "mjcalc/core/settlement/kongs.py",
+    "mjcalc/predicates/binding.py",
+    "mjcalc/predicates/situation.py",
+    "mjcalc/predicates/tiles.py",
+    "mjcalc/predicates/sets.py",
+    "mjcalc/predicates/waits.py",
+    "mjcalc/predicates/flowers.py",
     "mjcalc/engine.py",
-    "mjcalc/record.py",
-    "mjcalc/hooks/riichi.py",
+    "mjcalc/output/record.py",
+    "mjcalc/output/jsonl.py",
+    "mjcalc/hooks/changchun.py",
+    "mjcalc/hooks/meihe.py",
     "mjcalc/hooks/mcr.py",
+    "mjcalc/hooks/riichi.py",
     # a replay of many games: each result read, applied and written (its hand scored by the modules above)
     "mjcalc/game/hands.py",
     "mjcalc/game/records.py",
@@ -80,13 +96,14 @@ def _ext_modules() -> list:
     return extensions
 
 
-def _standalone(name: str):  # noqa: ANN202
-    """A module of the package that imports nothing from it, loaded from its file: the package is not
-    importable while it is being built."""
+def _standalone(path: str):  # noqa: ANN202
+    """A module of the package that imports nothing from it, loaded from its file (``path`` under mjcalc/): the
+    package is not importable while it is being built."""
     import importlib.util
     from pathlib import Path
 
-    spec = importlib.util.spec_from_file_location(f"_mjcalc_{name}", Path("mjcalc") / f"{name}.py")
+    name = path.replace("/", "_")
+    spec = importlib.util.spec_from_file_location(f"_mjcalc_{name}", Path("mjcalc") / f"{path}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -95,7 +112,7 @@ def _standalone(name: str):  # noqa: ANN202
 class build_py_with_catalog(build_py):
     """Also compile each message catalog (mjcalc/locale/<lang>.po) to the .mo that gettext
     reads, beside it in the build: a plain ``pip install .`` carries it; the compiler is mjcalc.i18n's own
-    (stdlib only). And pack each built-in ruleset (rules/<name>.yaml) as the JSON that mjcalc.packed reads
+    (stdlib only). And pack each built-in ruleset (rules/<name>.yaml) as the JSON that mjcalc.support.packed reads
     instead, so that a command starts without importing PyYAML (a build requirement; without it the rulesets
     are shipped as YAML only). An editable install reads the .po and the YAML."""
 
@@ -114,8 +131,8 @@ class build_py_with_catalog(build_py):
             import yaml
         except ImportError:
             return
-        packed = _standalone("packed")
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # a safe loader, as mjcalc.yamlfile's
+        packed = _standalone("support/packed")
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # a safe loader, as mjcalc.support.yamlfile's
         for source in sorted(Path("rules").glob("*.yaml")):
             raw = source.read_bytes()
             text = packed.pack(raw, yaml.load(raw.decode("utf-8"), Loader=loader))

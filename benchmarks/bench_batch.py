@@ -121,7 +121,7 @@ def side_by_side(args: argparse.Namespace) -> None:
         median = {name: statistics.median(t) for name, t in times.items()}
         median_cpu = {name: statistics.median(t) for name, t in cpu.items()}
         print(f"{args.hands:,} riichi situations, {args.rounds} rounds alternating (the reference three times a round), "
-              f"medians; mjcalc's core: {mjcalc.core()}")
+              f"medians; mjcalc's core: {mjcalc.core_build()}")
         print(f"{'':<14} {'wall':>7}   {'hands/s':>9}   {'cpu':>7}   wall of each run")
         for name, t in times.items():
             print(f"{name:<14} {median[name]:6.2f}s   {args.hands / median[name]:9,.0f}   {median_cpu[name]:6.2f}s   "

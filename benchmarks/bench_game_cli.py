@@ -90,7 +90,7 @@ def timed(args: list[str], env: dict[str, str]) -> float:
 
 def make_db(db: Path, hands: int, seed: int = 1) -> None:
     from mjcalc.game import Game, header_to_json
-    from mjcalc.store import Store
+    from mjcalc.game.store import Store
 
     with Store(str(db)) as store, store.write():
         store.create("g", header_to_json(Game.new(["A", "B", "C", "D"], "changchun").header))

@@ -80,7 +80,7 @@ def main() -> None:
     n = args.hands
     med = {name: statistics.median(t) / n * 1e6 for name, t in times.items()}
     spread = {name: (min(t) / n * 1e6, max(t) / n * 1e6) for name, t in times.items()}
-    print(f"{n} hands a round, median of {args.rounds} rounds; mjcalc's core: {mjcalc.core()} "
+    print(f"{n} hands a round, median of {args.rounds} rounds; mjcalc's core: {mjcalc.core_build()} "
           f"({Path(mjcalc.__file__).parent})")
     print(f"mjcalc           {med['mjcalc']:8.1f} µs per hand  (one-line notation → result with payments)"
           f"  [{spread['mjcalc'][0]:.1f}-{spread['mjcalc'][1]:.1f}]")

@@ -28,12 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from riichi_situations import generate
 
-from mjcalc.context import Context
-from mjcalc.engine import Request, best_reading, read_line, score_line
-from mjcalc.hand import Hand
-from mjcalc.notation import parse_line
-from mjcalc.readings import Wildcards
-from mjcalc.ruleset import Ruleset, load_ruleset
+from mjcalc.core.context import Context
+from mjcalc.core.hand import Hand
+from mjcalc.core.model import Ruleset
+from mjcalc.core.notation import parse_line
+from mjcalc.core.readings.wildcards import Wildcards
+from mjcalc.core.search import best_reading
+from mjcalc.engine import Request, read_line, score_line
+from mjcalc.ruleset.loader import load_ruleset
 
 
 def _best_of(run, inputs: list[Any]) -> float:
@@ -100,7 +102,7 @@ def main() -> None:
     scoring = _best_of(run_scoring, [[_read(rules, line, request) for line, request in batch]
                                      for batch in extra[halves:]]) / n * 1e6
     import mjcalc
-    print(f"{n} hands a round, median of {args.rounds} alternating rounds; mjcalc's core: {mjcalc.core()} "
+    print(f"{n} hands a round, median of {args.rounds} alternating rounds; mjcalc's core: {mjcalc.core_build()} "
           f"({Path(mjcalc.__file__).parent})")
     print(f"mjcalc     {ours:8.1f} µs per hand  (one-line notation → result with payments)"
           f"  [{min(ours_t) / n * 1e6:.1f}-{max(ours_t) / n * 1e6:.1f}]")

@@ -87,7 +87,7 @@ def main() -> None:
     base_cpu = statistics.median(cpu["python -c pass"])
     import mjcalc as package
 
-    print(f"{args.rounds} rounds alternating, medians; mjcalc's core: {package.core()}")
+    print(f"{args.rounds} rounds alternating, medians; mjcalc's core: {package.core_build()}")
     print(f"{'':<64} {'wall':>9}  {'x pass':>6}  {'cpu':>9}  {'x pass':>6}")
     for name in commands:
         m, c = statistics.median(times[name]), statistics.median(cpu[name])

@@ -12,7 +12,7 @@ import statistics
 import sys
 import time
 
-from mjcalc import tiles as T
+from mjcalc.core import tiles as T
 from mjcalc.engine import Request, score_line
 
 

@@ -29,10 +29,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from line_mutations import builtin_rulesets, mutate, seed_lines, to_bytes  # noqa: E402
 
-from mjcalc.engine import Request, score_line  # noqa: E402
-from mjcalc.record import to_json  # noqa: E402
-from mjcalc.render import to_text  # noqa: E402
-from mjcalc.waiting import analyse  # noqa: E402
+from mjcalc.engine import (  # noqa: E402
+    Request,
+    analyse,  # noqa: E402
+    score_line,
+)
+from mjcalc.output.record import to_json  # noqa: E402
+from mjcalc.output.table import to_text  # noqa: E402
 
 
 def one_line(line: str, rules: str) -> None:

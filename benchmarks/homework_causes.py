@@ -64,8 +64,9 @@ class Hand:
     """One scored win of a ruleset and the means to settle its reading again another way."""
 
     def __init__(self, line: str, rules: str) -> None:
+        from mjcalc.core.settlement.payments import settle_per_payer
         from mjcalc.engine import Request, score_line
-        from mjcalc.settlement import SETTLERS, settle_per_payer
+        from mjcalc.registry import SETTLERS
 
         self.line, self.rules_id = line, rules
         self.res = score_line(f"{line} +rules={rules}", Request(builtin_only=True), with_wait_scores=False)
@@ -112,8 +113,8 @@ class Hand:
 
 
 def _shift(h: Hand, delta: int) -> list[Any]:
-    from mjcalc.frozen import replace
-    from mjcalc.settlement import Award
+    from mjcalc.core.settlement.payments import Award
+    from mjcalc.support.frozen import replace
 
     base = next((a.item for a in h.awards if a.item.applies_to == "all"), h.awards[0].item)
     return [*h.awards, Award(replace(base, id="_shift", applies_to="all", excludes=(), reduces=()), delta, 1)]
@@ -121,8 +122,8 @@ def _shift(h: Hand, delta: int) -> list[Any]:
 
 def mistakes(h: Hand, rng: random.Random) -> Iterator[tuple[str, str]]:
     """(cause, answer) for each mistake that can be made on this hand."""
-    from mjcalc.frozen import replace
-    from mjcalc.settlement import Award
+    from mjcalc.core.settlement.payments import Award
+    from mjcalc.support.frozen import replace
 
     s, ans = h.s, h.answer
     fu = s.fu if h.riichi else None

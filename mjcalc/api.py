@@ -18,11 +18,10 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import MjcalcError
+from .errors import MjcalcError, RulesetError
 
 if TYPE_CHECKING:
-    from .batch import Record
-    from .engine import Request
+    from .batch.lines import Record
     from .game import Game as Engine
 
 __all__ = ["Game", "GameError", "MjcalcError", "RulesetError", "check", "rulesets", "score", "score_many", "waits"]
@@ -30,39 +29,7 @@ __all__ = ["Game", "GameError", "MjcalcError", "RulesetError", "check", "ruleset
 Options = Mapping[str, "str | int | bool | None"]
 
 
-class RulesetError(MjcalcError, ValueError):
-    """The ``rules`` or ``options`` given to a function are wrong: no such ruleset, a ruleset file that cannot be
-    read, an option the ruleset does not have or a value it cannot take. ``message`` says which and why.
-    (A ruleset a *line* names with ``+rules=`` is that line's error record instead.)
-
-    >>> import mjcalc
-    >>> mjcalc.score("123m456p789s111z22z", rules="nosuch")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    mjcalc.api.RulesetError: unknown ruleset 'nosuch'; built-in: changchun, ...
-    """
-
-
-def _request(rules: str | None, options: Options | None, builtin_only: bool = False) -> Request:
-    """The Request for a call, its ruleset and options checked once (a mistake raises RulesetError)."""
-    from .engine import DEFAULT_RULESET, Request
-    from .ruleset import check_builtin, load_ruleset
-
-    if rules is not None and not isinstance(rules, str):
-        raise TypeError(f"rules is a ruleset name or a path to a .yaml file, not {type(rules).__name__}")
-    if options is not None and not isinstance(options, Mapping):
-        raise TypeError(f"options is a mapping of option name to value, not {type(options).__name__}")
-    request = Request(rules, dict(options or {}), builtin_only=builtin_only)
-    try:
-        if builtin_only and rules is not None:
-            check_builtin(rules, "rules")
-        load_ruleset(rules or DEFAULT_RULESET).option_values(request.options, "options")
-    except MjcalcError as exc:
-        raise RulesetError(exc.kind, exc.message, exc.column) from None
-    return request
-
-
-def _lang(lang: str) -> str:
+def _checked_lang(lang: str) -> str:
     if lang not in ("en", "zh"):
         raise ValueError(f"lang is 'en' or 'zh', not {lang!r}")
     return lang
@@ -92,22 +59,22 @@ def score(line: str, rules: str | None = None, options: Options | None = None, l
     >>> score("123m456p789s111z22z", options={"nosuch": 1})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    mjcalc.api.RulesetError: options: 'nosuch' is not an option of changchun; options: ...
+    mjcalc.errors.RulesetError: options: 'nosuch' is not an option of changchun; options: ...
     >>> score("123m456p789s111z22z +rules=house.yaml", builtin_only=True)["error"]["column"]
     21
     """
-    from .engine import score_line
-    from .record import to_json
+    from .engine import checked_request, score_line
+    from .output.record import to_json
 
-    chosen = _lang(lang)
-    return to_json(score_line(_line(line), _request(rules, options, builtin_only)), chosen)
+    chosen = _checked_lang(lang)
+    return to_json(score_line(_line(line), checked_request(rules, options, builtin_only)), chosen)
 
 
 def _record(n: int, item: object) -> Record:
     """One item given to score_many as the record ``batch`` reads: a str as a line of a text file (a comment or
     a blank line is a skipped record), a mapping as a JSON Lines / YAML record."""
-    from .batch import _from_mapping, _guarded
-    from .lines import Line, read_lines
+    from .batch.lines import Line, read_lines
+    from .batch.readers import _from_mapping, _guarded
 
     if isinstance(item, str):
         return next(read_lines(iter([Line(n, item)]), 1))
@@ -130,13 +97,15 @@ def score_many(records: Iterable[str | Mapping[str, Any]], rules: str | None = N
     >>> rows[1]["error"]["message"]
     "'hand' must be a string, not int"
     """
-    from .batch import render_jsonl, scored
+    from .batch.run import scored
+    from .batch.writers import render_jsonl
+    from .engine import checked_request
 
     if isinstance(records, (str, Mapping)):
         raise TypeError("records is an iterable of lines or mappings: for one line, call score()")
     if not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs is a whole number from 1, not {jobs!r}")
-    request = _request(rules, options)
+    request = checked_request(rules, options)
 
     def read() -> Iterator[Record]:
         for n, item in enumerate(records, 1):
@@ -155,9 +124,10 @@ def waits(line: str, rules: str | None = None, options: Options | None = None, *
     >>> w["result"], [t["tile"] for t in w["waits"]]
     ('waiting', ['2z'])
     """
-    from .waiting import analyse, report_json
+    from .engine import analyse, checked_request
+    from .output.waits import report_json
 
-    return report_json(analyse(_line(line), _request(rules, options, builtin_only)))
+    return report_json(analyse(_line(line), checked_request(rules, options, builtin_only)))
 
 
 def check(line: str, answer: str | Mapping[str, Any] | None = None, rules: str | None = None,
@@ -174,15 +144,16 @@ def check(line: str, answer: str | Mapping[str, Any] | None = None, rules: str |
     >>> check("123m456p789s111z22z +zimo +seat=E => fan 5 points 48")["correct"]
     True
     """
-    from .homework import check_record
+    from .engine import checked_request
+    from .homework.compare import check_record
 
-    chosen = _lang(lang)
+    chosen = _checked_lang(lang)
     record = _record(1, _line(line))
     if answer is not None:
         if not isinstance(answer, (str, Mapping)):
             raise TypeError(f"answer is a str or a mapping, not {type(answer).__name__}")
         record.answer = answer if isinstance(answer, str) else dict(answer)
-    return check_record(record, _request(rules, options), chosen)
+    return check_record(record, checked_request(rules, options), chosen)
 
 
 def rulesets() -> dict[str, dict[str, Any]]:
@@ -195,8 +166,9 @@ def rulesets() -> dict[str, dict[str, Any]]:
     >>> r["riichi"]["unit"], r["changchun"]["names"]["en"] != ""
     ('han', True)
     """
-    from .render_rules import ruleset_json
-    from .ruleset import builtin_names, load_ruleset
+    from .output.rules_table import ruleset_json
+    from .ruleset.loader import load_ruleset
+    from .support.builtin import builtin_names
 
     try:
         loaded = [load_ruleset(name) for name in builtin_names()]
@@ -333,7 +305,7 @@ class Game:
 
     def sheet(self, lang: str = "en") -> dict[str, Any]:
         """The sheet: GAME.md's JSON (every hand, each win's score as ``score --json``, the final standing)."""
-        return self._game.sheet().to_json(_lang(lang))
+        return self._game.sheet().to_json(_checked_lang(lang))
 
     def to_text(self) -> str:
         """The record in the text form (docs/GAME.md)."""

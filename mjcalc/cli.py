@@ -7,12 +7,12 @@
 # declares 36 of them for every command (the one-hand batch 277.6M → 274.1M instructions, score 288.0M → 283.5M).
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
+from .cli_run import _LANG, _bounded_jobs, _chosen_lang, _config, _fail, _options, _quiet_collector
+from .config import DEFAULT_RULESET, RULES_HELP
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .i18n import N_, Msg, tr  # no imports of its own: the catalog is read only when a text is shown in zh
 
@@ -33,9 +33,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from . import __version__, core  # the installed version (pyproject.toml reads it from there), without
+        from . import __version__, core_build  # the installed version (pyproject.toml reads it from there), without
         # importlib.metadata's search of every installed distribution (a third of this command's time)
-        typer.echo(f"mjcalc {__version__} (core: {core()}; Python {sys.version.split()[0]})")
+        typer.echo(f"mjcalc {__version__} (core: {core_build()}; Python {sys.version.split()[0]})")
         raise typer.Exit()
 
 
@@ -50,54 +50,14 @@ def _app_options(version: bool = VersionOpt) -> None:
 
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
-from .game_cli import game_app  # noqa: E402  (the game's commands: mjcalc/game_cli.py)
+from .cli_game import game_app  # noqa: E402  (the game's commands: mjcalc/cli_game.py)
 
 app.add_typer(game_app, name="game")
 
-RulesOpt = typer.Option(None, "--rules", "-r", help="Ruleset name or path to a .yaml file "
-                                                    "(default: MJCALC_RULES, the config file, then changchun).")
+RulesOpt = typer.Option(None, "--rules", "-r", help=RULES_HELP)
 SetOpt = typer.Option(None, "--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")
 LangOpt = typer.Option(None, "--lang", help="Language of messages: en or zh.")
 JsonOpt = typer.Option(False, "--json", help="Print the JSON object of docs/OUTPUT.md.")
-
-
-_LANG = ["en"]  # the language of this run's messages, once known (_lang)
-
-
-def _fail(exc: MjcalcError) -> None:
-    typer.echo(f"mjcalc: {exc.render(_LANG[0])}", err=True)
-    raise typer.Exit(exc.exit_code)
-
-
-def _config(lang: str | None = None) -> "Config":
-    from .config import load_config
-
-    try:
-        return load_config()
-    except MjcalcError as exc:
-        if lang in ("en", "zh"):
-            _LANG[0] = lang
-        _fail(exc)
-        raise AssertionError from exc  # unreachable: _fail exits
-
-
-def _options(pairs: list[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            _fail(MjcalcError("ruleset", Msg("--set takes KEY=VALUE, not '{pair}'", pair=pair)))
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _lang(lang: str | None, config: "Config") -> str:
-    """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
-    chosen = lang or config.lang or "en"
-    if chosen not in ("en", "zh"):
-        _fail(MjcalcError("option", Msg("--lang is en or zh, not '{lang}'", lang=chosen)))
-    _LANG[0] = chosen
-    return chosen
 
 
 @app.command()
@@ -114,31 +74,25 @@ def score(
     from_: str | None = typer.Option(None, "--from", help="Discarder's seat on a discard win."),
     round_: str | None = typer.Option(None, "--round", help="Prevalent wind."),
     closed: str | None = typer.Option(None, help="Other seats whose hands are closed, e.g. W,N."),
-    bao: str | None = typer.Option(None, help="Treasure tile (宝牌), e.g. 5m."),
-    mobao: bool = typer.Option(False, "--mobao", help="Won by drawing the treasure tile."),
-    duibao: bool = typer.Option(False, "--duibao", help="The treasure tile is the winning tile."),
-    hui: str | None = typer.Option(None, help="Wildcard tile kind (会牌)."),
-    flip: str | None = typer.Option(None, help="Tile flipped to find the wildcard."),
     gang: bool = typer.Option(False, "--gang", help="Won on a kong replacement tile."),
     qiang: bool = typer.Option(False, "--qiang", help="Won by robbing a kong."),
     last: bool = typer.Option(False, "--last", help="Won on the last tile."),
-    flag: list[str] | None = typer.Option(None, "--flag", "-f", help="Any other flag, as in the line: "
-                                                                     "-f riichi -f dora=3m (repeatable)."),
+    flag: list[str] | None = typer.Option(None, "--flag", "-f", help="Any other flag, as in the line: -f NAME or "
+                                          "-f NAME=VALUE (repeatable); mjcalc rules show lists a ruleset's flags."),
 ) -> None:
     """Score one hand: the reading, every item, the formula per payer, payments and each seat's net."""
+    from .core.notation import FlagWord
     from .engine import Request, score_line
-    from .notation import FlagWord
-    from .render import terminal_width, to_text
+    from .output.fit import terminal_width
+    from .output.table import to_text
 
     config = _config(lang)
-    chosen = _lang(lang, config)
+    chosen = _chosen_lang(lang, config)
     words: list[FlagWord] = []
-    for name, on in (("zimo", zimo), ("mobao", mobao), ("duibao", duibao), ("gang", gang), ("qiang", qiang),
-                     ("last", last)):
+    for name, on in (("zimo", zimo), ("gang", gang), ("qiang", qiang), ("last", last)):
         if on:
             words.append(FlagWord(name, None, None))
-    for name, given in (("seat", seat), ("from", from_), ("round", round_), ("closed", closed), ("bao", bao),
-                        ("hui", hui), ("flip", flip)):
+    for name, given in (("seat", seat), ("from", from_), ("round", round_), ("closed", closed)):
         if given is not None:
             words.append(FlagWord(name, given, None))
     for f in flag or []:
@@ -147,7 +101,7 @@ def score(
     request = Request(rules or config.rules, _options(set_), words, config.options)
     result = score_line(" ".join(hand), request)
     if json_out:
-        from .record import to_json
+        from .output.record import to_json
 
         typer.echo(json.dumps(to_json(result, chosen), ensure_ascii=False, indent=2))
     else:
@@ -159,7 +113,7 @@ def score(
 def _open_input(path: str, fmt: str) -> tuple[IO[bytes], str, int | None]:
     """The input as bytes (decoded line by line by the reader), its format (``auto``: from the content) and
     its size when it is a regular file; ``-`` is standard input."""
-    from .batch import INPUT_FORMATS, detect_format
+    from .batch.readers import INPUT_FORMATS, detect_format
 
     if fmt not in INPUT_FORMATS:
         _fail(MjcalcError("option", Msg("--input-format is one of {formats}, not '{value}'",
@@ -261,31 +215,11 @@ def _end_now(code: int) -> None:
     os._exit(code)
 
 
-@contextmanager
-def _quiet_collector() -> Iterator[None]:
-    """For a long run: what is loaded so far (modules, the ruleset) is set aside from the garbage collector,
-    which otherwise walks it again and again, and the youngest generation is collected less often. Cycles
-    made while scoring are still collected, so memory stays flat. As it was afterwards (a test's process).
-    The collector is turned on here (off for start-up: mjcalc.__main__); the little garbage that start-up
-    leaves is set aside with the rest rather than collected first, which would cost a one-hand batch 2 %."""
-    import gc
-
-    gc.enable()
-    gc.freeze()
-    threshold = gc.get_threshold()
-    gc.set_threshold(20_000, *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
 def _file_request(rules: str | None, set_: list[str] | None, config: "Config") -> "Request":
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
-    from .engine import DEFAULT_RULESET, Request, check_run_options, request_options
-    from .ruleset import load_ruleset
+    from .engine import Request, check_run_options, request_options
+    from .ruleset.loader import load_ruleset
 
     request = Request(rules or config.rules, _options(set_), (), config.options, lenient=True)
     try:
@@ -304,24 +238,6 @@ def _in_folder(request: "Request", file: str) -> "Request":
     import os
 
     return request.in_folder(os.path.dirname(os.path.abspath(file)))
-
-
-def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
-    """The worker processes to run: ``--jobs`` bounded by the cores mjcalc may use; not given, every usable core
-    for a file large enough to be split between workers (``batch.AUTO_JOBS_BYTES``), one process otherwise."""
-    from .batch import AUTO_JOBS_BYTES, usable_cpus
-
-    if jobs is None:
-        return usable_cpus() if file != "-" and size is not None and size >= AUTO_JOBS_BYTES else 1
-    if jobs < 1:
-        _fail(MjcalcError("option", Msg("--jobs is a number of worker processes, at least 1, not {jobs}", jobs=jobs)))
-    usable = usable_cpus()
-    if jobs > usable:
-        typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
-                   f"core{'s' if usable != 1 else ''}; running {usable} worker{'s' if usable != 1 else ''}",
-                   err=True)
-        return usable
-    return jobs
 
 
 @app.command()
@@ -362,10 +278,12 @@ def batch(
                                     "with --dask)"))
     file = files[0]
 
-    from .batch import (
-        ENCODERS, INPUT_FORMATS, OUTPUT_FORMATS, FileRecords, LineSource, Progress, Stop, Summary, csv_header,
-        file_problem, read_records, run,
-    )
+    from .batch.lines import LineSource
+    from .batch.parallel import FileRecords
+    from .batch.readers import INPUT_FORMATS, file_problem, read_records
+    from .batch.run import run
+    from .batch.work import Stop, Summary
+    from .batch.writers import ENCODERS, OUTPUT_FORMATS, Progress, csv_header
 
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
@@ -424,7 +342,7 @@ def batch(
         code = 128 + (Stop.signum or signal.SIGINT)
     if summary.total or not code:
         typer.echo(summary.line(_summary_lang(config)), err=True)
-    if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch._stop_pool)
+    if code > 128:  # stopped by a signal: end now, without joining the pool's thread (batch.parallel._stop_pool)
         _end_now(code)
     if not code:
         counts = summary.counts
@@ -500,18 +418,18 @@ def _summary_lang(config: "Config") -> str:
 
 def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[str] | None, output_format: str,
                 input_format: str, output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
-    """``batch --dask``: the files scored on a Dask cluster (mjcalc.dask_batch), one output file a partition."""
+    """``batch --dask``: the files scored on a Dask cluster (mjcalc.batch.dask), one output file a partition."""
     import gc
 
     gc.enable()  # off for start-up (mjcalc.__main__)
     from importlib.util import find_spec
 
-    from .batch import INPUT_FORMATS
+    from .batch.readers import INPUT_FORMATS
 
     if find_spec("distributed") is None:
         _fail(MjcalcError("option", "--dask needs Dask, which is not installed: pip install 'mjcalc[dask]' "
                                     "(on this machine and on every worker)"))
-    from .dask_batch import OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
+    from .batch.dask import OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
 
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("option", f"--dask writes files of JSON Lines or CSV: --format jsonl or csv, not "
@@ -554,12 +472,13 @@ def check(
     input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml"),
 ) -> None:
     """Check answers: each record right or wrong, and for a wrong one what differs and why."""
-    from .batch import read_records
-    from .homework import check_record, msg, score_text
-    from .render import terminal_width, wrap
+    from .batch.readers import read_records
+    from .homework.compare import check_record
+    from .homework.messages import msg, score_text
+    from .output.fit import terminal_width, wrap
 
     config = _config(lang)
-    chosen = _lang(lang, config)
+    chosen = _chosen_lang(lang, config)
     stream, fmt, _ = _open_input(file, input_format)
     request = _in_folder(_file_request(rules, set_, config), file)
     right = wrong = errors = 0
@@ -614,12 +533,13 @@ def waits(
     lang: str | None = LangOpt,
 ) -> None:
     """The tiles that complete a hand, how many are unseen, and what each would score; else its shanten."""
-    from .engine import Request
-    from .render import terminal_width, waits_text
-    from .waiting import analyse, report_json
+    from .engine import Request, analyse
+    from .output.fit import terminal_width
+    from .output.table import waits_text
+    from .output.waits import report_json
 
     config = _config(lang)
-    chosen = _lang(lang, config)
+    chosen = _chosen_lang(lang, config)
     report = analyse(" ".join(hand), Request(rules or config.rules, _options(set_), (), config.options))
     if json_out:
         typer.echo(json.dumps(report_json(report, chosen), ensure_ascii=False, indent=2))
@@ -637,6 +557,9 @@ def serve(
                                                "your network (127.0.0.1: this machine only)."),
     port: int = typer.Option(8000, min=0, max=65535, help="Port (0: any free one)."),
     open_: bool = typer.Option(False, "--open", help="Open the page in this machine's browser."),
+    allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
+                                         help="A name the page may be opened by besides this machine's addresses "
+                                              "and localhost (repeatable); other names are refused."),
 ) -> None:
     """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
     from .web import missing  # the web stack only for this command: the others start without it
@@ -648,7 +571,7 @@ def serve(
     from .web.server import run
 
     try:
-        code = run(host, port, open_)
+        code = run(host, port, open_, tuple(allow_host))
     except MjcalcError as exc:
         _fail(exc)
         return
@@ -659,11 +582,13 @@ def serve(
 def rules_list_cmd(json_out: bool = JsonOpt, lang: str | None = LangOpt) -> None:
     """The built-in rulesets."""
     from .config import Config
-    from .render import terminal_width
-    from .render_rules import rules_list
-    from .ruleset import builtin_names, load_ruleset
+    from .output.fit import terminal_width
+    from .output.rules_table import rules_list
+    from .ruleset.loader import load_ruleset
+    from .support.builtin import builtin_names
 
-    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
+    # --json reads no configuration
+    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))
 
     try:
         loaded = [load_ruleset(n) for n in builtin_names()]
@@ -682,8 +607,8 @@ def rules_schema(
     markdown: bool = typer.Option(False, "--markdown", help="The tables of rules/SCHEMA.md instead."),
 ) -> None:
     """The grammar of a ruleset file, as a JSON Schema (for an editor that checks YAML as you type)."""
-    from .schema import markdown as schema_markdown
-    from .schema import ruleset_schema
+    from .ruleset.schema import markdown as schema_markdown
+    from .ruleset.schema import ruleset_schema
 
     typer.echo(schema_markdown() if markdown else json.dumps(ruleset_schema(), ensure_ascii=False, indent=2))
 
@@ -696,11 +621,12 @@ def rules_show(
 ) -> None:
     """Every item, win condition and option of a ruleset, from the same data that scores."""
     from .config import Config
-    from .render import terminal_width
-    from .render_rules import ruleset_json, ruleset_text
-    from .ruleset import load_ruleset
+    from .output.fit import terminal_width
+    from .output.rules_table import ruleset_json, ruleset_text
+    from .ruleset.loader import load_ruleset
 
-    chosen = _lang(lang, Config()) if json_out else _lang(lang, _config(lang))  # --json reads no configuration
+    # --json reads no configuration
+    chosen = _chosen_lang(lang, Config()) if json_out else _chosen_lang(lang, _config(lang))
     try:
         rules = load_ruleset(name)
     except MjcalcError as exc:

@@ -22,20 +22,32 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from .errors import MjcalcError
-from .i18n import Msg
-from .yamlfile import load
+from .errors import MjcalcError, did_you_mean
+from .errors import quoted as _shown
+from .i18n import N_, Msg
+from .support.yamlfile import load
 
-if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (mjcalc.frozen)
+if TYPE_CHECKING:  # what mypy reads; at run time the same classes without the dataclasses module (support/frozen.py)
     from dataclasses import dataclass, field
 else:
-    from .frozen import dataclass, field
+    from .support.frozen import dataclass, field
 
 MAX_CONFIG_BYTES = 64_000
 KEYS = ("rules", "lang", "set")
 LANGS = ("en", "zh")
+
+# The ruleset a line is scored by when neither it (+rules=), the command line, MJCALC_RULES nor the config file
+# names one.
+DEFAULT_RULESET: Final = "changchun"
+# The help of the command line's --rules, which names it (tests/test_cli.py holds the two together).
+RULES_HELP: Final = N_("Ruleset name or path to a .yaml file (default: MJCALC_RULES, the config file, then changchun).")
+# The ruleset a game log is replayed by unless --rules names another: the rules Tenhou's logs were played by.
+LOGS_RULESET: Final = "riichi-tenhou"
+# The help of `game import --rules`, which names it (tests/test_game_cli.py holds the two together).
+LOGS_RULES_HELP: Final = N_("Replay under these rules (default riichi-tenhou, the log's own): the hands and their "
+                            "order stay the log's.")
 
 
 class ConfigOptions(dict[str, Any]):
@@ -87,8 +99,6 @@ def load_config() -> Config:
                                              where=where))
         unknown = [k for k in data if k not in KEYS]
         if unknown:
-            from .errors import did_you_mean
-
             raise MjcalcError("ruleset", Msg("{where}: unknown key {key}{hint}; known: {known}", where=where,
                                              key=_shown(unknown[0]), hint=did_you_mean(str(unknown[0]), KEYS),
                                              known=", ".join(KEYS)))
@@ -125,10 +135,4 @@ def _from_environment(data: dict[str, Any], path: Path | None) -> Config:
         options=ConfigOptions(dict(data.get("set") or {}), where),
         path=str(path) if path is not None else None,
     )
-
-
-def _shown(value: Any) -> str:
-    from .schema import _quote
-
-    return _quote(value)
 

@@ -97,3 +97,28 @@ def did_you_mean(word: str, known: Iterable[str], prefix: str = "") -> str:
 
     close = difflib.get_close_matches(word, list(known), n=1)
     return Msg(" (did you mean '{word}'?)", word=prefix + close[0]) if close else ""
+
+
+def quoted(value: object) -> str:
+    """A value from a file or a command line, quoted and cut short (a message stays one readable line)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        if isinstance(value, int) and not isinstance(value, bool):
+            text = str(value)
+            return text if len(text) <= 20 else f"a number of {len(text)} digits"
+        return repr(value)
+    text = value if isinstance(value, str) else repr(value)
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return f"'{text[:60]}…'" if len(text) > 60 else f"'{text}'"
+
+
+class RulesetError(MjcalcError, ValueError):
+    """The ``rules`` or ``options`` given to a function are wrong: no such ruleset, a ruleset file that cannot be
+    read, an option the ruleset does not have or a value it cannot take. ``message`` says which and why.
+    (A ruleset a *line* names with ``+rules=`` is that line's error record instead.)
+
+    >>> import mjcalc
+    >>> mjcalc.score("123m456p789s111z22z", rules="nosuch")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjcalc.errors.RulesetError: unknown ruleset 'nosuch'; built-in: changchun, ...
+    """

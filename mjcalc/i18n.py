@@ -81,6 +81,20 @@ def _rebuilt(template: str, params: dict[str, Any], texts: dict[str, str] | None
     return Msg.pair(texts) if texts is not None else Msg(template, **params)
 
 
+def formatted(text: str, lang: str, /, **values: Any) -> str:
+    """``text`` (a text of the catalog, in English) in ``lang``, filled in; English when the translation names a
+    blank wrongly."""
+    try:
+        return tr(text, lang).format(**values)
+    except (KeyError, IndexError, ValueError):
+        return text.format(**values)
+
+
+def name_in(names: Mapping[str, Any], lang: str) -> str:
+    """A name of a names-by-language mapping (an item's, a ruleset's) in ``lang``, else in English."""
+    return str(names.get(lang) or names.get("en", ""))
+
+
 def localized(text: Any, lang: str) -> str:
     """``text`` in ``lang``: a Msg rendered again; any other text (a name, a tile) as it is."""
     if isinstance(text, Msg):

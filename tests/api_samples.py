@@ -11,7 +11,7 @@ import yaml
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
-from mjcalc.ruleset import builtin_names
+from mjcalc.support.builtin import builtin_names
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -413,9 +413,9 @@ def open_tsumo_without_pinfu_fu(s: Situation) -> bool:
 
 def from_line(text: str, options: dict[str, Any]) -> Situation:
     """The Situation of a line of notation (the hand-written cases), read with mjcalc's own parser."""
+    from mjcalc.core.notation import parse_line
     from mjcalc.engine import Request, read_line
-    from mjcalc.notation import parse_line
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
 
     parsed = parse_line(text)
     _, _, _, hand, ctx = read_line(parsed, load_ruleset("riichi"), Request(rules="riichi"))
@@ -426,10 +426,10 @@ def from_line(text: str, options: dict[str, Any]) -> Situation:
             red[t.tile] = "win" if i == len(parsed.concealed) - 1 else "concealed"
     for i, m in enumerate(parsed.melds):
         red.update({t.tile: i for t in m.tiles if t.red})
-    flags = {name: getattr(ctx, name) for name in ("riichi", "wriichi", "ippatsu", "last", "gang", "qiang", "tian",
-                                                     "di", "ren") if getattr(ctx, name)}
+    flags = {name: ctx.get(name) for name in ("riichi", "wriichi", "ippatsu", "last", "gang", "qiang", "tian", "di",
+                                              "ren") if ctx.get(name)}
     merged = dict(DEFAULTS)
     merged.update({k: {"on": True, "off": False}.get(v, v) for k, v in options.items()})
     return Situation(list(hand.concealed), hand.win_tile, [(kinds[m.kind], list(m.tiles)) for m in hand.melds],
-                     red, ctx.zimo, ctx.seat, ctx.round, flags, list(ctx.dora), list(ctx.ura), ctx.honba,
-                     ctx.sticks, merged)
+                     red, ctx.zimo, ctx.seat, ctx.round, flags, list(ctx.get("dora")), list(ctx.get("ura")),
+                     ctx.get("honba"), ctx.get("sticks"), merged)

@@ -7,12 +7,16 @@ import json
 import random
 
 import pytest
+from riichi_situations import generate
 from typer.testing import CliRunner
 
-from mjcalc.batch import CHUNK, ENCODERS, Record, read_records, render_jsonl, run
+from mjcalc.batch.lines import Record
+from mjcalc.batch.readers import read_records
+from mjcalc.batch.run import run
+from mjcalc.batch.work import CHUNK
+from mjcalc.batch.writers import ENCODERS, render_jsonl
 from mjcalc.cli import app
 from mjcalc.engine import Request
-from riichi_situations import generate
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
@@ -199,9 +203,9 @@ def test_byte_order_mark_is_not_a_tile(tmp_path) -> None:
 def test_json_lines_are_the_same_with_or_without_orjson(monkeypatch) -> None:
     """orjson is an optional speed-up: the standard library writes the very same line without it, and for
     what orjson refuses (a lone surrogate, an integer beyond 64 bits). The bytes the CLI writes (ENCODERS: with
-    orjson a line formatted from its members' JSON, record._line, the parts that repeat kept) are that text in
+    orjson a line formatted from its members' JSON, jsonl._line, the parts that repeat kept) are that text in
     UTF-8, twice over (the second time from what was kept)."""
-    import mjcalc.record as record
+    import mjcalc.output.jsonl as jsonl
 
     text, _ = make_file(300, seed=11)
     lines = [*text.splitlines(), "123m456p789s111z22z \udce9", "123m456p789s111z22z +base=99999999999999999999999",
@@ -221,11 +225,11 @@ def test_json_lines_are_the_same_with_or_without_orjson(monkeypatch) -> None:
         return texts, written, again
 
     fast, fast_bytes, fast_again = outputs()
-    fast_awkward = [record.json_line(x) for x in awkward]
-    monkeypatch.setattr(record, "_orjson", None)
+    fast_awkward = [jsonl.json_line(x) for x in awkward]
+    monkeypatch.setattr(jsonl, "_orjson", None)
     slow, slow_bytes, slow_again = outputs()
     assert fast == slow and len(slow) == len(lines) + len(riichi)
     assert fast_bytes == fast_again == slow_bytes == slow_again == [t.encode("utf-8", "backslashreplace") for t in fast]
-    assert fast_awkward == [record.json_line(x) for x in awkward]
+    assert fast_awkward == [jsonl.json_line(x) for x in awkward]
     assert [json.loads(x) for x in fast_awkward] == [{**awkward[0]}, awkward[1]]
     assert all("\u2028" not in x and "\x85" not in x for x in fast)

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import mjcalc.batch as batch_module
-from mjcalc.batch import Record, read_records, render_jsonl, run
+import mjcalc.batch.work as batch_module
+from mjcalc.batch.lines import LineSource, Record
+from mjcalc.batch.readers import read_records
+from mjcalc.batch.run import run
+from mjcalc.batch.writers import Progress, render_jsonl
 from mjcalc.cli import app
 from mjcalc.engine import Request
 
@@ -338,7 +341,7 @@ def test_a_read_error_keeps_what_was_read_and_says_why() -> None:
             b[: len(data)] = data
             return len(data)
 
-    source = batch_module.LineSource(io.BufferedReader(Failing()))
+    source = LineSource(io.BufferedReader(Failing()))
     assert [r.line for r in read_records(source, "lines")] == [1, 2, 3]
     assert source.stopped is not None and "Input/output error" in source.stopped
 
@@ -468,7 +471,7 @@ def test_progress_shows_the_total_percent_rate_and_eta(tmp_path: Path) -> None:
     path = tmp_path / "h.txt"
     path.write_text(f"{WIN}\n" * 1000, encoding="utf-8")
     screen = io.StringIO()
-    progress = batch_module.Progress(True, str(path), stream=screen)
+    progress = Progress(True, str(path), stream=screen)
     assert progress.total == 1000
     summary = batch_module.Summary({"win": 250}, last_line=250)
     progress.start -= 10  # 250 lines in 10 s: 30 s to go

@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 
-import mjcalc.batch as batch_module
-from mjcalc.batch import RENDERERS, FileRecords, LineSource, read_records, run
+from mjcalc.batch import forked, parallel
+from mjcalc.batch import run as run_module
+from mjcalc.batch.lines import LineSource
+from mjcalc.batch.parallel import FileRecords
+from mjcalc.batch.readers import read_records
+from mjcalc.batch.run import run
+from mjcalc.batch.work import Summary
+from mjcalc.batch.writers import RENDERERS
 from mjcalc.engine import Request
 
 WIN = "123m456p789s111z22z +zimo +seat=E"
@@ -53,7 +59,7 @@ def _jsonl_file(rng: random.Random, n: int) -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
-def _outputs(path: Path, fmt: str, output: str, from_line: int = 1) -> tuple[str, str, batch_module.Summary]:
+def _outputs(path: Path, fmt: str, output: str, from_line: int = 1) -> tuple[str, str, Summary]:
     """The output of one process and of two, each as the text the CLI would write."""
     got = []
     summary = None
@@ -69,7 +75,7 @@ def _outputs(path: Path, fmt: str, output: str, from_line: int = 1) -> tuple[str
 
 @pytest.fixture
 def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(batch_module, "RANGE_BYTES", 700)  # many ranges over a small file (read by the parent)
+    monkeypatch.setattr(parallel, "RANGE_BYTES", 700)  # many ranges over a small file (read by the parent)
 
 
 @pytest.mark.parametrize(("name", "maker", "fmt"), [
@@ -100,7 +106,7 @@ def test_the_ranges_cover_the_file_at_line_ends(tmp_path: Path, small_ranges: No
     with open(path, "rb") as f:
         plan = FileRecords(str(path), LineSource(f)).plan()
     assert plan is not None
-    ranges = list(batch_module._ranges(plan))
+    ranges = list(parallel._ranges(plan))
     assert len(ranges) > 10
     assert ranges[0].start == 0 and ranges[-1].end == len(data)
     for before, after in zip(ranges, ranges[1:]):
@@ -166,23 +172,23 @@ def test_the_ranges_of_a_worker_that_dies_are_scored_by_the_parent(
     scores the ranges it held and the rest, the output is one process's, and no process is left behind."""
     import os
 
-    real = batch_module._serve
+    real = forked._serve
 
     def dying(plan, base, render, tasks, results):  # noqa: ANN001, ANN202
         if after and os.getpid() % 2:  # one worker or the other answers a range first
-            message = batch_module._receive(tasks)
+            message = forked._receive(tasks)
             assert message is not None
             start, end, first, last, head = __import__("marshal").loads(message)
-            done = batch_module._score_range(batch_module._Range(plan, start, end, first, last, None), base, render)
-            batch_module._send(results, batch_module._result_parts(done))
+            done = forked._score_range(parallel._Range(plan, start, end, first, last, None), base, render)
+            forked._send(results, forked._result_parts(done))
         os._exit(9)
 
     path = tmp_path / "h.txt"
     path.write_bytes(_lines_file(random.Random(3), 400))
-    monkeypatch.setattr(batch_module, "_serve", dying)
+    monkeypatch.setattr(forked, "_serve", dying)
     one, two, summary = _outputs(path, "lines", "jsonl")
     assert one == two and summary.total == len(one.splitlines())
-    monkeypatch.setattr(batch_module, "_serve", real)
+    monkeypatch.setattr(forked, "_serve", real)
     assert _live_children() == []
 
 
@@ -206,9 +212,9 @@ def test_a_file_gone_under_the_run_is_a_read_error(tmp_path: Path, small_ranges:
     path.write_text(f"{WIN}\n" * 50, encoding="utf-8")
     plan = FileRecords(str(path), LineSource(io.BytesIO(b""))).plan()
     assert plan is not None
-    first = next(batch_module._ranges(plan))
+    first = next(parallel._ranges(plan))
     path.unlink()
-    done = batch_module._score_range(first, Request(), RENDERERS["jsonl"])
+    done = forked._score_range(first, Request(), RENDERERS["jsonl"])
     assert done.stopped is not None and "cannot read" in done.stopped and done.last_line == 0
 
 
@@ -228,16 +234,16 @@ def test_without_jobs_a_large_file_is_split_between_the_cores(
         path.write_text("".join(f"- hand: {WIN}\n" for _ in range(lines)), encoding="utf-8")
     else:
         path.write_text("".join(f"{WIN if i % 2 else LINES[i % 6]}\n" for i in range(lines)), encoding="utf-8")
-    assert (path.stat().st_size >= batch_module.AUTO_JOBS_BYTES) == (lines > 1000)
+    assert (path.stat().st_size >= parallel.AUTO_JOBS_BYTES) == (lines > 1000)
     pools: list[int] = []
-    real = batch_module._split
+    real = run_module._split
 
     def spy(plan, base, render, jobs):  # noqa: ANN001, ANN202
         pools.append(jobs)
         return real(plan, base, render, jobs)
 
-    monkeypatch.setattr(batch_module, "usable_cpus", lambda: 2)
-    monkeypatch.setattr(batch_module, "_split", spy)
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(run_module, "_split", spy)
     env = {"MJCALC_CONFIG": str(tmp_path / "none.yaml"), "COLUMNS": "200"}
     auto = CliRunner().invoke(app, ["batch", str(path), "--format", "jsonl", "-o", str(tmp_path / "auto.jsonl")],
                               env=env)
@@ -270,7 +276,7 @@ def test_the_parent_scores_ranges_beside_its_workers(
         return pid
 
     scored_here: list[int] = []
-    real_score = batch_module._score_range
+    real_score = forked._score_range
 
     def spy(task, base, render):  # noqa: ANN001, ANN202
         if os.getpid() == parent:
@@ -282,10 +288,10 @@ def test_the_parent_scores_ranges_beside_its_workers(
     with open(path, "rb") as f:
         plan = FileRecords(str(path), LineSource(f)).plan()
     assert plan is not None
-    ranges = len(list(batch_module._ranges(plan, batch_module._range_bytes(plan, jobs))))
+    ranges = len(list(parallel._ranges(plan, parallel._range_bytes(plan, jobs))))
     one, _, _ = _outputs(path, "lines", "jsonl")
     monkeypatch.setattr(os, "fork", counted_fork)
-    monkeypatch.setattr(batch_module, "_score_range", spy)
+    monkeypatch.setattr(forked, "_score_range", spy)
     out: list[str] = []
     with open(path, "rb") as f:
         summary = run(FileRecords(str(path), LineSource(f), "lines"), Request(lenient=True), RENDERERS["jsonl"],
@@ -305,8 +311,8 @@ def test_a_result_cut_short_by_the_pipe_is_sent_whole_and_read_back_as_it_was(
     import os
 
     texts = [f'{{"line": {i}, "input": "{"x" * (i % 7)}"}}'.encode() for i in range(300)]
-    scored = batch_module._Scored(texts, {"win": 290, "error": 10}, 300, None)
-    parts = batch_module._result_parts(scored)
+    scored = parallel._Scored(texts, {"win": 290, "error": 10}, 300, None)
+    parts = forked._result_parts(scored)
     real_writev = os.writev
 
     def short_writev(fd, buffers):  # noqa: ANN001, ANN202  (at most ``most`` bytes a call)
@@ -316,16 +322,16 @@ def test_a_result_cut_short_by_the_pipe_is_sent_whole_and_read_back_as_it_was(
     monkeypatch.setattr(os, "writev", short_writev)
     r, w = os.pipe()
     try:
-        batch_module._widen(w)
-        batch_module._send(w, parts)
+        forked._widen(w)
+        forked._send(w, parts)
         os.close(w)
         os.set_blocking(r, False)
-        worker = batch_module._Worker(0, -1, r)
+        worker = forked._Worker(0, -1, r)
         worker.given.append(7)
-        done: dict[int, batch_module._Scored] = {}
+        done: dict[int, parallel._Scored] = {}
         spare = [bytearray(10)]  # too small: replaced by one large enough
         while 7 not in done and worker.alive:
-            batch_module._read_some(worker, done, spare)
+            forked._read_some(worker, done, spare)
     finally:
         os.close(r)
     got = done[7]

@@ -36,8 +36,9 @@ import pytest
 import yaml
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
-from mjcalc.ruleset import builtin_names, load_ruleset
+from mjcalc.output.record import to_json
+from mjcalc.ruleset.loader import load_ruleset
+from mjcalc.support.builtin import builtin_names
 
 CASE_DIR = Path(__file__).parent / "cases"
 
@@ -185,8 +186,8 @@ def test_fan_is_what_every_payment_holds(file: str, rules: str, case: dict[str, 
 def test_hand_line_reads_back_to_the_same_hand(file: str, rules: str, case: dict[str, Any]) -> None:
     """The ``hand`` written back (concealed tiles by suit, the melds as written, the winning tile apart at the
     end) is notation that reads back to the very same hand, red fives where they were."""
-    from mjcalc.hand import build_hand
-    from mjcalc.notation import parse_line
+    from mjcalc.core.hand import build_hand
+    from mjcalc.core.notation import parse_line
 
     result = score_line(case["hand"], Request(rules=rules, options=case.get("set", {})), with_wait_scores=False)
     if result.hand is None:
@@ -202,6 +203,6 @@ def test_hand_line_reads_back_to_the_same_hand(file: str, rules: str, case: dict
 
 
 def name_of(tile: int) -> str:
-    from mjcalc.tiles import name
+    from mjcalc.core.tiles import name
 
     return name(tile)

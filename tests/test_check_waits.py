@@ -9,10 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
+from mjcalc.core.readings.decompose import tiles_of
+from mjcalc.core.readings.forms import FormSpec
+from mjcalc.core.readings.shanten import shanten
 from mjcalc.engine import score_line
-from mjcalc.homework import compare, parse_answer
-from mjcalc.readings import FormSpec, tiles_of
-from mjcalc.waiting import shanten
+from mjcalc.homework.answer import parse_answer
+from mjcalc.homework.compare import compare
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}

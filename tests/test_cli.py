@@ -256,7 +256,7 @@ def test_one_rule_for_options(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", ["changchun", "changchun-mil", "jilin", "meihe", "riichi"])
 def test_rules_show_writes_values_as_a_reader_does_and_fits_the_terminal(name: str) -> None:
-    from mjcalc.render import cols
+    from mjcalc.output.fit import cols
 
     for columns in ("60", "100"):
         r = run("rules", "show", name, env={"COLUMNS": columns})
@@ -287,19 +287,23 @@ def test_the_contracts_live_in_the_repository() -> None:
 
 
 def test_the_hand_line_shows_the_hand_as_it_is() -> None:
-    """The table's hand line: concealed tiles by suit, honors a group a kind held more than once, melds, flowers,
-    then the winning tile apart after a plus; the JSON keeps notation that reads back to the same hand."""
+    """The table's hand line: concealed tiles in the groups the line wrote them in (split at each suit letter and
+    space; by suit when the line's tiles are not the hand's), honors a group a kind held more than once, melds,
+    flowers, then the winning tile apart after a plus; the JSON keeps notation that reads back to the same hand."""
     def hand_line(*args: str, columns: str = "") -> str:
         out = run(*args, env={"COLUMNS": columns}).output
         return "hand" + out.split("\ncontext")[0].split("\nhand", 1)[1]
 
     assert hand_line("score", QUICK) == "hand      123m 456p 789s 111z 2z + 2z"
     assert hand_line("score", "45556p23789s [111z] 1s", "--rules", "riichi") == "hand      45556p 23789s [111z] + 1s"
+    assert hand_line("score", "123m456p789s23s55p 1s +riichi", "--rules", "riichi") == \
+        "hand      123m 456p 789s 23s 55p + 1s"  # as written, not 45556p 23789s
+    assert hand_line("score", "123万456筒789条 东东东 南南") == "hand      123m 456p 789s 111z 2z + 2z"
     assert hand_line("score", "19m19p19s1234567z1m", "--rules", "riichi") == "hand      19m 19p 19s 1234567z + 1m"
-    assert hand_line("score", "234m067p78s111z99s 9s", "--rules", "riichi") == "hand      234m 067p 7899s 111z + 9s"
+    assert hand_line("score", "234m067p78s111z99s 9s", "--rules", "riichi") == "hand      234m 067p 78s 111z 99s + 9s"
     assert hand_line("score", "1m2z33z4z555z666z77z 2z") == "hand      1m 2z 33z 4z 555z 666z 77z + 2z"
     assert hand_line("score", "123m456p789s123s456s5z 13f 5z", "--rules", "taiwan") == \
-        "hand      123m 456p 123456789s 5z 13f + 5z"
+        "hand      123m 456p 789s 123s 456s 5z 13f + 5z"
     assert hand_line("waits", "123m456p789s111z2z") == "hand      123m 456p 789s 111z 2z"  # no winning tile yet
     assert hand_line("score", QUICK, columns="40") == "hand      123m 456p 789s 111z 2z + 2z"
     assert hand_line("score", "123m456p789s2z [5555m] 2z", columns="30") == \
@@ -328,7 +332,7 @@ def test_rules_show_names_only_files_in_the_repository(tmp_path) -> None:
     a file the repository does not hold (the project's seeds/ and spec/ are not shipped)."""
     from pathlib import Path
 
-    from mjcalc.ruleset import builtin_names
+    from mjcalc.support.builtin import builtin_names
 
     for name in builtin_names():
         text = run("rules", "show", name, env={"COLUMNS": ""}).output

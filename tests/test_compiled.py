@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCORE = """
 import json, sys
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
-from mjcalc.render import to_text
+from mjcalc.output.record import to_json
+from mjcalc.output.table import to_text
 for line, rules, options in json.load(open(sys.argv[1], encoding="utf-8")):
     result = score_line(line, Request(rules=rules, options=options))
     print(json.dumps(to_json(result), ensure_ascii=False, sort_keys=True))

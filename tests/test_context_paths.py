@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjcalc.context import build_context, collect_flags, read_plain_flags, read_plain_groups
+from mjcalc.core.context import build_context, collect_flags, read_plain_flags, read_plain_groups
+from mjcalc.core.notation import parse_line
 from mjcalc.errors import MjcalcError
-from mjcalc.notation import parse_line
-from mjcalc.ruleset import load_ruleset
+from mjcalc.ruleset.loader import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from riichi_situations import generate
@@ -80,8 +80,8 @@ def test_most_generated_lines_take_one_pass() -> None:
 @pytest.mark.parametrize(("rules", "line"), LINES[::7])
 def test_context_json_is_every_field_in_order(rules: str, line: str) -> None:
     """to_json writes the defaults once and the given fields on top: the same as reading every field."""
-    from mjcalc import tiles as T
-    from mjcalc.context import FIELDS
+    from mjcalc.core import tiles as T
+    from mjcalc.core.context import FIELDS
     from mjcalc.engine import Request, score_line
 
     ctx = score_line(line, Request(rules=rules)).ctx
@@ -91,7 +91,7 @@ def test_context_json_is_every_field_in_order(rules: str, line: str) -> None:
     for name in FIELDS:
         if name == "given":
             continue
-        value = getattr(ctx, name)
+        value = ctx.get(name)
         if isinstance(value, frozenset):
             value = [s for s in T.SEATS if s in value]
         elif name in ("bao", "hui", "flip", "win") and value is not None:

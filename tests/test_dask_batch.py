@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mjcalc.batch import Summary
+from mjcalc.batch.work import Summary
 from mjcalc.cli import app
 from mjcalc.engine import Request
 
@@ -85,7 +85,7 @@ def test_a_local_cluster_writes_every_record_of_a_single_process_batch(tmp_path:
 
 
 def test_a_partition_as_csv_is_the_batch_csv_with_its_file(tmp_path: Path) -> None:
-    from mjcalc.dask_batch import partitions, score_partition
+    from mjcalc.batch.dask import partitions, score_partition
 
     files = _files(tmp_path)
     parts = list(partitions([str(files[0])], ext="csv", size=4096))
@@ -105,7 +105,7 @@ def test_a_partition_as_csv_is_the_batch_csv_with_its_file(tmp_path: Path) -> No
 
 
 def test_a_partition_that_fails_or_falls_short_is_reported_with_its_file_and_lines(tmp_path: Path) -> None:
-    from mjcalc.dask_batch import Written, account, partitions, score_partition
+    from mjcalc.batch.dask import Written, account, partitions, score_partition
 
     files = _files(tmp_path)
     first, second = list(partitions([str(files[1])], size=16384))[:2]
@@ -172,7 +172,7 @@ def test_several_files_without_dask_and_globs_matching_nothing(tmp_path: Path) -
     path.write_text(WIN + "\n", encoding="utf-8")
     r = runner.invoke(app, ["batch", str(path), str(path)], env=ENV)
     assert r.exit_code == 3 and "one FILE at a time" in r.stderr
-    from mjcalc.dask_batch import expand
+    from mjcalc.batch.dask import expand
     from mjcalc.errors import MjcalcError
 
     with pytest.raises(MjcalcError, match="no file matches"):
@@ -195,7 +195,7 @@ def test_a_plain_batch_never_imports_dask(tmp_path: Path) -> None:
 def test_the_batch_docs_dask_bag_recipe(tmp_path: Path) -> None:
     """The notebook recipe of docs/batch.md, on the synchronous scheduler (no cluster): the same records as batch."""
     db = pytest.importorskip("dask.bag")
-    from mjcalc.dask_batch import partitions, records
+    from mjcalc.batch.dask import partitions, records
 
     files = _files(tmp_path)
     bag = db.from_sequence(list(partitions([str(tmp_path / "*.jsonl"), str(files[0])], size=8192)),

@@ -19,10 +19,9 @@ from line_mutations import builtin_rulesets, mutate, seed_lines, to_bytes
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
-from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
-from mjcalc.render import to_text
-from mjcalc.waiting import analyse
+from mjcalc.engine import Request, analyse, score_line
+from mjcalc.output.record import to_json
+from mjcalc.output.table import to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LINES = 3000

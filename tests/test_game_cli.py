@@ -356,7 +356,7 @@ def test_chinese(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_narrow_terminal(tmp_path: Path, lang: str) -> None:
-    from mjcalc.render import cols
+    from mjcalc.output.fit import cols
 
     db = tmp_path / "g.db"
     record_game(db)
@@ -393,7 +393,7 @@ def test_the_svg_picture(tmp_path: Path) -> None:
 
 
 def test_a_long_game_picture_thins_its_labels(tmp_path: Path) -> None:
-    from mjcalc.chart_svg import MAX_LABELS, sheet_svg
+    from mjcalc.game.chart import MAX_LABELS, sheet_svg
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:

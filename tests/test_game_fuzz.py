@@ -10,7 +10,7 @@ import random
 import pytest
 
 from mjcalc.game import Game, GameError
-from mjcalc.ruleset import builtin_names
+from mjcalc.support.builtin import builtin_names
 
 NAMES = ["A", "B", "C", "D"]
 # Winning lines that win under each family whatever the seat (the hand scorer's cases)

@@ -11,7 +11,7 @@ import mjcalc
 from mjcalc.errors import MjcalcError
 from mjcalc.game import Game, GameError, game_rules, header_from_text, result_from_text, result_to_text
 from mjcalc.game.files import replay_files, split_games
-from mjcalc.ruleset import load_ruleset
+from mjcalc.ruleset.loader import load_ruleset
 
 H = "123m456p789s111z 22z"
 

@@ -1,4 +1,4 @@
-"""The games' database (mjcalc/store.py): the schema and its migrations, files that are not mjcalc's, transactions;
+"""The games' database (mjcalc/game/store.py): the schema and its migrations, files that are not mjcalc's, transactions;
 and bounded rounds of benchmarks/game_reliability.py (kill -9 during adds, two writers, bad files)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mjcalc.game import Game, header_to_json
-from mjcalc.store import APPLICATION_ID, MIGRATIONS, VERSION, Refused, Store, StoreError, default_path
+from mjcalc.game.store import APPLICATION_ID, MIGRATIONS, VERSION, Refused, Store, StoreError, default_path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = header_to_json(Game.new(["A", "B", "C", "D"], "changchun").header)
@@ -94,7 +94,7 @@ def test_an_older_file_is_migrated_and_keeps_its_games(tmp_path: Path, version: 
 
 def test_a_migration_is_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A step that fails leaves the file as it was (its version, its tables)."""
-    import mjcalc.store as store_module
+    import mjcalc.game.store as store_module
 
     path = tmp_path / "old.db"
     con = sqlite3.connect(path, isolation_level=None)

@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
+from mjcalc.core.normalise import normalise
+from mjcalc.core.notation import MAX_LINE
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import printable
-from mjcalc.normalise import normalise
-from mjcalc.notation import MAX_LINE
-from mjcalc.record import to_json
-from mjcalc.render import to_text
+from mjcalc.output.record import to_json
+from mjcalc.output.table import to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -155,8 +155,8 @@ ZH_COMMANDS = [
 def _data_texts(ruleset: str) -> str:
     """The ruleset's own texts (its description, the docs of its options and items: English data, not the
     catalog's), which ``rules show`` prints as they are."""
-    from mjcalc.render_rules import ruleset_json
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.output.rules_table import ruleset_json
+    from mjcalc.ruleset.loader import load_ruleset
 
     return " ".join(" ".join(str(v).split()) for v in _strings(ruleset_json(load_ruleset(ruleset))))
 
@@ -241,7 +241,8 @@ def test_help_language_from_the_arguments_then_the_environment(monkeypatch: pyte
 def test_every_builtin_description_and_option_doc_is_given_in_both_languages() -> None:
     import yaml
 
-    from mjcalc.ruleset import builtin_dir, builtin_names, load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
+    from mjcalc.support.builtin import builtin_dir, builtin_names
 
     for name in builtin_names():
         raw = yaml.safe_load((builtin_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
@@ -257,7 +258,7 @@ def test_every_builtin_description_and_option_doc_is_given_in_both_languages() -
 
 @pytest.mark.parametrize("name", ["changchun", "mcr", "riichi", "taiwan"])
 def test_rules_show_in_zh_gives_the_rulesets_own_texts_and_the_facts_in_chinese(name: str) -> None:
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
 
     rules = load_ruleset(name)
     shown = CliRunner().invoke(app, ["rules", "show", name, "--lang", "zh"], env={"COLUMNS": "400"}).output

@@ -63,7 +63,7 @@ def test_the_logs_hold_what_the_issue_asks_for() -> None:
     extended into the West round, a nagashi mangan — each as the sheet shows it."""
     entries = [(imported(p.name), e) for p in WHOLE for e in imported(p.name).sheet.hands]
     doubles = [e for _, e in entries if len(e.wins) == 2]
-    assert doubles and all(e.wins[1].scored.result.ctx.honba == 0 for e in doubles)
+    assert doubles and all(e.wins[1].scored.result.ctx.get("honba") == 0 for e in doubles)
     assert any(w.pao is not None for _, e in entries for w in e.wins)
     assert {e.abort for _, e in entries if e.result == "abort"} >= {"nine_terminals", "four_winds", "four_riichi",
                                                                     "four_kongs", "triple_ron"}
@@ -74,7 +74,7 @@ def test_the_logs_hold_what_the_issue_asks_for() -> None:
         for won in e.wins:
             ctx = won.scored.result.ctx
             own = sum(m.kind in ("kong", "concealed_kong") for m in won.scored.result.hand.melds)
-            kan_dora += len(ctx.dora) > 1 + own  # indicators turned by another player's kong
+            kan_dora += len(ctx.get("dora")) > 1 + own  # indicators turned by another player's kong
     assert kan_dora
 
 

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from mcr_hands import SEATS, Situation, generate, reference_fans
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 
 pytestmark = pytest.mark.oracle
 
@@ -197,10 +197,10 @@ READ_BACK = 1500
 
 def test_lines_read_back() -> None:
     """Each line (notation or GB string) reads back in mjcalc as the situation it was written from."""
+    from mjcalc.core.notation import parse_line
     from mjcalc.engine import read_line
     from mjcalc.errors import MjcalcError
-    from mjcalc.notation import parse_line
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
 
     rules = load_ruleset("mcr")
     wrong = []
@@ -213,7 +213,7 @@ def test_lines_read_back() -> None:
             continue
         hand, ctx = read.hand, read.ctx
         got = (sorted(hand.concealed), hand.win_tile, sorted((m.kind, sorted(m.tiles)) for m in hand.melds),
-               len(hand.flowers), ctx.zimo, ctx.fourth, ctx.last, ctx.gang, ctx.qiang, ctx.seat, ctx.round)
+               len(hand.flowers), ctx.zimo, ctx.get("fourth"), ctx.last, ctx.gang, ctx.qiang, ctx.seat, ctx.round)
         kind = {"chi": "chi", "pon": "pon", "kong": "kong", "ankan": "concealed_kong"}
         want = (sorted(s.concealed), s.win, sorted((kind[m.kind], sorted(m.tiles)) for m in s.melds),
                 len(s.flowers), s.zimo, s.fourth, s.last, s.gang, s.qiang, s.seat, s.round)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement, permutations
 
-from mjcalc import tiles as T
+from mjcalc.core import tiles as T
 from mjcalc.hooks import mcr
 
 CHOW_STARTS = [s * 9 + r for s in range(3) for r in range(7)]

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from mjcalc import tiles as T
+from mjcalc.core import tiles as T
+from mjcalc.core.hand import TileRules, build_hand
+from mjcalc.core.notation import FlagWord, parse_line
+from mjcalc.core.readings.decompose import tiles_of
 from mjcalc.engine import Request, score_line
-from mjcalc.hand import TileRules, build_hand
-from mjcalc.notation import FlagWord, parse_line
-from mjcalc.readings import tiles_of
-from mjcalc.ruleset import load_ruleset
+from mjcalc.ruleset.loader import load_ruleset
 
 CHANGCHUN = load_ruleset("changchun").tile_rules
 
@@ -59,7 +59,8 @@ def test_three_spellings_of_honors(line: str) -> None:
 
 
 @pytest.mark.parametrize("line", ["123万456筒789条东东东南南", "123萬456餅789條東東東南南", "123万456饼789索111z22z",
-                                  "１２３万４５６筒７８９条１１１ｚ２２ｚ", "1万2万3万456p789s东东东南南"])
+                                  "１２３万４５６筒７８９条１１１ｚ２２ｚ", "1万2万3万456p789s东东东南南",
+                                  "123万456筒789条111东22东", "123万456筒789条111字22字"])
 def test_chinese_suits_after_digits(line: str) -> None:
     assert hand_of(line) == hand_of(FIRST)
     assert score_line(line).hand.text() == score_line(FIRST).hand.text()  # written back in letters
@@ -70,12 +71,12 @@ def test_chinese_suits_wherever_a_tile_is_read() -> None:
     assert hand_of("456p12s22z [123万] (7777条) 3条") == hand_of("456p12s22z [123m] (7777s) 3s")
     assert hand_of("23m456p789s22z {1234z} 1m +win=1萬") == hand_of("23m456p789s22z {1234z} 1m")
     line = score_line("123m456p789s111z22z +bao=5万 +win=2z")
-    assert line.ctx.bao == T.parse_tile("5m")
+    assert line.ctx.get("bao") == T.parse_tile("5m")
     riichi = Request("riichi")
     assert score_line("123m406p789s111z22z +riichi +dora=3筒9条 +ura=1饼",
                       riichi).ctx == score_line("123m406p789s111z22z +riichi +dora=3p9s +ura=1p", riichi).ctx
     assert score_line("123m456p78s5m11z22z 9s +hui=5萬", Request("meihe")).best.candidate.subs == {"5m": "1z"}
-    assert score_line("123m456p789s111z22z", Request(flags=[FlagWord("bao", "5万", None)])).ctx.bao == \
+    assert score_line("123m456p789s111z22z", Request(flags=[FlagWord("bao", "5万", None)])).ctx.get("bao") == \
         T.parse_tile("5m")
     import mjcalc.api
 
@@ -90,7 +91,7 @@ def test_chinese_suits_wherever_a_tile_is_read() -> None:
     ("123m456p789s东东东南南 条", 19, "suit '条' has no digits before it"),
     ("123万456筒789条东东东南南 +bao=5索x", 19, "is not a tile"),  # the caret under the flag
     ("123万456筒789条东东东南南南南南", 20, "fifth"),
-    ("123万456筒789条11东", 13, "digits '11' need a suit letter (m, p, s, z; or 万 筒 条)"),
+    ("123万456筒789条11 东", 13, "digits '11' need a suit letter after them (m, p, s, z; or 万 筒 条)"),
     ("123万456筒789条东东东南南 3", 19, "need a suit letter after them (m, p, s, z; or 万 筒 条)"),
 ])
 def test_chinese_suits_errors_point_at_the_column_as_typed(line: str, column: int, words: str) -> None:
@@ -115,7 +116,7 @@ def test_flags_with_and_without_spaces() -> None:
     a = score_line("123m456p789s111z22z +zimo +seat=E +bao=5m")
     b = score_line("123m456p789s111z22z+zimo+seat=E+bao=5m")
     assert a.ctx == b.ctx
-    assert a.ctx.zimo and a.ctx.seat == "E" and a.ctx.bao == T.parse_tile("5m")
+    assert a.ctx.zimo and a.ctx.seat == "E" and a.ctx.get("bao") == T.parse_tile("5m")
     assert a.best.settlement.points == 48
 
 
@@ -203,14 +204,14 @@ def test_errors_point_at_the_column(line: str, column: int, words: str) -> None:
 
 
 def test_cli_flag_and_line_flag_disagree() -> None:
-    from mjcalc.notation import FlagWord
+    from mjcalc.core.notation import FlagWord
 
     r = score_line("123m456p789s111z22z +seat=E", Request(flags=[FlagWord("seat", "S", None)]))
     assert r.result == "error" and "twice" in r.error.message
 
 
 def test_cli_flag_fills_what_the_line_lacks() -> None:
-    from mjcalc.notation import FlagWord
+    from mjcalc.core.notation import FlagWord
 
     r = score_line("123m456p789s111z22z", Request(flags=[FlagWord("zimo", None, None), FlagWord("seat", "E", None)]))
     assert r.best.settlement.points == 48

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from line_mutations import builtin_rulesets, mutate, seed_lines
 
+from mjcalc.core.hand import Hand, build_hand
+from mjcalc.core.normalise import normalise
+from mjcalc.core.notation import ParsedLine, _parse_any, _parse_common, parse_line
 from mjcalc.errors import MjcalcError
-from mjcalc.hand import Hand, build_hand
-from mjcalc.normalise import normalise
-from mjcalc.notation import ParsedLine, _parse_any, _parse_common, parse_line
-from mjcalc.ruleset import load_ruleset
+from mjcalc.ruleset.loader import load_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -75,7 +75,7 @@ def _hand(line: ParsedLine, rules: object) -> object:
 def _text_as_defined(hand: Hand) -> str:
     """Hand.text as its docstring defines it, from the melds themselves (Hand.text reads each meld's text, called
     and reds from a memo kept by the meld)."""
-    from mjcalc import tiles as T
+    from mjcalc.core import tiles as T
 
     win = hand.win_tile
     called = any(m.called for m in hand.melds)

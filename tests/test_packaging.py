@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_every_subpackage_is_listed_in_pyproject() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     listed = set(re.search(r"^packages = \[(.*)\]$", text, re.M).group(1).replace('"', "").replace(" ", "").split(","))
-    found = {"mjcalc." + p.parent.name for p in (ROOT / "mjcalc").glob("*/__init__.py")} | {"mjcalc", "mjcalc.rules",
-                                                                                          "mjcalc.locale"}
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "mjcalc").rglob("__init__.py")
+             if "__pycache__" not in p.parts} | {"mjcalc.rules", "mjcalc.locale"}
     assert found == listed
 
 
@@ -26,7 +26,8 @@ def test_rules_ship_as_package_data() -> None:
 def test_each_rulesets_decisions_document_ships_beside_it() -> None:
     """``rules show`` names a ruleset's decisions document, found beside the built-in files: in a checkout its
     rules/, installed the package's (run against an installed package, this shows the .md files were shipped)."""
-    from mjcalc.ruleset import builtin_dir, builtin_names, decisions_of, load_ruleset
+    from mjcalc.ruleset.loader import decisions_of, load_ruleset
+    from mjcalc.support.builtin import builtin_dir, builtin_names
 
     home = Path(builtin_dir()).resolve()
     docs = {name: decisions_of(load_ruleset(name)) for name in builtin_names()}

@@ -103,7 +103,7 @@ def _win_cases() -> list[dict[str, Any]]:
 def _preset_options(rules: str) -> dict[str, str]:
     """The hand options a preset of riichi sets otherwise than riichi (riichi-tenhou: double_yakuman off), as --set
     writes them."""
-    from mjcalc.ruleset import load_ruleset
+    from mjcalc.ruleset.loader import load_ruleset
 
     base = load_ruleset("riichi").option_values({})
     mine = load_ruleset(rules).option_values({})

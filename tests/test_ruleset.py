@@ -8,7 +8,8 @@ import pytest
 
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import MjcalcError
-from mjcalc.ruleset import builtin_names, load_ruleset
+from mjcalc.ruleset.loader import load_ruleset
+from mjcalc.support.builtin import builtin_names
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
 
@@ -118,8 +119,8 @@ def test_ids_and_names_are_checked_as_their_patterns_read_them() -> None:
     """ruleset.matches: the item-id and ruleset-name checks, made without compiling their patterns."""
     import re
 
-    from mjcalc import ruleset
-    from mjcalc.schema import RULESET_ID_PATTERN
+    from mjcalc.ruleset import validate as ruleset
+    from mjcalc.ruleset.schema import RULESET_ID_PATTERN
 
     texts = ["", "a", "z9_", "ab\n", "ab\n\n", "\n", "9a", "_a", "a-b", "a b", "aB", "é", "a\x00", "-", "a_", "0",
              "riichi", "changchun-mil", "taiwan-common", "a\nb", "ａ", "a\r", "A", "a.b"]

@@ -25,14 +25,15 @@ from typer.testing import CliRunner
 
 from mjcalc import hooks  # noqa: F401  registers the hooks' predicates
 from mjcalc.cli import app
+from mjcalc.core.readings.forms import FORM_NAMES
 from mjcalc.engine import Request, score_line
 from mjcalc.errors import MjcalcError
-from mjcalc.predicates import PREDICATES
-from mjcalc.readings import FORM_NAMES
-from mjcalc.ruleset import builtin_dir, builtin_names, load_ruleset, merge
-from mjcalc.schema import FORM_PARAMS, PREDICATE_PARAMS
-from mjcalc.schema_check import problem
-from mjcalc.yamlfile import load as load_yaml
+from mjcalc.registry import PREDICATES
+from mjcalc.ruleset.loader import load_ruleset, merge
+from mjcalc.ruleset.schema import FORM_PARAMS, PREDICATE_PARAMS
+from mjcalc.ruleset.schema_check import problem
+from mjcalc.support.builtin import builtin_dir, builtin_names
+from mjcalc.support.yamlfile import load as load_yaml
 
 QUICK = "123m456p789s111z22z +zimo +seat=E"
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -391,7 +392,7 @@ def test_every_predicate_parameter_is_declared() -> None:
         except (TypeError, ValueError):  # compiled: its signature is checked on the source
             continue
         assert sorted(PREDICATE_PARAMS.get(name, {})) == sorted(params), (
-            f"predicate '{name}' takes {params}: declare them in mjcalc/schema.py PREDICATE_PARAMS")
+            f"predicate '{name}' takes {params}: declare them in mjcalc/ruleset/schema.py PREDICATE_PARAMS")
     assert set(FORM_PARAMS) <= set(FORM_NAMES)
 
 
@@ -473,7 +474,7 @@ def test_fuzz_mutated_builtin_files(tmp_path: Path) -> None:
             assert r.result in ("win", "not_a_win", "waiting", "error")
             if r.result == "error":
                 assert r.error.kind != "internal", r.error.message
-        from mjcalc.render_rules import ruleset_text
+        from mjcalc.output.rules_table import ruleset_text
 
         ruleset_text(rules)
     assert outcomes["refused"] > 60 and outcomes["loaded"] > 10, outcomes
@@ -494,6 +495,7 @@ def _score_with_config(path: Path | str, *args: str) -> Any:
     ("set: {base: [1, 2]}\n", ["option 'base' takes one value"]),
     ("set: {bsae: 2}\n", ["set: 'bsae' is not an option", "did you mean 'base'"]),
     ("set: {base: lots}\n", ["set: option 'base' takes a whole number"]),
+    ("set: {base: on}\n", ["set: option 'base' takes a whole number", "not true"]),  # YAML's on is true, no 1
     ("set: {base: 99999999999}\n", ["set: option 'base'"]),
     ("set: {cap_scope: everyone}\n", ["set: option 'cap_scope'"]),
     ("rulez: jilin\n", ["unknown key 'rulez'", "did you mean 'rules'"]),
@@ -568,7 +570,7 @@ def test_schema_md_lists_every_key_of_the_schema_and_no_other() -> None:
     """The annotated example of rules/SCHEMA.md holds each key of the schema, at each level, and no other."""
     import re
 
-    from mjcalc.schema import ruleset_schema
+    from mjcalc.ruleset.schema import ruleset_schema
 
     text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
     example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", text, re.S).group(1))
@@ -588,11 +590,11 @@ def test_schema_md_lists_every_key_of_the_schema_and_no_other() -> None:
 
 
 def test_schema_md_tables_are_generated_from_the_schema() -> None:
-    from mjcalc.schema import BEGIN, END, markdown
+    from mjcalc.ruleset.schema import BEGIN, END, markdown
 
     text = (builtin_dir() / "SCHEMA.md").read_text(encoding="utf-8")
     assert BEGIN + text.partition(BEGIN)[2].partition(END)[0] + END == markdown(), (
-        "rules/SCHEMA.md is out of date: run python -m mjcalc.schema --write")
+        "rules/SCHEMA.md is out of date: run python -m mjcalc.ruleset.schema --write")
 
 
 def test_a_broken_file_is_read_once_and_its_error_given_each_time(tmp_path: Path) -> None:

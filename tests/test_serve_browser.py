@@ -39,7 +39,7 @@ def _missing() -> str | None:
         return "playwright is not installed (pip install '.[test]')"
     try:
         import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
+        import h11  # noqa: F401
     except ImportError:
         return "the serve extra is not installed (pip install '.[serve]')"
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
@@ -630,3 +630,27 @@ def test_an_error_is_shown_whole_with_its_caret_under_the_column(browser: Browse
                     assert box["top"] <= seen["top"] and seen["bottom"] <= box["bottom"], (width, line, seen, box)
     finally:
         context.close()
+
+
+def test_the_page_waits_out_a_server_that_does_not_answer_yet(browser: Browser, server: str) -> None:
+    """Its start-up request tried again with backoff: a dropped request and a 503 first, then the page."""
+    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    tries: list[str] = []
+
+    def flaky(route: Any) -> None:
+        tries.append(route.request.url)
+        if len(tries) == 1:
+            route.abort()
+        elif len(tries) == 2:
+            route.fulfill(status=503, content_type="application/json",
+                          body='{"result": "error", "error": {"kind": "busy", "message": "busy", "column": null}}')
+        else:
+            route.continue_()
+
+    phone.route("**/api/rules", flaky)
+    phone.goto(server)
+    settled(phone)
+    assert len(tries) == 3 and phone.locator("body").get_attribute("data-retries") == "2"
+    assert phone.locator("#ruleset option").count() > 5
+    context.close()

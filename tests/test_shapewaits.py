@@ -1,15 +1,16 @@
-"""The fast shape waits (mjcalc/shapewaits.py) against their definition: the kinds whose addition makes the
-concealed tiles complete in one of the forms (readings.is_complete, kind by kind), less the kinds the hand holds
-four of, melds included (readings._held)."""
+"""The fast shape waits (mjcalc/core/readings/waits.py) against their definition: the kinds whose addition makes the
+concealed tiles complete in one of the forms (forms.is_complete, kind by kind), less the kinds the hand holds
+four of, melds included (wildcards._held)."""
 
 from __future__ import annotations
 
 import random
 
-from mjcalc import tiles as T
-from mjcalc.hand import Meld
-from mjcalc.readings import ORPHANS, FormSpec, _held, _suit_can, is_complete, shape_waits
-from mjcalc.shapewaits import hand_waits, suit_bits
+from mjcalc.core import tiles as T
+from mjcalc.core.hand import Meld
+from mjcalc.core.readings.forms import ORPHANS, FormSpec, _suit_can, is_complete, suit_bits
+from mjcalc.core.readings.waits import hand_waits, shape_waits
+from mjcalc.core.readings.wildcards import _held
 
 FORMS = (
     (FormSpec("regular"),),
@@ -125,7 +126,7 @@ def _suit_patterns(seed: int, random_ones: int, most: int, top: int) -> set[tupl
 
 
 def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
-    """suit_bits (greedy) against readings._suit_can (every decomposition) on every suit of up to 8 tiles and on
+    """suit_bits (greedy) against forms._suit_can (every decomposition) on every suit of up to 8 tiles and on
     random ones up to 15, honors (7 kinds, pons only) too; counts up to 5 (a tile added to four)."""
     patterns = _suit_patterns(7, 6000, 16, 5)
     for counts, honors in patterns:
@@ -134,11 +135,11 @@ def test_a_suit_splits_greedily_as_every_decomposition_says() -> None:
 
 
 def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() -> None:
-    """readings._placed_decompositions (one walk that reaches each split once) against its definition: the
+    """forms._placed_decompositions (one walk that reaches each split once) against its definition: the
     decompositions ``_suit_decompositions`` finds, each split's groups sorted by tile then kind, duplicates
     dropped keeping the first; on every suit of up to 8 tiles and random ones up to 14, honors too."""
-    from mjcalc import tiles as T
-    from mjcalc.readings import _group, _placed_decompositions, _suit_decompositions
+    from mjcalc.core import tiles as T
+    from mjcalc.core.readings.forms import _group, _placed_decompositions, _suit_decompositions
 
     patterns = _suit_patterns(11, 4000, 15, 4)
     for counts, honors in patterns:
@@ -149,9 +150,9 @@ def test_a_suits_splits_are_every_decomposition_once_in_the_order_first_found() 
 
 
 def test_packed_bits_given_the_weight_try_the_pair_where_it_can_be_and_find_what_every_rank_finds() -> None:
-    """readings._packed_bits given the ranks' weight (the pair tried at a third of the ranks, as shapewaits asks) is
-    readings._packed_bits without it (the pair tried at every rank), on random suits of every size."""
-    from mjcalc.readings import _packed_bits
+    """forms._packed_bits given the ranks' weight (the pair tried at a third of the ranks, as waits.py asks) is
+    forms._packed_bits without it (the pair tried at every rank), on random suits of every size."""
+    from mjcalc.core.readings.forms import _packed_bits
 
     rng = random.Random(24)
     for _ in range(20000):
@@ -169,11 +170,11 @@ def test_packed_bits_given_the_weight_try_the_pair_where_it_can_be_and_find_what
 
 
 def test_knitted_straight_waits_are_the_form_itself() -> None:
-    """shapewaits._knitted_straight_waits (no candidate tried with the form) against every kind tried with
+    """core.readings.waits._knitted_straight_waits (no candidate tried with the form) against every kind tried with
     readings' knitted straight form, on hands that hold eight or nine tiles of a knitted straight, the rest random
     (three or four sets to make, four of a kind allowed: a fifth completes the shape only where the form says)."""
-    from mjcalc.readings import KNITTED_KINDS, _form_candidates, special_form
-    from mjcalc.shapewaits import _knitted_straight_waits
+    from mjcalc.core.readings.forms import KNITTED_KINDS, _form_candidates, special_form
+    from mjcalc.core.readings.waits import _knitted_straight_waits
 
     spec = FormSpec("knitted_straight")
     rng = random.Random(26)

@@ -1,5 +1,5 @@
 """Start-up (benchmarks/bench_startup.py measures it): the built-in rulesets packed as JSON at build time
-(mjcalc/packed.py) hold exactly the data of their YAML, a command imports only what it uses, and a compiled
+(mjcalc/support/packed.py) hold exactly the data of their YAML, a command imports only what it uses, and a compiled
 predicate's signature is read as inspect reads it."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mjcalc.packed import pack, same, unpack
-from mjcalc.yamlfile import load_trusted
+from mjcalc.support.packed import pack, same, unpack
+from mjcalc.support.yamlfile import load_trusted
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -30,7 +30,7 @@ def test_every_builtin_ruleset_packs_to_the_same_data(path: Path) -> None:
     raw = path.read_bytes()
     data = _yaml(raw)
     text = pack(raw, data)
-    assert text is not None, f"{path.name}: JSON cannot give its data back exactly (see mjcalc/packed.py)"
+    assert text is not None, f"{path.name}: JSON cannot give its data back exactly (see mjcalc/support/packed.py)"
     assert same(unpack(text, raw), data)
 
 
@@ -66,7 +66,7 @@ def test_the_json_is_read_only_beside_the_yaml_it_was_made_from(tmp_path: Path) 
 
 def _installed_rules(tmp_path: Path) -> Path:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    found = subprocess.run([sys.executable, "-c", "import mjcalc.ruleset as r; print(r.builtin_dir())"],
+    found = subprocess.run([sys.executable, "-c", "import mjcalc.support.builtin as r; print(r.builtin_dir())"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
     return Path(found.stdout.strip())
 
@@ -132,7 +132,7 @@ def test_tables_imported_without_html_still_escape_for_html(tmp_path: Path) -> N
     the stand-in is gone afterwards, and an HTML table is escaped by the real module."""
     code = """
 import sys
-from mjcalc.render import tabulate
+from mjcalc.output.table import tabulate
 plain = tabulate([["<b>", 1]], headers=["a", "n"], tablefmt="simple")
 print("html" in sys.modules, plain.splitlines()[-1])
 print(tabulate([["<b>&"]], tablefmt="html").count("&lt;b&gt;&amp;"), type(sys.modules["html"].escape).__name__)
@@ -151,7 +151,7 @@ def test_tables_imported_without_dataclasses_still_read_dataclass_rows(tmp_path:
     real module, and rows of a dataclass made later are read by their fields, as tabulate reads them."""
     code = """
 import sys
-from mjcalc.render import tabulate
+from mjcalc.output.table import tabulate
 print(tabulate([("a", 1)], tablefmt="plain"), "dataclasses" in sys.modules)
 from dataclasses import dataclass
 @dataclass
@@ -171,7 +171,8 @@ def test_a_predicates_signature_is_read_as_inspect_reads_it() -> None:
     import inspect
 
     import mjcalc.hooks  # noqa: F401  (their predicates too)
-    from mjcalc.predicates import PREDICATES, signature_of
+    from mjcalc.predicates.binding import signature_of
+    from mjcalc.registry import PREDICATES
 
     for name, fn in PREDICATES.items():
         assert signature_of(fn) == inspect.signature(fn), name
@@ -199,7 +200,8 @@ def test_a_predicates_parameters_are_its_signatures() -> None:
     import inspect
 
     import mjcalc.hooks  # noqa: F401  (their predicates too)
-    from mjcalc.predicates import PREDICATES, REQUIRED, _parameters_from_text, parameters_of
+    from mjcalc.predicates.binding import REQUIRED, _parameters_from_text, parameters_of
+    from mjcalc.registry import PREDICATES
 
     for name, fn in PREDICATES.items():
         parameters = list(inspect.signature(fn).parameters.values())

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 import mjcalc
+from mjcalc.config import LOGS_RULESET
 from mjcalc.logs import Game, Hand, LogError, Win, game_record, read_log, read_path, win_line
 from mjcalc.logs.model import TENHOU_YAKU
 from mjcalc.logs.record import rounding, tenhou_points
@@ -229,7 +230,7 @@ def test_one_game_in_both_formats_reads_alike(stem: str) -> None:
     """The same game as mjlog XML (every event in order) and as tenhou.net/6 JSON (each seat's draws and
     discards apart, the order replayed): the same record, hands, wins and what the log says of each."""
     xml, js = game(f"{stem}.xml"), game(f"{stem}.json")
-    assert game_record(xml) == game_record(js)
+    assert game_record(xml, LOGS_RULESET) == game_record(js, LOGS_RULESET)
     assert [(h.label, h.dealer, h.scores, h.riichi) for h in xml.hands] == \
            [(h.label, h.dealer, h.scores, h.riichi) for h in js.hands]
     for hx, hj in zip(xml.hands, js.hands, strict=True):
@@ -319,7 +320,7 @@ def test_calls_are_decoded_from_tenhou_s_meld_codes() -> None:
 
 def test_the_game_record_is_the_one_a_table_would_type() -> None:
     g = read_path(XML_GAME)
-    records = game_record(g)
+    records = game_record(g, LOGS_RULESET)
     assert records[0] == {"game": {"players": g.players, "rules": "riichi-tenhou", "set": {}}}
     assert len(records) == len(g.hands) + 1
     double = records[1]["win"]
@@ -329,8 +330,8 @@ def test_the_game_record_is_the_one_a_table_would_type() -> None:
     for record in records[1:]:
         for w in record.get("win", []):
             assert "+seat=" not in w["hand"] and "+honba" not in w["hand"]
-    older = game_record(game(JSON_GAME.name))
+    older = game_record(game(JSON_GAME.name), LOGS_RULESET)
     assert older[0]["game"]["set"] == {"rounding": "thousand"}
-    assert {"abort": "nine_terminals"} in game_record(game("2019080322gm-00a9-0000-81e85e04.json"))
+    assert {"abort": "nine_terminals"} in game_record(game("2019080322gm-00a9-0000-81e85e04.json"), LOGS_RULESET)
     with pytest.raises(LogError, match="starts at 南4局"):
-        game_record(game("mjai-reviewer_double_ron.json"))
+        game_record(game("mjai-reviewer_double_ron.json"), LOGS_RULESET)

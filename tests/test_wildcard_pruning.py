@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_wildcards import wildcard_line

@@ -16,17 +16,20 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..context import ALIASES, SHORTHANDS, _seat, _typed
-from ..engine import Request, Result, score_line
+from ..core.context import ALIASES, SHORTHANDS, _seat, _typed
+from ..core.hand import _meld_of
+from ..core.model import Ruleset
+from ..core.normalise import normalise
+from ..core.notation import parse_line, parse_tile_list
+from ..core.result import Result
+from ..core.settlement.kongs import _kong_value
+from ..core.tiles import name as _tile_name
+from ..engine import Request, score_line
 from ..errors import EXIT_BAD_INPUT, MjcalcError
-from ..hand import _meld_of
-from ..memo import remember
-from ..normalise import normalise
-from ..notation import parse_line, parse_tile_list
-from ..record import _orjson, json_bytes, record_bytes, to_json
-from ..ruleset import Ruleset, load_ruleset
-from ..settlement import _kong_value
-from ..tiles import name as _tile_name
+from ..output.jsonl import _orjson, json_bytes, record_bytes
+from ..output.record import to_json
+from ..ruleset.loader import load_ruleset
+from ..support.memo import remember
 
 # What the rest of mjcalc/game takes from the core, through here only: the error type and its exit code, the bounded
 # memo, the text normaliser, the JSON writer and reader.
@@ -164,7 +167,8 @@ def paid_beside(scored: ScoredWin) -> int:
     for p in best.settlement.payments:
         if p.payer == "table":
             sticks += p.amount
-    return 300 * int(ctx.honba) + sticks
+    honba = ctx.get("honba")
+    return 300 * (honba if isinstance(honba, int) else 0) + sticks
 
 
 def items_of(scored: ScoredWin) -> list[tuple[str, int]]:

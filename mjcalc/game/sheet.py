@@ -4,9 +4,8 @@ final standing, as typed objects and as the JSON of docs/GAME.md (keys may be ad
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Callable
+from typing import Any
 
 from .hands import FRAGMENT, ScoredWin, json_bytes
 from .model import GameError

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .hands import normalise
 from .model import (
     ABORTS,
     AbortResult,
@@ -27,7 +28,6 @@ from .model import (
     Win,
     WinResult,
 )
-from .hands import normalise
 from .records import make_header
 
 # The words of the grammar, each with its aliases (lower case; Chinese as typed).

@@ -1,13 +1,11 @@
-"""Per-ruleset Python for what data cannot say (riichi fu, MCR's account-once rule, Meihe's lame kong).
+"""Each family of rulesets' Python: what its data cannot say — its flags, a wildcard provider, predicates named
+``<family>.<name>``, a settler, kong finders, what-if steps and homework hypotheses — one module a family.
 
-Each module registers predicates as ``<ruleset>.<name>`` (``predicates.namespaced``) and, where a formula
-family settles payments its own way, a settler in ``settlement.SETTLERS``; kongs that no meld declares
-are found by ``settlement.kong_finder`` functions that a ruleset's ``kongs:`` rows name in ``found_by``.
-Importing this package registers them all; ``ruleset.load_ruleset`` does so before it validates any file.
+Each module registers what it defines in mjcalc.registry when it is imported (``predicates.binding.namespaced``,
+``core.context.declare_flags``, ``registry.SETTLERS`` …). Importing this package imports every one;
+mjcalc.ruleset.loader does so before it reads any file, so that every flag is known whatever ruleset a line is
+scored by (a flag another family reads is reported as ignored, not as unknown). A new family is one YAML file
+in rules/ and at most one module here, added below.
 """
 
-from . import (
-    mcr,  # noqa: F401
-    meihe,  # noqa: F401
-    riichi,  # noqa: F401
-)
+from . import changchun, mcr, meihe, riichi, taiwan  # noqa: F401  (each registers what it defines), in this order: the flags' checks are asked in it

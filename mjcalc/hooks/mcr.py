@@ -27,9 +27,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, Final
 
-from .. import tiles as T
-from ..context import FLAG_FACTS
-from ..facts import (
+from ..core import tiles as T
+from ..core.candidate import Candidate
+from ..core.context import ZIMO, Context, FlagDef, declare_flags, declare_hand_check
+from ..core.facts import (
     CHI,
     CLOSED,
     DRAGON_PUNG,
@@ -46,27 +47,61 @@ from ..facts import (
     WIND_PUNG,
     Gate,
 )
-from ..facts import DRAGON as DRAGON_FACT
-from ..hand import EXPOSED_KINDS, KONG_KINDS
-from ..memo import remember
-from ..predicates import REGULAR, Candidate, namespaced, needs, tallied
-from ..readings import FORM_FACTS
+from ..core.facts import DRAGON as DRAGON_FACT
+from ..core.hand import EXPOSED_KINDS, KONG_KINDS, Hand, TileRules
+from ..core.readings.forms import FORM_FACTS, REGULAR
+from ..i18n import Msg
+from ..predicates.binding import explained_by, namespaced, needs, params, tallied
+from ..registry import EXPLAINED_BY
+from ..support.builtin import builtin_dir
+from ..support.memo import remember
+from ..support.yamlfile import load_trusted
 
 mcr = namespaced("mcr")
 
+declare_flags(FlagDef("fourth", "bool", "the winning tile was the last of its kind (和绝张)", ("和绝张", "绝张"),
+                      position=24))
+
+
+def _fourth_is_the_last_copy(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+fourth (和绝张): the winning tile was the last of its kind, the other three on the table (discards and
+    melds, the winner's own included), so none of them is among the winner's concealed tiles."""
+    win = hand.win_tile
+    if win is None:
+        return None
+    in_hand = hand.concealed.count(win) - 1
+    if not in_hand:
+        return None
+    return Msg("+fourth: the winning tile {tile} is the last of its kind, but the hand holds {more} more of it (和绝张: "
+               "the other three were on the table)", tile=T.name(win), more=in_hand)
+
+
+declare_hand_check("fourth", _fourth_is_the_last_copy)
+# the option wait_fans, written in the wait fans' ``when``, is explained as they are
+EXPLAINED_BY["wait_fans"] = ("win", "waits")
+
 Fans = tuple[tuple[str, int], ...]  # (fan id, count), in the order of preference below
 
-# Values decide which combination is kept; on a tie, the fan listed first here (the table's order) wins.
-CHOW_PAIR_FANS: Final = ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
-PUNG_PAIR_FANS: Final = ("double_pung",)
-VALUES: Final = {
-    "quadruple_chow": 48, "four_pure_shifted_chows": 32, "pure_triple_chow": 24, "pure_straight": 16,
-    "pure_shifted_chows": 16, "mixed_straight": 8, "mixed_triple_chow": 8, "mixed_shifted_chows": 6,
-    "pure_double_chow": 1, "mixed_double_chow": 1, "short_straight": 1, "two_terminal_chows": 1,
-    "four_pure_shifted_pungs": 48, "pure_shifted_pungs": 24, "triple_pung": 16, "mixed_shifted_pungs": 8,
-    "double_pung": 2,
-}
-ORDER: Final = {name: i for i, name in enumerate(VALUES)}
+# The combination fans' values decide which combination is kept; on a tie, the fan listed first wins. Both come
+# from rules/mcr.yaml, its items of ``mcr.chow_fan`` / ``mcr.pung_fan`` (their value and their order), read when
+# first needed (``_fan_values``): the built-in file's, also for a ruleset that extends it.
+VALUES: Final[dict[str, int]] = {}
+ORDER: Final[dict[str, int]] = {}  # each fan's place in that order
+_SHIFT: Final[dict[str, int]] = {}  # each fan's two bits in a combination's rank (``_rank_of``)
+
+
+def _fan_values() -> None:
+    """VALUES, ORDER and _SHIFT from the items of rules/mcr.yaml that name a combination fan."""
+    data = load_trusted(str(builtin_dir() / "mcr.yaml"))
+    for item in data["items"]:
+        when = item.get("when")
+        if isinstance(when, dict) and len(when) == 1:
+            (name, params), = when.items()
+            if name in ("mcr.chow_fan", "mcr.pung_fan"):
+                VALUES[params["name"]] = int(item["value"])
+    for i, fan in enumerate(VALUES):
+        ORDER[fan] = i
+        _SHIFT[fan] = 2 * (len(VALUES) - 1 - i)
 
 
 def _suit(t: int) -> int:
@@ -173,8 +208,6 @@ def _rank_of(fans: dict[str, int]) -> int:
         code |= n << _SHIFT[name]
     return total << (2 * len(VALUES)) | code
 
-
-_SHIFT: Final = {name: 2 * (len(VALUES) - 1 - i) for i, name in enumerate(VALUES)}
 
 
 def _as_fans(found: dict[str, int]) -> Fans:
@@ -350,6 +383,8 @@ def _fans_of(sets: list[int], chows: bool) -> Fans:
     found = _CHOW_FANS.get(key) if chows else _PUNG_FANS.get(key)
     if found is not None:
         return found
+    if not VALUES:
+        _fan_values()
     ordered = tuple(sorted(sets))
     fans = _combine(ordered, chows) if len(ordered) >= 2 else ()
     if chows:
@@ -370,7 +405,7 @@ _PUNG_GATES: Final = {"four_pure_shifted_pungs": Gate(PUNG.need(4)), "pure_shift
 
 def combination_fans(c: Candidate) -> dict[Any, int]:
     """The fans the chows of a reading make together and those its triplets and kongs make (套算一次), by name: the
-    tally of ``chow_fan`` and ``pung_fan`` (predicates.tallied), which the engine asks once a reading for their
+    tally of ``chow_fan`` and ``pung_fan`` (predicates.binding.tallied), which the engine asks once a reading for their
     dozen and a half items. Kept for the candidate last asked (held here, so that no other object can take its
     identity)."""
     if c is _LAST_COUNTED[0]:
@@ -405,6 +440,7 @@ _LAST_FANS: Final[list[dict[Any, int]]] = [{}]
 @mcr
 @needs(lambda name: _CHOW_GATES.get(name, Gate(CHI.need(2))))
 @tallied(combination_fans)
+@params(name=str)
 def chow_fan(c: Candidate, name: str) -> int:
     """How many times the chows make the fan ``name`` together, by the account-once principle (套算一次)."""
     return combination_fans(c).get(name, 0)
@@ -413,6 +449,7 @@ def chow_fan(c: Candidate, name: str) -> int:
 @mcr
 @needs(lambda name: _PUNG_GATES.get(name, Gate(PUNG.need(2))))
 @tallied(combination_fans)
+@params(name=str)
 def pung_fan(c: Candidate, name: str) -> int:
     """How many times the triplets and kongs make the fan ``name`` together (同刻, 节高), account-once."""
     return combination_fans(c).get(name, 0)
@@ -422,6 +459,7 @@ def pung_fan(c: Candidate, name: str) -> int:
 
 
 @mcr
+@params(allowed=bool)
 def combines_with_seven_pairs(c: Candidate, allowed: bool) -> bool:
     """Not seven pairs, or seven pairs where the option lets a tile fan combine with it (全大, 绿一色 …)."""
     return allowed or c.reading.form != "seven_pairs"
@@ -440,6 +478,7 @@ def seven_shifted_pairs(c: Candidate) -> bool:
 
 @mcr
 @needs(REGULAR | CHI.need(4))
+@params(suits=int)
 def terminal_chows(c: Candidate, suits: int) -> bool:
     """双龙会: chows 123 and 789 twice and a pair of 5 — all of one suit (``suits`` 1: 一色双龙会), or the chows
     in two suits and the pair of 5 in the third (``suits`` 3: 三色双龙会)."""
@@ -477,6 +516,7 @@ def _outside(low: int, high: int) -> int:
 
 @mcr
 @needs(lambda low, high: Gate(0, _outside(low, high)), exact=True)
+@params(low=int, high=int)
 def tiles_within(c: Candidate, low: int, high: int) -> bool:
     """Every tile a suited tile numbered ``low`` to ``high`` (全大 7-9, 全中 4-6, 全小 1-3, 大于五, 小于五)."""
     kinds = c.kinds
@@ -584,6 +624,7 @@ def knitted(c: Candidate) -> bool:
 
 @mcr
 @needs(FORM_FACTS["honors_and_knitted"])
+@params(all_honors=bool)
 def honors_and_knitted(c: Candidate, all_honors: bool) -> bool:
     """Fourteen different honors and knitted tiles (全不靠); with ``all_honors``, all seven honors among them
     (七星不靠)."""
@@ -593,7 +634,8 @@ def honors_and_knitted(c: Candidate, all_honors: bool) -> bool:
 
 
 @mcr
-@needs(MELDED, forbid=CLOSED | FLAG_FACTS["zimo"])
+@needs(MELDED, forbid=CLOSED | ZIMO)
+@explained_by("closed", "draw")
 def melded_hand(c: Candidate) -> bool:
     """Every set declared as a chi, pon or exposed kong, and the pair completed by a discard (全求人)."""
     if c.ctx.zimo:
@@ -734,6 +776,7 @@ def _kong_fans(melded: int, concealed: int, mingangang: bool) -> tuple[str, ...]
 
 @mcr
 @needs(KONG.need(1))
+@params(name=str, mingangang=bool)
 def kong_fan(c: Candidate, name: str, mingangang: bool) -> bool:
     """The kongs declared make the fan ``name``: 明杠 / 暗杠 for one, 双明杠 / 双暗杠 / 明暗杠 for two (with the
     option ``mingangang`` off, one of each is 明杠 + 暗杠), 三杠, 四杠."""
@@ -761,6 +804,8 @@ _KONGS: Final[list[int]] = [0, 0]
 
 
 @mcr
+@params(kind=("edge", "closed", "pair"), mode=("only_wait", "by_reading"))
+@explained_by("win", "waits")
 def wait_fan(c: Candidate, kind: str, mode: str) -> bool:
     """边张 / 嵌张 / 单钓将 (``kind`` edge, closed, pair). Mode ``only_wait`` (the option wait_fans, the reference):
     only when one tile kind completed the shape of the hand (kinds it holds four of count too), then 边张 when the
@@ -817,6 +862,7 @@ def _unique_wait(c: Candidate) -> str | None:
 
 @mcr
 @needs(ONE_SUIT | TERMINAL, forbid=MELDED | HONOR_KINDS)
+@params(shape=("waiting_on_nine", "holds_the_shape"))
 def nine_gates(c: Candidate, shape: str) -> bool:
     """九莲宝灯: a closed hand without melds, 1112345678999 of one suit plus one tile of it. ``shape`` (the option
     nine_gates): waiting_on_nine, the hand before the win was exactly 1112345678999 (the winning tile the extra
@@ -838,10 +884,11 @@ def nine_gates(c: Candidate, shape: str) -> bool:
 
 
 @mcr
+@explained_by("win")
 def last_tile(c: Candidate) -> bool:
     """和绝张: +fourth (the other three copies were in sight), or the winner's own chi / pon melds show the other
     three copies of the winning tile."""
-    if c.ctx.fourth:
+    if c.ctx.flag("fourth"):
         return True
     hand = c.hand
     win = hand.win_tile

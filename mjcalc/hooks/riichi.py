@@ -25,20 +25,60 @@ Numbers follow standard riichi as the reference library ``mahjong`` 2.1.0 scores
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from .. import tiles as T
-from ..context import FLAG_FACTS, LOSERS
-from ..facts import CLOSED, RED
-from ..i18n import N_, Msg
-from ..memo import remember
-from ..predicates import REGULAR, Candidate, namespaced, needs
-from ..readings import WAIT_FACTS, Group
-from ..ruleset import Ruleset
-from ..settlement import SETTLERS, Award, Payment, Settlement, liable_items
+from ..core import tiles as T
+from ..core.candidate import Candidate
+from ..core.context import LOSERS, Context, FlagDef, declare_context_check, declare_flags, declare_hand_check
+from ..core.facts import CLOSED, RED
+from ..core.hand import Hand, TileRules
+from ..core.model import Ruleset
+from ..core.readings.decompose import WAIT_FACTS
+from ..core.readings.forms import REGULAR, Group
+from ..core.result import Result
+from ..core.settlement.payments import Award, Payment, Settlement, liable_items
+from ..errors import MjcalcError
+from ..i18n import N_, Msg, formatted, tr
+from ..predicates.binding import explained_by, namespaced, needs, params
+from ..registry import FORMULA_NEEDS, HOMEWORK_FACTS, HOMEWORK_HYPOTHESES, RESULT_CHECKS, SETTLERS, TOTAL_SHOWN, WHAT_IF
+from ..support.memo import remember
 
 riichi = namespaced("riichi")
+
+# --- the flags of a riichi hand --------------------------------------------------------------------------------
+_FACTS: Final = declare_flags(
+    FlagDef("riichi", "bool", "riichi declared", ("reach", "立直"), position=17),
+    FlagDef("wriichi", "bool", "double riichi declared", ("double_riichi", "两立直"), position=18),
+    FlagDef("ippatsu", "bool", "won within one go-round of riichi", ("一发",), position=19),
+    FlagDef("dora", "tiles", "dora indicators", ("宝牌指示牌",), "none", position=20),
+    FlagDef("ura", "tiles", "ura-dora indicators", ("uradora", "里宝牌"), "none", position=21),
+    FlagDef("honba", "int", "riichi repeat counters", ("本场",), "0", most=99, position=22),
+    FlagDef("sticks", "int", "riichi sticks on the table", ("供托",), "0", most=99, position=23),
+    FlagDef("pao", "seat", "the player liable for the hand (責任払い): fed the set that made its yakuman",
+            ("包", "责任支付", "責任払い"), "none", position=27, plain=False),
+)
+DORA: Final = _FACTS[3]  # the facts of +dora and +ura (facts.py): the dora items' gates
+URA: Final = _FACTS[4]
+
+
+def _honba(ctx: Context) -> int:
+    return ctx.flag("honba")  # type: ignore[return-value]
+
+
+def _pao(ctx: Context) -> str | None:
+    return ctx.flag("pao")  # type: ignore[return-value]
+
+
+def _pao_is_another(seat: str, liable: object) -> str | None:
+    """+pao names another player than the winner."""
+    if liable == seat:
+        return Msg("+pao names the player liable for the winner's hand, who cannot be the winner (+seat={seat})",
+                   seat=seat)
+    return None
+
+
+declare_context_check("pao", _pao_is_another)
 
 # The dora is the tile after the indicator: 9 → 1 within a suit, E → S → W → N → E, 白 → 发 → 中 → 白.
 DORA_AFTER: Final = tuple(
@@ -76,6 +116,81 @@ def yakuman_shown(awards: list[Award] | tuple[Award, ...], han: int) -> str | No
     return None
 
 
+# --- what the flags say against the hand (core/context.py HAND_CHECKS: a context error under the flag) ----------
+# The dead wall shows one dora indicator, and one more for each kong declared at the table (anyone's, up to four).
+MOST_INDICATORS: Final = 5
+
+
+def _indicators(ctx: Context, flag: str) -> tuple[int, ...]:
+    return ctx.flag(flag)  # type: ignore[return-value]
+
+
+def _dora_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+dora: one indicator, and one more for each kong at the table (anyone's): five at most."""
+    dora = _indicators(ctx, "dora")
+    given = len(dora)
+    if given <= MOST_INDICATORS:
+        return _too_many_copies("dora", hand, dora)
+    return Msg("+dora: {given} indicators, but a table turns at most {most}: one, and one more for each of up to four "
+               "kongs", given=given, most=MOST_INDICATORS)
+
+
+def _ura_indicators(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+ura: one under each dora indicator, so no more of them than of the dora indicators (a line without +dora
+    has one, which the hand was not hit by)."""
+    ura, dora_indicators = _indicators(ctx, "ura"), _indicators(ctx, "dora")
+    given, dora = len(ura), max(1, len(dora_indicators))
+    if given <= dora:
+        return _too_many_copies("ura", hand, dora_indicators + ura)
+    if dora == 1:
+        return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives one "
+                   "(write every dora indicator: +dora=…)", given=given)
+    return Msg("+ura: {given} indicators, but there is one under each dora indicator, and the line gives {dora}",
+               given=given, dora=dora)
+
+
+def _too_many_copies(flag: str, hand: Hand, indicators: tuple[int, ...]) -> str | None:
+    """An indicator is a tile of the set: a kind's copies in the hand and among the indicators are four at most."""
+    counts = hand.counts
+    for kind in indicators:
+        held = counts[kind] + indicators.count(kind)
+        if held > 4:
+            return Msg("+{flag}: {tile}: the hand holds {held} and the indicators show {shown}, but there are four "
+                       "of each tile", flag=flag, tile=T.name(kind), held=counts[kind], shown=indicators.count(kind))
+    return None
+
+
+def _ura_needs_riichi(hand: Hand, ctx: Context, tiles: TileRules) -> str | None:
+    """+ura: ura-dora are turned over for a riichi hand only."""
+    if ctx.flag("riichi") or ctx.flag("wriichi"):
+        return None
+    return Msg("+ura: the ura-dora are turned over only for a hand that declared riichi: add +riichi (or +wriichi)")
+
+
+declare_hand_check("dora", _dora_indicators)
+declare_hand_check("ura", _ura_needs_riichi)
+declare_hand_check("ura", _ura_indicators)
+
+
+def _liable_item_held(rules: Ruleset, options: Mapping[str, Any], awards: list[Award],
+                      values: Mapping[str, tuple[object, int | None]]) -> None:
+    """+pao names a player liable for the hand (責任払い): the hand must hold an item one can be liable for (the
+    ruleset's ``liable:`` items under these options); else a context error under +pao."""
+    if liable_items(awards, options):
+        return
+    column = values["pao"][1] if "pao" in values else None
+    for a in awards:
+        if a.item.liable:  # liable only under an option that is not set so
+            raise MjcalcError("context", Msg("+pao: a player is liable for {item} only under the option {option}",
+                                             item=a.item.id, option=a.item.liable_option), column)
+    known = ", ".join([i.id for i in rules.items if i.is_liable(options)])
+    raise MjcalcError("context", Msg("+pao names the player liable for the hand, but it holds none of the items a "
+                                     "player can be liable for ({items})", items=known or Msg("none")), column)
+
+
+RESULT_CHECKS.append(("pao", _liable_item_held))
+
+
 # --- predicates ----------------------------------------------------------------------------------------
 
 
@@ -98,19 +213,22 @@ def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
 
 
 @riichi
-@needs(FLAG_FACTS["dora"])
+@needs(DORA)
+@explained_by("dora")
 def dora(c: Candidate) -> int:
     """How many dora the hand holds, melds included: each tile counts once per indicator pointing at it."""
-    return _count_dora(c, c.ctx.dora)
+    return _count_dora(c, c.ctx.flag("dora"))  # type: ignore[arg-type]
 
 
 @riichi
-@needs(FLAG_FACTS["ura"])
+@needs(URA)
+@explained_by("dora")
 def ura_dora(c: Candidate) -> int:
     """How many ura-dora the hand holds; they count only for a riichi (or double riichi) hand."""
-    if not (c.ctx.riichi or c.ctx.wriichi):
+    ctx = c.ctx
+    if not (ctx.flag("riichi") or ctx.flag("wriichi")):
         return 0
-    return _count_dora(c, c.ctx.ura)
+    return _count_dora(c, ctx.flag("ura"))  # type: ignore[arg-type]
 
 
 @riichi
@@ -142,6 +260,8 @@ def _pair_value_lines(c: Candidate, pair: Group) -> tuple[tuple[str, int], ...]:
 
 @riichi
 @needs(REGULAR | CLOSED | WAIT_FACTS["two_sided"])
+@params(tsumo_fu=bool)
+@explained_by("win")
 def pinfu(c: Candidate, tsumo_fu: bool) -> bool:
     """A closed hand of four chows and a pair that earns no fu, won on a two-sided wait: no valued pair (dragon,
     seat or round wind). With ``tsumo_fu`` (the option pinfu_tsumo_fu) a tsumo earns 2 fu, so no pinfu then."""
@@ -327,28 +447,28 @@ TSUMO_SHARES: Final = {winner: tuple((payer, 2 if winner == "E" or payer == "E" 
 def payments(c: Candidate, han: int, base: int, step: int = 100, dealer: bool | None = None,
              liable_for: tuple[str, ...] = (), honba_by_liable: bool = True) -> list[Payment]:
     """Who pays the winner what: the discarder alone on a ron, everyone on a tsumo; honba and riichi sticks.
-    ``step`` and ``dealer`` are the homework's what-ifs (settlement.WHAT_IF): rounding, the dealer's share.
+    ``step`` and ``dealer`` are the homework's what-ifs (mjcalc.registry.WHAT_IF): rounding, the dealer's share.
     ``liable_for``: the items of the hand that make the +pao player liable (責任払い, ``_liable_payments``), who
     pays the honba of a discard win when ``honba_by_liable`` (option pao_honba)."""
     ctx = c.ctx
     winner = ctx.seat
     as_dealer = winner == "E" if dealer is None else dealer
-    liable = ctx.pao
+    liable = _pao(ctx)
     if liable is not None and liable_for and liable != ctx.discarder:
         out = _liable_payments(ctx.zimo, winner, liable, ctx.discarder, han, base, 6 if as_dealer else 4,
-                               ctx.honba, step, liable_for, honba_by_liable)
+                               _honba(ctx), step, liable_for, honba_by_liable)
     elif not ctx.zimo:
         discarder: str = ctx.discarder  # type: ignore[assignment]
-        out = [_payment(discarder, winner, han, base, 6 if as_dealer else 4, 300 * ctx.honba, step)]
+        out = [_payment(discarder, winner, han, base, 6 if as_dealer else 4, 300 * _honba(ctx), step)]
     else:
-        honba = 100 * ctx.honba
+        honba = 100 * _honba(ctx)
         out = []
         shares = TSUMO_SHARES[winner]
         if as_dealer != (winner == "E"):  # as if the dealership were the other way round
             shares = tuple((payer, 2 if as_dealer or i == 0 else 1) for i, (payer, _) in enumerate(shares))
         for payer, times in shares:
             out.append(_payment(payer, winner, han, base, times, honba, step))
-    sticks = ctx.sticks
+    sticks: int = ctx.flag("sticks")  # type: ignore[assignment]
     if sticks:
         out.append(Payment("table", winner, han, 1000 * sticks, _sticks_formula(sticks)))
     return out
@@ -420,17 +540,17 @@ def settle_riichi(rules: Ruleset, options: Mapping[str, Any], params: Mapping[st
     for _, part in lines:
         raw += part
     fu = raw if c.reading[0] == "seven_pairs" else fu_round(raw)
-    liable_for = liable_items(awards, options) if c.ctx.pao is not None else ()
+    liable_for = liable_items(awards, options) if _pao(c.ctx) is not None else ()
     what_if = params.get("what_if")
-    if what_if:  # homework: one step done another way (settlement.WHAT_IF)
+    if what_if:  # homework: one step done another way (mjcalc.registry.WHAT_IF)
         return _what_if(what_if, options, c, han, fu, raw, yakuman, lines, liable_for)
     base, limit = base_points(han, fu, yakuman, options)
     honba_by_liable = options.get("pao_honba") != "discarder"
     pays = payments(c, han, base, liable_for=liable_for, honba_by_liable=honba_by_liable)
     notes = [_limit_note(han, fu, base, limit)]
     if liable_for:
-        notes.append(_liable_note(c.ctx.zimo, c.ctx.pao, c.ctx.discarder, liable_for,  # type: ignore[arg-type]
-                                  c.ctx.honba, honba_by_liable))
+        notes.append(_liable_note(c.ctx.zimo, _pao(c.ctx), c.ctx.discarder, liable_for,  # type: ignore[arg-type]
+                                  _honba(c.ctx), honba_by_liable))
     total = 0
     for p in pays:
         total += p.amount
@@ -456,3 +576,142 @@ def _what_if(what_if: Mapping[str, Any], options: Mapping[str, Any], c: Candidat
 
 
 SETTLERS["riichi"] = settle_riichi
+# The steps of the settlement the homework checker may ask done another way (``params["what_if"]``).
+WHAT_IF.update({
+    "han": "riichi: the han, whatever the items",
+    "fu": "riichi: the fu, whatever the reading",
+    "fu_unrounded": "riichi: the fu before rounding up to 10",
+    "no_limit": "riichi: base points fu × 2^(2 + han), no mangan or higher limit",
+    "base_points": "riichi: the base points, whatever the han and fu",
+    "round_to": "riichi: payments rounded up to this (1: not rounded)",
+    "dealer": "riichi: paid as if the winner were (True) or were not (False) the dealer",
+})
+
+
+def _total_shown(awards: Any, han: int) -> str | None:
+    return yakuman_shown(awards, han)
+
+
+TOTAL_SHOWN["riichi"] = _total_shown
+# the options its settler reads directly
+FORMULA_NEEDS["riichi"] = {"options": ("kazoe", "kiriage", "open_pinfu_fu", "pinfu_tsumo_fu")}
+
+
+# --- the homework checker: a student's wrong points traced to their step ------------------------------------------
+_HAN: Final = N_("han")
+FU_STEPS: Final = (20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110)
+LIMIT_BASES: Final = {2000: N_("mangan"), 3000: N_("haneman"), 4000: N_("baiman"), 6000: N_("sanbaiman"),
+                      8000: N_("yakuman"), 16000: N_("double yakuman")}
+_TEXTS: Final = {
+    "h_fu": N_("your points follow from {given} fu (it is {actual}: {lines})"),
+    "h_limit_missed": N_("the limit was not applied: {note}"),
+    "h_limit_wrong": N_("those are the points of base {base} ({name}); it is {note}"),
+    "on_word": N_("on"),
+    "off_word": N_("off"),
+    "h_kiriage": N_("those are the points with kiriage mangan {on}; the option kiriage is {now}"),
+    "h_round_fu": N_("the fu were not rounded up: {raw} → {fu}"),
+    "h_round_pay": N_("the payments were not rounded up to 100"),
+    "h_round_pay_to": N_("the payments were rounded to {step}, not up to 100"),
+    "h_dealer": N_("those are the points of a {wrong} win; {seat} is {right}"),
+    "dealer_word": N_("dealer's"),
+    "non_dealer_word": N_("non-dealer's"),
+    "is_dealer": N_("the dealer"),
+    "is_not_dealer": N_("not the dealer"),
+}
+
+
+def _say(key: str, lang: str, /, **values: Any) -> str:
+    return formatted(_TEXTS[key], lang, **values)
+
+
+def homework_hypotheses(res: Result, again: Callable[..., Any], given: dict[str, Any],
+                        student_awards: list[Award] | None, lang: str, say: Callable[..., str]) -> list[Any]:
+    """The ways a student may have reached wrong points of a riichi hand (mjcalc.registry.HOMEWORK_HYPOTHESES): the
+    han, fu or items they wrote carried through, a han or fu they did not write, the fu or the payments not rounded,
+    a limit missed or another's, kiriage, the dealer's share. ``again``: the kept reading settled again with one
+    step changed (homework.trace.Resettle); ``say``: the homework checker's own texts, by name."""
+    from ..core.settlement.whatif import Hypothesis  # the homework checker's only: its dataclasses stay out of start-up
+
+    assert res.best is not None and res.ruleset is not None
+    s, ctx = res.best.settlement, res.best.candidate.ctx
+    han, fu = s.fan, s.fu if s.fu is not None else 0
+    raw = sum(part for _, part in s.fu_lines)
+    lines = " + ".join(f"{tr(reason, lang)} {part}" for reason, part in s.fu_lines) or "—"
+    out: list[Hypothesis] = []
+    g_han = given.get("fan") if given.get("fan") not in (None, han) else None
+    g_fu = given.get("fu") if given.get("fu") not in (None, fu) else None
+    h_han = say("h_fan", lang, unit=tr(_HAN, lang), given=g_han, actual=han)
+    h_fu = _say("h_fu", lang, given=g_fu, actual=fu, lines=lines)
+    if g_han is not None and g_fu is not None:
+        out.append(Hypothesis(("wrong_fan", "wrong_fu"), f"{h_han}; {h_fu}", again(what_if={"han": g_han, "fu": g_fu}),
+                              "given", ("fan", "fu"), 7, 0))
+    if g_han is not None:
+        out.append(Hypothesis(("wrong_fan",), h_han, again(what_if={"han": g_han}), "given", ("fan",), 7, 0))
+    if g_fu is not None:
+        out.append(Hypothesis(("wrong_fu",), h_fu, again(what_if={"fu": g_fu}), "given", ("fu",), 7, 0))
+    if student_awards is not None:
+        counted = sum(a.total for a in student_awards)
+        if counted != han:
+            out.append(Hypothesis(("wrong_fan",), say("h_items", lang, unit=tr(_HAN, lang), given=counted,
+                                                      actual=han),
+                                  again(what_if={"han": counted, **({"fu": g_fu} if g_fu is not None else {})}),
+                                  "given", ("items", "fu") if g_fu is not None else ("items",), 7, 0))
+    if "fan" not in given:
+        for other in range(1, 14):
+            if other != han:
+                out.append(Hypothesis(("wrong_fan",), say("h_fan_other", lang, unit=tr(_HAN, lang), given=other,
+                                                         actual=han), again(what_if={"han": other}), "search",
+                                      prio=5 if abs(other - han) == 1 else 9))
+    if "fu" not in given and s.fu_lines:
+        for other in FU_STEPS:
+            if other != fu:
+                out.append(Hypothesis(("wrong_fu",), _say("h_fu", lang, given=other, actual=fu, lines=lines),
+                                      again(what_if={"fu": other}), "search", prio=5 if abs(other - fu) <= 10 else 9))
+    # fu → base points → rounding
+    if raw != fu and s.fu_lines and res.best.candidate.reading.form != "seven_pairs":
+        why = _say("h_round_fu", lang, raw=raw, fu=fu)
+        out.append(Hypothesis(("rounding",), why, again(what_if={"fu_unrounded": True}), "step", prio=3))
+        out.append(Hypothesis(("rounding",), why + "; " + _say("h_round_pay", lang),
+                              again(what_if={"fu_unrounded": True, "round_to": 1}), "step", prio=4))
+    if s.fu_lines and raw % 10 and res.best.candidate.reading.form != "seven_pairs":
+        down = raw // 10 * 10
+        out.append(Hypothesis(("rounding",), say("h_round_fu_down", lang, raw=raw, down=down, fu=fu),
+                              again(what_if={"fu": down}), "step", prio=8))
+    out.append(Hypothesis(("rounding",), _say("h_round_pay", lang), again(what_if={"round_to": 1}), "step", prio=3))
+    out.append(Hypothesis(("rounding",), _say("h_round_pay_to", lang, step=10), again(what_if={"round_to": 10}),
+                          "step", prio=6))
+    if g_fu is not None:
+        out.append(Hypothesis(("rounding",), f"{h_fu}; " + _say("h_round_pay", lang),
+                              again(what_if={"fu": g_fu, "round_to": 1}), "given", ("fu",), 3))
+    # limits
+    note = "; ".join(s.notes)
+    if s.limit is not None:
+        out.append(Hypothesis(("cap_missed",), _say("h_limit_missed", lang, note=note),
+                              again(what_if={"no_limit": True}), "step", prio=3))
+    if "kiriage" in res.options:
+        flipped = {**res.options, "kiriage": not res.options["kiriage"]}
+        on, off = _say("on_word", lang), _say("off_word", lang)
+        out.append(Hypothesis(("cap_wrong",), _say("h_kiriage", lang, on=on if flipped["kiriage"] else off,
+                                                  now=off if flipped["kiriage"] else on),
+                              again(options=flipped), "step", prio=4))
+    for base, name in LIMIT_BASES.items():
+        out.append(Hypothesis(("cap_wrong",), _say("h_limit_wrong", lang, base=base, name=tr(name, lang), note=note),
+                              again(what_if={"base_points": base}), "step", prio=6))
+    # the dealer's share of the base points
+    dealer = ctx.seat == "E"
+    out.append(Hypothesis(("wrong_base",), _say("h_dealer", lang, wrong=_say("non_dealer_word" if dealer else
+                                                                          "dealer_word", lang),
+                                               seat=ctx.seat, right=_say("is_dealer" if dealer else "is_not_dealer",
+                                                                        lang)),
+                          again(what_if={"dealer": not dealer}), "step", prio=4))
+    return out
+
+
+def _dora_fact(ctx: Context, lang: str) -> str:
+    """The dora indicators of the line, a fact the homework checker quotes for an item of dora."""
+    dora: tuple[int, ...] = ctx.flag("dora")  # type: ignore[assignment]
+    return formatted(N_("dora indicators: {tiles}"), lang, tiles=T.format_tiles(dora) if dora else "—")
+
+
+HOMEWORK_HYPOTHESES["riichi"] = homework_hypotheses
+HOMEWORK_FACTS["dora"] = _dora_fact

@@ -254,7 +254,7 @@ def _threads_running() -> bool:
 def check_rules(rules: str | None, options: dict[str, Any] | None) -> None:
     """The rules and options a log batch scores by, checked once before any file is read (MjcalcError)."""
     from ..errors import MjcalcError
-    from ..ruleset import load_ruleset
+    from ..ruleset.loader import load_ruleset
 
     ruleset = load_ruleset(rules or TENHOU_RULES)
     ruleset.option_values(dict(options or {}), "set")

@@ -67,8 +67,8 @@ def run_dask(paths: list[str], scheduler: str, out_dir: str, rules: str | None, 
     except ImportError:
         raise MjcalcError("option", "--dask needs Dask, which is not installed: pip install 'mjcalc[dask]' "
                                     "(on this machine and on every worker)") from None
-    from ..batch import usable_cpus
-    from ..dask_batch import parse_size
+    from ..batch.dask import parse_size
+    from ..batch.parallel import usable_cpus
 
     size = GROUP_BYTES if size_text is None else parse_size(size_text)
     planned = list(groups(paths, size))

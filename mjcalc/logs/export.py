@@ -114,8 +114,8 @@ def _win_tiles(won: WinEntry, seats: list[_Seat], entry: HandEntry, winner_from:
         given = [t for t in seats[winner_from].given if isinstance(t, int)]
         if not given or (n_ron(entry, won) > len(given) - 1 and given[-1] != tile):
             seats[winner_from].given.append(tile)
-    return {"dora": _indicators(won.hand, "dora", ctx.dora), "ura": _indicators(won.hand, "ura", ctx.ura),
-            "flags": [f for f in SITUATION_FLAGS if getattr(ctx, f, False)]}
+    return {"dora": _indicators(won.hand, "dora", ctx.get("dora")), "ura": _indicators(won.hand, "ura", ctx.get("ura")),
+            "flags": [f for f in SITUATION_FLAGS if ctx.get(f)]}
 
 
 def n_ron(entry: HandEntry, won: WinEntry) -> int:
@@ -123,9 +123,12 @@ def n_ron(entry: HandEntry, won: WinEntry) -> int:
     return [w for w in entry.wins if w.discarder is not None].index(won)
 
 
-def _indicators(line: str, flag: str, kinds: tuple[int, ...]) -> list[int]:
-    """A win's dora (or ura-dora) indicators as its line writes them (a red five stays red), else the kinds."""
+def _indicators(line: str, flag: str, value: object) -> list[int]:
+    """A win's dora (or ura-dora) indicators as its line writes them (a red five stays red), else the kinds (the
+    flag's value in the context)."""
     import re
+
+    kinds: tuple[int, ...] = value if isinstance(value, tuple) else ()
 
     found = re.search(rf"\+{flag}=([0-9mpsz]+)(?:\s|$)", line)
     if found is None:
@@ -202,7 +205,7 @@ def tenhou_json(header: Header, results: list[Result], sheet: Sheet, title: str 
     """The game as tenhou.net/6 JSON (results-only hands; see the module's note). LogError for a game that is no
     riichi game."""
     options = sheet.options
-    if "riichi" not in header.rules and not _is_riichi(header):
+    if not _is_riichi(header):  # a riichi game: its rules take riichi deposits
         raise LogError(f"tenhou.net/6 JSON is riichi's: {header.rules} is no riichi ruleset")
     aka = options.get("aka", True) is not False
     kuitan = options.get("kuitan", True) is not False

@@ -14,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from ..config import LOGS_RULESET
 from ..game import (
     AbortResult,
     DrawResult,
@@ -31,7 +32,7 @@ from ..game.sheet import HandEntry, WinEntry
 from .model import TENHOU_YAKU, WINDS, Game, Hand, LogError, Win
 from .record import rounding, win_line
 
-TENHOU_RULES = "riichi-tenhou"
+TENHOU_RULES = LOGS_RULESET  # the rules of Tenhou's logs, unless --rules names others
 MAX_NAME = 60  # a game record's names are at most 64 characters: room for the seat added to a name met twice
 
 

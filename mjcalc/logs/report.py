@@ -1,17 +1,17 @@
-"""An imported log for people: the sheet (mjcalc.render_game), then what the log says beside it — every difference
+"""An imported log for people: the sheet (mjcalc.game.render), then what the log says beside it — every difference
 between mjcalc's replay and the log, one a line, and the log's hands the game did not reach under the rules chosen.
 Presentation only: the differences are the importer's."""
 
 from __future__ import annotations
 
 from ..i18n import tr
-from ..render import wrap
+from ..output.fit import wrap
 from .importer import Imported
 
 
 def import_text(imported: Imported, lang: str = "en", width: int | None = None) -> str:
     """The sheet, a line on the log, and each difference from it."""
-    from ..render_game import sheet_text
+    from ..game.render import sheet_text
 
     game = imported.game
     title = game.reference or game.source

@@ -28,11 +28,11 @@ def error_text(kind: str, message: str, column: int | None = None) -> str:
 
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
-    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.context.FLAGS``)."""
+    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.registry.FLAGS``)."""
     import os
 
     from ..api import rulesets
-    from ..context import FLAGS
+    from ..registry import FLAGS
 
     found = rulesets()
     for shown in found.values():
@@ -46,15 +46,15 @@ def catalogue() -> dict[str, Any]:
 def labels() -> dict[str, dict[str, dict[str, str]]]:
     """The words the page shows for the ids of a score's JSON, in each language, as the command line's table
     writes them: ``applies_to`` (the items' scopes) and ``wait`` (the kept reading's wait)."""
+    from ..core.readings.decompose import WAIT_FACT_NAMES, WAITS
     from ..i18n import LANGS, tr
-    from ..readings import WAIT_FACT_NAMES, WAITS
-    from ..render import WAIT_NAMES
-    from ..schema import SCOPES
+    from ..output.table import WAIT_NAMES
+    from ..ruleset.schema import SCOPES
 
     scopes = {scope: {lang: tr(text, lang) for lang in LANGS} for scope, text in SCOPES.items()}
     waits: dict[str, dict[str, str]] = {}
     for wait in WAITS:
-        if wait in WAIT_NAMES:  # the reading line's words (render.to_text)
+        if wait in WAIT_NAMES:  # the reading line's words (output.table.to_text)
             zh, en = WAIT_NAMES[wait]
             waits[wait] = {"en": en, "zh": zh}
         else:
@@ -85,12 +85,36 @@ def answer(job: tuple[str, Any]) -> Answer:
         return 500, error_text("internal", "internal error in mjcalc (the server's console has the details)")
 
 
-def serve(conn: Any, parent: int) -> None:
+def _outlive_a_group_sigterm() -> None:
+    """A SIGTERM sent to the server's whole process group leaves the workers to finish the lines being drained
+    (the server stops them after); they still die with the server, by SIGKILL (Linux), or by SIGTERM elsewhere."""
+    import signal
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        if ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL) == 0:  # PR_SET_PDEATHSIG
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(conn: Any, parent: int, nice: int = 0) -> None:
     """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
-    with the parent whatever kills it (``batch._worker_init``)."""
-    from ..batch import _worker_init
+    with the parent whatever kills it (``batch.work._worker_init``); ``nice`` lowers its priority."""
+    import os
+
+    from ..batch.work import _worker_init
 
     _worker_init(parent)
+    _outlive_a_group_sigterm()
+    if nice:
+        try:
+            os.nice(nice)
+        except (OSError, AttributeError):
+            pass  # a system without priorities: the lane is still its own
     try:
         catalogue()  # every ruleset loaded before the first line comes
     except Exception:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 
 
 def mjcalc_summary(line: str, options: dict, rules: str = "changchun") -> dict:

@@ -17,7 +17,7 @@ from compare import mjcalc_summary, ref_summary, same
 from gen_meihe import situations
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 
 pytestmark = pytest.mark.independent
 

@@ -16,7 +16,7 @@ from compare import ref_summary, same
 from gen_taiwan import situations
 
 from mjcalc.engine import Request, score_line
-from mjcalc.record import to_json
+from mjcalc.output.record import to_json
 
 pytestmark = pytest.mark.independent
 

@@ -62,7 +62,7 @@ const T = {
   },
 };
 
-// Only a fallback for a server that does not send the flag table: the same table as mjcalc/context.py.
+// Only a fallback for a server that does not send the flag table: the same table as mjcalc/core/context.py and the hooks (mjcalc/hooks/).
 const FALLBACK_FLAGS = [
   ["zimo", "bool", "self-drawn", ["tsumo", "自摸"], "won on a discard"],
   ["seat", "seat", "winner's seat wind; East is the dealer", ["座", "门风"], "S"],
@@ -1141,16 +1141,30 @@ function readHash() {
 
 /* ---------------------------------------------------------------- start */
 
-async function start() {
-  let data;
-  try {
-    const resp = await fetch("api/rules");
-    data = await resp.json();
-  } catch (e) {
-    $("result").textContent = `${T.en.server}: ${e.message}`;
-    document.body.dataset.busy = "0";
-    return;
+async function startup(path) {
+  // The page needs this answer to start: a server still starting, restarting or busy, or a dropped Wi-Fi
+  // request, is waited out, trying again ever less often (at most every 10 s), saying so meanwhile.
+  for (let attempt = 1; ; attempt++) {
+    let why;
+    try {
+      const resp = await fetch(path, {cache: "no-store"});
+      if (resp.ok) return await resp.json();
+      why = `${resp.status} ${resp.statusText}`;
+      try { const data = await resp.json(); why = (data.error && data.error.message) || why; } catch (e) { /* text */ }
+    } catch (e) {
+      why = e.message;
+    }
+    const wait = Math.min(10000, 300 * 2 ** (attempt - 1));
+    const words = (navigator.language || "").toLowerCase().startsWith("zh") ? T.zh : T.en;
+    $("result").textContent = `${words.server}: ${why} — ${Math.round(wait / 100) / 10} s`;
+    document.body.dataset.retries = String(attempt);
+    await pause(wait);
   }
+}
+
+async function start() {
+  const data = await startup("api/rules");
+  $("result").textContent = "";
   state.rulesets = normaliseRules(data);
   state.order = Object.keys(state.rulesets);
   const defs = data.flag_defs || data.flags;
