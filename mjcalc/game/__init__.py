@@ -26,7 +26,9 @@ The interface (for storage, the command line, the Python API):
   ``game replay FILE…`` does: one JSON sheet a line, ``FILE:LINE: message`` for each bad line, exit code 0 or 2).
   ``python -m mjcalc.game replay FILE…`` runs it.
 
-Every call into the hand pipeline goes through ``mjcalc.game.hands``.
+Every call into the hand pipeline goes through ``mjcalc.game.hands``. On top of the engine: games kept in SQLite
+(``mjcalc.game.store``), the sheet for people and as CSV (``mjcalc.game.render``), the scores as an SVG chart
+(``mjcalc.game.chart``); the commands are mjcalc/cli_game.py.
 """
 
 from __future__ import annotations
