@@ -182,8 +182,9 @@ def result_from_json(obj: Any, header: Header) -> Result:
             draw = {}
         if not isinstance(draw, Mapping) or set(draw) - {"ready", "nagashi"}:
             raise GameError("draw is {\"ready\": [...], \"nagashi\": [...]}")
-        return DrawResult(_players(draw.get("ready"), header, "ready"), _players(draw.get("nagashi"), header, "nagashi"),
-                          riichi, _kongs(obj.get("kongs"), header), hui)
+        return DrawResult(_players(draw.get("ready"), header, "ready"),
+                          _players(draw.get("nagashi"), header, "nagashi"), riichi, _kongs(obj.get("kongs"), header),
+                          hui)
     if kind == "abort":
         if obj["abort"] not in ABORTS:
             raise GameError(f"abort is one of {', '.join(ABORTS)}, not {obj['abort']!r}"[:200])
