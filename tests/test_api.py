@@ -164,6 +164,7 @@ def test_rulesets_are_rules_show_json() -> None:
     lambda: mjcalc.score(QUICK, rules="nosuch"),
     lambda: mjcalc.score(QUICK, options={"nosuch": 1}),
     lambda: mjcalc.score(QUICK, options={"cap": "lots"}),
+    lambda: mjcalc.score(QUICK, options={"base": True}),  # true is on, no number
     lambda: mjcalc.score_many([QUICK], rules="nosuch"),  # raised at the call, before any record
     lambda: mjcalc.waits("123m456p789s111z2z", rules="/nonexistent/house.yaml"),
     lambda: mjcalc.check(QUICK, "fan 5", rules="riichi", options={"cap": 1}),

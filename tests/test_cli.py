@@ -49,8 +49,8 @@ def test_pao_in_the_json_who_pays_what_and_why() -> None:
     out = json.loads(run("score", PAO, "--rules", "riichi", "--json").output)
     assert out["context"]["pao"] == "W" and out["context"]["from"] == "N"
     assert [(p["payer"], p["on_behalf_of"], p["amount"], p["liable_for"]) for p in out["payments"]] == [
-        ("N", None, 16000, []), ("W", "N", 16600, ["daisangen"]), ("table", None, 1000, [])]
-    assert out["net"] == {"E": 0, "S": 33600, "W": -16600, "N": -16000} and out["points"] == 33600
+        ("N", None, 16600, []), ("W", "N", 16000, ["daisangen"]), ("table", None, 1000, [])]
+    assert out["net"] == {"E": 0, "S": 33600, "W": -16000, "N": -16600} and out["points"] == 33600
     assert any("W is liable for daisangen" in note for note in out["notes"])
     plain = json.loads(run("score", "123m456p789s111z22z +zimo +seat=E", "--json").output)
     assert all(p["liable_for"] == [] for p in plain["payments"])
@@ -59,8 +59,12 @@ def test_pao_in_the_json_who_pays_what_and_why() -> None:
 def test_pao_in_the_table() -> None:
     r = run("score", PAO, "--rules", "riichi")
     assert r.exit_code == 0, r.output
-    for text in ("W (for N)", "pao: half of 8000 × 4 → 32000: 16000 + 600 honba", "16600",
-                 "W and the discarder N pay half the hand each, W the honba"):
+    for text in ("W (for N)", "pao: half of 8000 × 4 → 32000: 16000", "16600",
+                 "W and the discarder N pay half the hand each, N the honba"):
+        assert text in r.output, text
+    r = run("score", PAO, "--rules", "riichi-tenhou")  # Tenhou: the liable player pays the honba
+    for text in ("pao: half of 8000 × 4 → 32000: 16000 + 600 honba", "W and the discarder N pay half the hand "
+                 "each, W the honba"):
         assert text in r.output, text
     r = run("score", "123m456p789s23s55p 1s +riichi +pao=W", "--rules", "riichi")
     assert r.exit_code == 2 and "+pao names the player liable" in r.output
@@ -283,19 +287,23 @@ def test_the_contracts_live_in_the_repository() -> None:
 
 
 def test_the_hand_line_shows_the_hand_as_it_is() -> None:
-    """The table's hand line: concealed tiles by suit, honors a group a kind held more than once, melds, flowers,
-    then the winning tile apart after a plus; the JSON keeps notation that reads back to the same hand."""
+    """The table's hand line: concealed tiles in the groups the line wrote them in (split at each suit letter and
+    space; by suit when the line's tiles are not the hand's), honors a group a kind held more than once, melds,
+    flowers, then the winning tile apart after a plus; the JSON keeps notation that reads back to the same hand."""
     def hand_line(*args: str, columns: str = "") -> str:
         out = run(*args, env={"COLUMNS": columns}).output
         return "hand" + out.split("\ncontext")[0].split("\nhand", 1)[1]
 
     assert hand_line("score", QUICK) == "hand      123m 456p 789s 111z 2z + 2z"
     assert hand_line("score", "45556p23789s [111z] 1s", "--rules", "riichi") == "hand      45556p 23789s [111z] + 1s"
+    assert hand_line("score", "123m456p789s23s55p 1s +riichi", "--rules", "riichi") == \
+        "hand      123m 456p 789s 23s 55p + 1s"  # as written, not 45556p 23789s
+    assert hand_line("score", "123万456筒789条 东东东 南南") == "hand      123m 456p 789s 111z 2z + 2z"
     assert hand_line("score", "19m19p19s1234567z1m", "--rules", "riichi") == "hand      19m 19p 19s 1234567z + 1m"
-    assert hand_line("score", "234m067p78s111z99s 9s", "--rules", "riichi") == "hand      234m 067p 7899s 111z + 9s"
+    assert hand_line("score", "234m067p78s111z99s 9s", "--rules", "riichi") == "hand      234m 067p 78s 111z 99s + 9s"
     assert hand_line("score", "1m2z33z4z555z666z77z 2z") == "hand      1m 2z 33z 4z 555z 666z 77z + 2z"
     assert hand_line("score", "123m456p789s123s456s5z 13f 5z", "--rules", "taiwan") == \
-        "hand      123m 456p 123456789s 5z 13f + 5z"
+        "hand      123m 456p 789s 123s 456s 5z 13f + 5z"
     assert hand_line("waits", "123m456p789s111z2z") == "hand      123m 456p 789s 111z 2z"  # no winning tile yet
     assert hand_line("score", QUICK, columns="40") == "hand      123m 456p 789s 111z 2z + 2z"
     assert hand_line("score", "123m456p789s2z [5555m] 2z", columns="30") == \

@@ -59,7 +59,8 @@ def test_three_spellings_of_honors(line: str) -> None:
 
 
 @pytest.mark.parametrize("line", ["123万456筒789条东东东南南", "123萬456餅789條東東東南南", "123万456饼789索111z22z",
-                                  "１２３万４５６筒７８９条１１１ｚ２２ｚ", "1万2万3万456p789s东东东南南"])
+                                  "１２３万４５６筒７８９条１１１ｚ２２ｚ", "1万2万3万456p789s东东东南南",
+                                  "123万456筒789条111东22东", "123万456筒789条111字22字"])
 def test_chinese_suits_after_digits(line: str) -> None:
     assert hand_of(line) == hand_of(FIRST)
     assert score_line(line).hand.text() == score_line(FIRST).hand.text()  # written back in letters
@@ -90,7 +91,7 @@ def test_chinese_suits_wherever_a_tile_is_read() -> None:
     ("123m456p789s东东东南南 条", 19, "suit '条' has no digits before it"),
     ("123万456筒789条东东东南南 +bao=5索x", 19, "is not a tile"),  # the caret under the flag
     ("123万456筒789条东东东南南南南南", 20, "fifth"),
-    ("123万456筒789条11东", 13, "digits '11' need a suit letter (m, p, s, z; or 万 筒 条)"),
+    ("123万456筒789条11 东", 13, "digits '11' need a suit letter after them (m, p, s, z; or 万 筒 条)"),
     ("123万456筒789条东东东南南 3", 19, "need a suit letter after them (m, p, s, z; or 万 筒 条)"),
 ])
 def test_chinese_suits_errors_point_at_the_column_as_typed(line: str, column: int, words: str) -> None:

@@ -495,6 +495,7 @@ def _score_with_config(path: Path | str, *args: str) -> Any:
     ("set: {base: [1, 2]}\n", ["option 'base' takes one value"]),
     ("set: {bsae: 2}\n", ["set: 'bsae' is not an option", "did you mean 'base'"]),
     ("set: {base: lots}\n", ["set: option 'base' takes a whole number"]),
+    ("set: {base: on}\n", ["set: option 'base' takes a whole number", "not true"]),  # YAML's on is true, no 1
     ("set: {base: 99999999999}\n", ["set: option 'base'"]),
     ("set: {cap_scope: everyone}\n", ["set: option 'cap_scope'"]),
     ("rulez: jilin\n", ["unknown key 'rulez'", "did you mean 'rules'"]),
@@ -580,7 +581,7 @@ def test_schema_md_lists_every_key_of_the_schema_and_no_other() -> None:
         return {k for entry in values if isinstance(entry, dict) for k in entry}
 
     assert set(example) == set(schema)
-    for key in ("tiles", "formula", "payments"):
+    for key in ("tiles", "formula", "payments", "game"):
         assert set(example[key]) == set(schema[key]["properties"]), key
     for key in ("items", "win_conditions"):
         assert union(example[key]) == set(schema[key]["items"]["properties"]), key

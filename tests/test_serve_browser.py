@@ -39,7 +39,7 @@ def _missing() -> str | None:
         return "playwright is not installed (pip install '.[test]')"
     try:
         import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
+        import h11  # noqa: F401
     except ImportError:
         return "the serve extra is not installed (pip install '.[serve]')"
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
@@ -228,6 +228,10 @@ TAPPED = {
               "123m456p7899s [111z] 9s +zimo"),
     "riichi": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
                "234m067p7899s [111z] 9s +zimo"),
+    "riichi-tenhou": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
+                      "234m067p7899s [111z] 9s +zimo"),
+    "riichi-mleague": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
+                       "234m067p7899s [111z] 9s +zimo"),
     "mcr": (["4m", "5m", "6m", "7m", "8m", "9m", "9m", "@chi", "1m", "@pon", "1m", "9m", "1f"],
             "4567899m [123m] [111m] 1f 9m"),
     "taiwan": (["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "9s", "@chi", "4p", "9s",
@@ -305,7 +309,7 @@ def test_pao_the_liable_player_and_what_each_pays(page: Page) -> None:
     line = "11p [555z] [666z] [777z] 23p 1p +from=N +honba=2 +pao=W"
     expected = agrees(page, line, "riichi")
     assert [(p["payer"], p["amount"], p["liable_for"]) for p in expected["payments"]] == [
-        ("N", 16000, []), ("W", 16600, ["daisangen"])]
+        ("N", 16600, []), ("W", 16000, ["daisangen"])]   # the discarder pays the honba (riichi; GAME.md)
     pao = page.locator("#flags [data-flag='pao']")
     assert pao.locator("button.on").get_attribute("data-value") == "W"
     assert pao.locator("button[data-value='S']").is_disabled()  # never the winner
@@ -626,3 +630,27 @@ def test_an_error_is_shown_whole_with_its_caret_under_the_column(browser: Browse
                     assert box["top"] <= seen["top"] and seen["bottom"] <= box["bottom"], (width, line, seen, box)
     finally:
         context.close()
+
+
+def test_the_page_waits_out_a_server_that_does_not_answer_yet(browser: Browser, server: str) -> None:
+    """Its start-up request tried again with backoff: a dropped request and a 503 first, then the page."""
+    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    tries: list[str] = []
+
+    def flaky(route: Any) -> None:
+        tries.append(route.request.url)
+        if len(tries) == 1:
+            route.abort()
+        elif len(tries) == 2:
+            route.fulfill(status=503, content_type="application/json",
+                          body='{"result": "error", "error": {"kind": "busy", "message": "busy", "column": null}}')
+        else:
+            route.continue_()
+
+    phone.route("**/api/rules", flaky)
+    phone.goto(server)
+    settled(phone)
+    assert len(tries) == 3 and phone.locator("body").get_attribute("data-retries") == "2"
+    assert phone.locator("#ruleset option").count() > 5
+    context.close()

@@ -354,6 +354,8 @@ def build_hand(line: ParsedLine, rules: TileRules, win: int | None = None, win_c
         col = line.concealed[-1].column + 1 if kinds else 1
         raise MjcalcError(
             "notation",
+            Msg("1 tile: a hand needs {need} ({waiting} to list its waits), each meld counting 3", need=need,
+                waiting=need - 1) if size == 1 else
             Msg("{size} tiles: a hand needs {need} ({waiting} to list its waits), each meld counting 3", size=size,
                 need=need, waiting=need - 1),
             col,

@@ -64,9 +64,14 @@ class OptionDef:
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
+    game: bool = False  # an option of the game (the `game:` section): the hand scorer never reads it
 
     def parse(self, raw: Any, where: str) -> Any:
-        """A value for this option from YAML or a ``--set`` string."""
+        """A value for this option from YAML, JSON or a ``--set`` string. true / false are the words on / off
+        (as YAML reads them): an on/off option's value, a choice's on or off, no number (``base: true`` is no 1)."""
+        given = raw
+        if isinstance(raw, bool) and self.type != "bool":
+            raw = option_key(raw)
         text = str(raw).strip().lower() if not isinstance(raw, (bool, int)) or raw is None else raw
         try:
             if self.type == "bool":
@@ -94,6 +99,7 @@ class OptionDef:
         except (ValueError, TypeError):
             pass
         low, high = OPTION_INT
+        shown = str(given).lower() if isinstance(given, bool) else quoted(given)  # as JSON and YAML write it
         expected = {
             "bool": Msg("on or off"),
             "int": Msg("a whole number from {low} to {high:,}", low=low, high=high),
@@ -101,7 +107,7 @@ class OptionDef:
             "choice": " | ".join(self.choices),
         }[self.type]
         raise MjcalcError("ruleset", Msg("{where}: option '{option}' takes {expected}, not {value}", where=where,
-                                         option=self.name, expected=expected, value=quoted(raw)))
+                                         option=self.name, expected=expected, value=shown))
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ a space, mathematical digits become digits. Superscripts, subscripts, circled fo
 forms are not read as what they decompose to (``²`` is no 2 a player typed), and no character becomes more
 than one: so a column of the normalised line is the column of the line as typed, and a caret lands under
 what the user wrote. The suits as Chinese players write them after a tile's digits become the letters, one
-character for one as well: ``万 萬`` m, ``筒 饼 餅`` p, ``条 條 索`` s (``123万`` is ``123m``); without digits before
-them they stay, for the grammar to refuse at their column.
+character for one as well: ``万 萬`` m, ``筒 饼 餅`` p, ``条 條 索`` s, and ``字`` or ``东 東`` z for the honors by
+number (``123万`` is ``123m``, ``11东`` is ``11z``: a pair of 东); without digits before them the suit characters
+stay, for the grammar to refuse at their column, and ``东`` is the tile 东.
 
 What is left that the notation cannot read is refused here when no grammar rule could explain it better:
 a digit of another script (``١``, ``३``: ``str.isdigit()`` is true for them and ``int()`` reads them, the
@@ -20,6 +21,8 @@ surrogate, as ``surrogateescape`` decodes it). Anything else unknown is the gram
 '123m456p +zimo'
 >>> normalise("123万456筒789条 +win=3萬")
 '123m456p789s +win=3m'
+>>> normalise("123万456筒789条11东 东")
+'123m456p789s11z 东'
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from ..support.memo import remember
 # Compatibility forms that are not read as the characters they decompose to.
 _NOT_READ_AS: Final = frozenset(("<super>", "<sub>", "<circle>", "<fraction>", "<square>"))
 # The Chinese suit characters, read as the suit letter after a digit (and only there: ``万`` alone is no tile).
-SUIT_CHARS: Final = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+SUIT_CHARS: Final = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s",
+                     "字": "z", "东": "z", "東": "z"}
 # What each non-ASCII character met so far normalises to (itself when nothing), and why it cannot be read (None
 # when it can): a batch meets the same few. Bounded: a batch's memory must not grow with the file.
 _FOUND: Final[dict[str, tuple[str, str | None]]] = {}

@@ -9,9 +9,11 @@ from typing import Any
 
 from ..core import tiles as T
 from ..core.model import Ruleset
+from ..core.notation import parse_line
 from ..core.readings.forms import IMMEDIATE
 from ..core.result import Result
 from ..engine import shanten_of
+from ..errors import MjcalcError
 from ..i18n import N_, localized, name_in, tr
 from ..registry import WILDCARD_PROVIDERS
 from ..ruleset.schema import SCOPES
@@ -56,15 +58,19 @@ def words(lang: str) -> dict[str, str]:
 # --- the table -----------------------------------------------------------------------------------------
 
 
-def hand_parts(hand: Any) -> list[str]:
-    """The ``hand`` line of a table, the hand as it is: the concealed tiles by suit, the honors a group for each kind
-    held more than once (``111z 2z``, not ``1112z``), the melds as written, the flowers, then the winning tile apart
-    after a plus (``+ 2z``). The JSON's ``hand`` is ``Hand.text()``, notation that reads back to the same hand: the
-    same pieces, worked out the same way, written for a reader instead.
+def hand_parts(hand: Any, typed: str | None = None) -> list[str]:
+    """The ``hand`` line of a table, the hand as it is: the concealed tiles in the groups the line wrote them in
+    (``typed``, split at each suit letter and space), else by suit; honors a group for each kind held more than once
+    (``111z 2z``, not ``1112z``); the melds as written, the flowers, then the winning tile apart after a plus
+    (``+ 2z``). The JSON's ``hand`` is ``Hand.text()``, notation that reads back to the same hand: the same pieces,
+    written for a reader instead.
 
     >>> from mjcalc.engine import Request, score_line
     >>> " ".join(hand_parts(score_line("123m456p789s111z22z").hand))
     '123m 456p 789s 111z 2z + 2z'
+    >>> line = "123m456p789s23s55p 1s"
+    >>> " ".join(hand_parts(score_line(line, Request("riichi")).hand, line))
+    '123m 456p 789s 23s 55p + 1s'
     >>> " ".join(hand_parts(score_line("23m406p789s22z [111z] 1m", Request("riichi")).hand))
     '23m 406p 789s 22z [111z] + 1m'
     """
@@ -82,10 +88,61 @@ def hand_parts(hand: Any) -> list[str]:
     apart = win is not None and not called
     if apart:
         body.remove(win)
-    suited = [t for t in body if t < T.HONOR_START]
-    parts = T.format_tiles(suited, sort=False, red=red, between=" ").split(" ") if suited else []
-    counts = T.counts_of(t for t in body if t >= T.HONOR_START)
-    singles = ""  # honors held once, side by side (thirteen orphans: 1234567z)
+    groups = _typed_groups(typed, hand.concealed, win if apart else None) if typed else None
+    if groups is None:
+        suited = [t for t in body if t < T.HONOR_START]
+        groups = [[t for t in suited if T.suit_of(t) == s] for s in range(3)]
+        groups.append([t for t in body if t >= T.HONOR_START])
+    parts: list[str] = []
+    for group in groups:
+        if not group:
+            continue
+        if group[0] >= T.HONOR_START:
+            parts += _honor_parts(group)
+        else:
+            reds = [k for k in red if k in group]
+            for k in reds:
+                red.remove(k)
+            parts.append(T.format_tiles(group, red=reds))
+    parts += melds
+    if hand.flowers:
+        parts.append("".join(str(f + 1) for f in sorted(hand.flowers)) + "f")
+    if apart:
+        parts.append("+ " + (T.format_tiles((win,), red=[win]) if red and win in red and win not in body
+                             else T.name(win)))
+    return parts
+
+
+def _typed_groups(typed: str, concealed: tuple[int, ...], win: int | None) -> list[list[int]] | None:
+    """The concealed tiles in the runs the line wrote them in (a new run at each suit letter or space), the winning
+    tile (the last one written of its kind) taken out; None when the line's tiles are not the hand's (a GB string,
+    a wildcard read otherwise)."""
+    try:
+        written = parse_line(typed).concealed
+    except MjcalcError:
+        return None
+    if sorted(t.tile for t in written) != sorted(concealed):
+        return None
+    runs: list[list[int]] = []
+    last: Any = None
+    for t in written:
+        if last is None or t.column != last.column + 1 or T.suit_of(t.tile) != T.suit_of(last.tile):
+            runs.append([])
+        runs[-1].append(t.tile)
+        last = t
+    if win is not None:
+        for run in reversed(runs):
+            if win in run:
+                del run[len(run) - 1 - run[::-1].index(win)]
+                break
+    return runs
+
+
+def _honor_parts(honors: list[int]) -> list[str]:
+    """Honors a group for each kind held more than once, those held once side by side (thirteen orphans: 1234567z)."""
+    counts = T.counts_of(honors)
+    parts: list[str] = []
+    singles = ""
     for kind in range(T.HONOR_START, T.NUM_KINDS):
         n = counts[kind]
         if n == 1:
@@ -97,12 +154,6 @@ def hand_parts(hand: Any) -> list[str]:
             parts.append(T.name(kind)[0] * n + "z")
     if singles:
         parts.append(singles + "z")
-    parts += melds
-    if hand.flowers:
-        parts.append("".join(str(f + 1) for f in sorted(hand.flowers)) + "f")
-    if apart:
-        parts.append("+ " + (T.format_tiles((win,), red=[win]) if red and win in red and win not in body
-                             else T.name(win)))
     return parts
 
 
@@ -121,7 +172,7 @@ def to_text(r: Result, lang: str = "en", width: int | None = None) -> str:
             lines.append(caret)
         return "\n".join(lines)
     assert rules is not None and r.hand is not None and r.ctx is not None
-    lines.extend(_fields(w["hand"], hand_parts(r.hand), width, sep=" "))
+    lines.extend(_fields(w["hand"], hand_parts(r.hand, r.input), width, sep=" "))
     lines.extend(_context_lines(r, lang, width))
     lines.extend(_fields(w["options"], _options_parts(rules, r.options), width))
     if r.ignored_flags:
@@ -319,6 +370,8 @@ def _context_lines(r: Result, lang: str, width: int | None) -> list[str]:
 def _options_parts(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
     parts = []
     for k, o in rules.options.items():
+        if o.game:  # the game's options: the hand scorer never reads them
+            continue
         v = options.get(k)
         parts.append(f"{k} {_option_text(v)}" + ("*" if v == o.default else ""))
     return parts
@@ -369,12 +422,12 @@ def waits_text(report: Any, lang: str = "en", width: int | None = None) -> str:
             return to_text(res, lang, width)
         size = res.ruleset.tile_rules.winning_size if res.ruleset else 14
         return "\n".join(wrap(tr("{hand}: the hand is complete ({size} tiles); give it one tile short to list its "
-                                 "waits", lang).format(hand=" ".join(hand_parts(res.hand)) if res.hand else res.input, size=size),
+                                 "waits", lang).format(hand=" ".join(hand_parts(res.hand, res.input)) if res.hand else res.input, size=size),
                               width, 2))
     rules = res.ruleset
     w = words(lang)
     lines = [*wrap(f"mjcalc · {rules.names.get('zh')} {rules.names.get('en')} ({rules.id})", width, 2),
-             *_fields(w["hand"], hand_parts(res.hand), width, sep=" "), *_context_lines(res, lang, width), ""]
+             *_fields(w["hand"], hand_parts(res.hand, res.input), width, sep=" "), *_context_lines(res, lang, width), ""]
     if not report.waits:
         lines.extend(wrap(tr("not ready: shanten {shanten} (tiles to change before the hand waits)", lang).format(
             shanten=report.shanten), width, 2))

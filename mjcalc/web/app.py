@@ -8,16 +8,25 @@
   can carry>], "labels": {"applies_to" | "wait": {ID: {"en", "zh"}}}}`` (``jobs.labels``).
 
 Anything else that goes wrong is ``{"result": "error", "error": {"kind", "message", "column"}}`` with a
-status: ``request`` (400: not a JSON object of those keys and types; 405: a wrong method), ``ruleset`` (400: a
-ruleset that is not a built-in one, an option it lacks or a value it cannot take), ``limit`` (413: a request
-over ``MAX_BODY`` bytes; 408: one that took over the time limit to arrive; 422: a line that took over it to
-score), ``busy`` (503), ``not_found`` (404), ``internal`` (500, no details). Made for a shared network: the
-web never reads a file a request names, every request is bounded, and no answer carries a traceback or a path
-of this machine.
+status: ``request`` (400: not a JSON object of those keys and types, a Host header that is not this server's
+name, HTTP the server cannot read; 405: a wrong method; 415: a body that is not ``application/json``),
+``ruleset`` (400: a ruleset that is not a built-in one, an option it lacks or a value it cannot take),
+``limit`` (413: a request over ``MAX_BODY`` bytes; 431: headers over 8 KiB; 408: a request that took over the
+time limit to arrive; 422: a line that took over it to score), ``busy`` (503: every worker of its lane busy
+for the whole time limit), ``not_found`` (404), ``internal`` (500, no details; 503 when the process scoring a
+line stopped working: the server's fault, not the line's). The server's own answers (``http.py``) are these
+objects too, with the same headers (``refusal``).
+
+Made for a shared network: the web never reads a file a request names, every request is bounded, no answer
+carries a traceback or a path of this machine; a request whose Host is not a name of this server is refused
+(a page of another site that rebinds its name to this address reads nothing), and a body must be JSON (another
+site's page cannot send one without the browser asking first, which this server never allows).
 """
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
@@ -43,6 +52,7 @@ MAX_VALUE = 1_000  # characters in an option's value (as batch.readers.MAX_VALUE
 # A line (or its waits) is cut off after this long. The slowest seen, the waits of a Meihe hand with four
 # wildcards (666777m3333p789s8m +zimo +hui=3p), took 4.3 s on a loaded 2-core machine.
 LINE_SECONDS = 10.0
+WAITS_NICE = 10  # the waits' lane yields the processors to the scores' (workers.py)
 KEYS = ("hand", "rules", "set", "lang")
 
 Scope = MutableMapping[str, Any]
@@ -58,8 +68,9 @@ class BadRequest(Exception):
 
 def _json(answer: Answer) -> Response:
     status, text = answer
+    headers = {"Cache-Control": "no-store", **({"Retry-After": "1"} if status == 503 else {})}
     return Response(text.encode("utf-8", "backslashreplace"), status, media_type="application/json; charset=utf-8",
-                    headers={"Cache-Control": "no-store"})
+                    headers=headers)
 
 
 async def _body(request: Request, seconds: float) -> bytes:
@@ -117,7 +128,9 @@ def read_request(data: bytes) -> dict[str, Any]:
     lang = _text(body, "lang", 2, "en")
     if lang not in ("en", "zh"):
         raise BadRequest(400, "request", f"'lang' is \"en\" or \"zh\", not \"{lang}\"")
-    options = body.get("set") or {}
+    options = body.get("set")
+    if options is None:  # absent, or null as for "rules": the ruleset's defaults
+        options = {}
     if not isinstance(options, dict):
         raise BadRequest(400, "request", f"'set' is an object of options ({{\"cap\": 500}}), not {_type(options)}")
     if len(options) > MAX_OPTIONS:
@@ -133,19 +146,26 @@ def read_request(data: bytes) -> dict[str, Any]:
     return {"hand": hand, "rules": rules, "set": options, "lang": lang}
 
 
-def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = STATIC) -> _Headers:
-    """The application, with a pool of ``workers`` processes (started and stopped by its lifespan: run it with
-    Uvicorn, or ``with TestClient(create_app()) as client``) and a time limit of ``seconds`` a line."""
+def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = STATIC,
+               hosts: Hosts | None = None, waits_workers: int | None = None) -> Guard:
+    """The application, with its lanes of worker processes (started and stopped by its lifespan: run it with
+    ``http.Server``, or ``with TestClient(create_app()) as client``): ``workers`` for scores and the rulesets,
+    ``waits_workers`` (as many, by default) for waits, at a lower priority; a time limit of ``seconds`` a line.
+    ``hosts``: the names a request's Host may give (None: any, for tests)."""
     pool = Pool(workers, seconds)
+    slow = Pool(workers if waits_workers is None else waits_workers, seconds, nice=WAITS_NICE)
     catalogue: list[Answer] = []
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await pool.start()
         try:
+            started = await asyncio.gather(pool.start(), slow.start(), return_exceptions=True)  # side by side
+            for failed in started:
+                if isinstance(failed, BaseException):
+                    raise failed
             yield
         finally:
-            await pool.close()
+            await asyncio.gather(pool.close(), slow.close())
 
     def scoring(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -153,7 +173,8 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
                 body = read_request(await _body(request, seconds))
             except BadRequest as exc:
                 return _json((exc.status, error_text(exc.kind, exc.message)))
-            return _json(await pool.run((kind, body)))
+            client = tuple(request.client) if request.client is not None else None
+            return _json(await (slow if kind == "waits" else pool).run((kind, body), client))
 
         return endpoint
 
@@ -190,8 +211,8 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
         exception_handlers={HTTPException: http_error, Exception: internal},
         lifespan=lifespan,
     )
-    wrapped = _Headers(app)
-    wrapped.pool = pool  # for tests: its workers
+    wrapped = Guard(app, hosts)
+    wrapped.pool, wrapped.slow = pool, slow  # for tests: their workers
     return wrapped
 
 
@@ -201,26 +222,112 @@ CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'se
                            "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
-class _Headers:
-    """Headers on every answer: a content security policy, no content sniffing, no referrer sent on, and the
-    page is not framed by another site."""
+SECURITY_HEADERS = ((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+                    (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"))
 
-    HEADERS = ((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-               (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
-               (b"x-frame-options", b"DENY"))
 
-    def __init__(self, app: Starlette) -> None:
-        self.app = app
+def refusal(status: int, kind: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """An answer that is an error object, with every header of the application's: for the server's own
+    answers (``http.Server``) and the guard's."""
+    body = error_text(kind, message).encode("utf-8")
+    headers = [(b"content-type", b"application/json; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+               (b"cache-control", b"no-store"), *SECURITY_HEADERS]
+    if status == 503:
+        headers.append((b"retry-after", b"1"))
+    return headers, body
+
+
+class Hosts:
+    """The names a request's Host header may give: ``names`` (lower case, no port), and any IP address when
+    ``any_address`` (a server on every interface answers at whichever address a phone typed; a name is what a
+    rebinding page would have, never an address)."""
+
+    def __init__(self, names: set[str], any_address: bool = False) -> None:
+        self.names = frozenset(filter(None, (_host_name(n) for n in names)))  # "[::1]", "pc.local:8000" too
+        self.any_address = any_address
+
+    def allows(self, host: str) -> bool:
+        name = _host_name(host)
+        if name is None:
+            return False
+        if name in self.names:
+            return True
+        if self.any_address:
+            try:
+                ipaddress.ip_address(name)
+                return True
+            except ValueError:
+                return False
+        return False
+
+
+def _host_name(host: str) -> str | None:
+    """The name of a Host header without its port (``[::1]:8000`` → ``::1``); None if it is no host."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        end = host.find("]")
+        if end < 0 or (host[end + 1:] and not host[end + 1:].startswith(":")):
+            return None
+        return host[1:end]
+    if host.count(":") > 1:  # a bare IPv6 address: a name given to Hosts (a Host header brackets it)
+        return host
+    name, _, port = host.partition(":")
+    if port and not port.isdigit():
+        return None
+    return name.rstrip(".") or None
+
+
+BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+class Guard:
+    """Before the application: a Host that is not a name of this server is refused (400), and so is a body
+    that is not JSON (415); after it, the security headers on every answer (a content security policy, no
+    content sniffing, no referrer sent on, the page not framed by another site)."""
+
+    def __init__(self, app: Starlette, hosts: Hosts | None = None) -> None:
+        self.app, self.hosts = app, hosts
         self.pool: Pool | None = None
+        self.slow: Pool | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        refused = self._refused(scope)
+        if refused is not None:
+            status, kind, message = refused
+            headers, body = refusal(status, kind, message)
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
 
         async def sending(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *self.HEADERS]
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
             await send(message)
 
         await self.app(scope, receive, sending)
+
+    def _refused(self, scope: Scope) -> tuple[int, str, str] | None:
+        headers: dict[bytes, bytes] = {}
+        for key, value in scope.get("headers", ()):
+            headers.setdefault(bytes(key).lower(), bytes(value))
+        if self.hosts is not None:
+            host = headers.get(b"host", b"").decode("latin-1")
+            if not self.hosts.allows(host):
+                shown = host[:100] or "(none)"
+                return 400, "request", (f"the Host header {shown} is not a name of this server: open the page by "
+                                        "the address mjcalc serve printed (or start it with --allow-host NAME)")
+        if scope.get("method") in BODY_METHODS:
+            kind = headers.get(b"content-type")
+            has_body = headers.get(b"content-length", b"0").strip() != b"0" or b"transfer-encoding" in headers
+            if kind is not None or has_body:
+                media, _, params = (kind or b"").decode("latin-1").partition(";")
+                charset = params.strip().lower().partition("charset=")[2].strip('" ')
+                if media.strip().lower() != "application/json" or charset not in ("", "utf-8"):
+                    shown = (kind or b"none").decode("latin-1")[:100]
+                    return 415, "request", (f"the request's Content-Type is {shown}: send JSON "
+                                            "(Content-Type: application/json)")
+        return None

@@ -85,12 +85,36 @@ def answer(job: tuple[str, Any]) -> Answer:
         return 500, error_text("internal", "internal error in mjcalc (the server's console has the details)")
 
 
-def serve(conn: Any, parent: int) -> None:
+def _outlive_a_group_sigterm() -> None:
+    """A SIGTERM sent to the server's whole process group leaves the workers to finish the lines being drained
+    (the server stops them after); they still die with the server, by SIGKILL (Linux), or by SIGTERM elsewhere."""
+    import signal
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        if ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL) == 0:  # PR_SET_PDEATHSIG
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(conn: Any, parent: int, nice: int = 0) -> None:
     """A worker process: answer jobs from ``conn`` until it closes. Ctrl-C is the parent's; the worker dies
-    with the parent whatever kills it (``batch.work._worker_init``)."""
+    with the parent whatever kills it (``batch.work._worker_init``); ``nice`` lowers its priority."""
+    import os
+
     from ..batch.work import _worker_init
 
     _worker_init(parent)
+    _outlive_a_group_sigterm()
+    if nice:
+        try:
+            os.nice(nice)
+        except (OSError, AttributeError):
+            pass  # a system without priorities: the lane is still its own
     try:
         catalogue()  # every ruleset loaded before the first line comes
     except Exception:

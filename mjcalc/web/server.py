@@ -1,5 +1,5 @@
 """``mjcalc serve``: listen, say where the calculator is (the address to type on a phone and its QR code), and
-run the application on Uvicorn until Ctrl-C."""
+serve the application (``http.Server``) until Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
@@ -8,9 +8,13 @@ import ipaddress
 import socket
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import MjcalcError
+
+if TYPE_CHECKING:
+    from .app import Hosts
+    from .http import Limits
 
 EXIT_INTERNAL = 70  # as cli.EXIT_INTERNAL: a bug in mjcalc itself
 
@@ -129,44 +133,103 @@ def _open_later(address: str) -> None:
     threading.Thread(target=go, daemon=True, name="mjcalc serve --open").start()
 
 
-def workers() -> int:
+def workers() -> tuple[int, int]:
+    """The worker processes of the scores' lane and of the waits' lane (as many: the waits' yield the
+    processors to the scores', app.WAITS_NICE)."""
     from ..batch.parallel import usable_cpus
 
-    return max(2, min(4, usable_cpus()))
+    each = max(2, min(4, usable_cpus()))
+    return each, each
 
 
-def run(host: str, port: int, open_browser: bool = False) -> int:
-    """Serve until Ctrl-C; the exit code."""
+def hosts(host: str, allowed: list[str] | tuple[str, ...] = ()) -> Hosts:
+    """The names a request's Host may give: this machine's loopback names, the address listened on, the names
+    given with --allow-host; on every interface (0.0.0.0, ::) any address of this machine's, and its own name."""
+    from .app import Hosts
+
+    names = {"localhost", "127.0.0.1", "::1", *allowed}
+    shared = host in WILDCARDS
+    if not shared:
+        names.add(host)
+    else:
+        try:
+            here = socket.gethostname()
+        except OSError:
+            here = ""
+        if here:
+            names.update({here, here.split(".")[0] + ".local"})
+    return Hosts(names, any_address=shared)
+
+
+def _more_files() -> None:
+    """As many open files as the system allows this process (each connection is one; idle ones are closed for
+    new ones well before the limit, http.Limits)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = 65_536 if hard == resource.RLIM_INFINITY else min(hard, 65_536)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def limits() -> Limits:
+    from .http import Limits
+
+    try:
+        import resource
+
+        files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, ValueError, OSError):
+        files = 1024
+    if files == -1:
+        files = 65_536
+    return Limits(max_connections=max(64, min(4_096, files - 64)))  # room for the workers' pipes and the page
+
+
+def run(host: str, port: int, open_browser: bool = False, allow_host: list[str] | tuple[str, ...] = ()) -> int:
+    """Serve until Ctrl-C or SIGTERM (both drain: the answers in progress are finished); the exit code."""
+    import asyncio
     import signal
 
-    import uvicorn
-
-    from .app import create_app
+    from .app import create_app, refusal
+    from .http import Server, StartError
 
     if hasattr(signal, "SIGPIPE"):
         # cli.main() lets SIGPIPE end the process, for `mjcalc … | head`; a server must not die when a phone
-        # drops its connection before the answer is written: the write fails with EPIPE, which Uvicorn handles.
+        # drops its connection before the answer is written: the write fails with EPIPE, which is handled.
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     sock = listen(host, port)
     port = sock.getsockname()[1]  # --port 0: the one the system chose
     text, here = banner(host, port)
     print(text, flush=True)
-    config: Any = uvicorn.Config(
-        create_app(workers=workers()), lifespan="on", log_level="warning", access_log=False, server_header=False,
-        limit_concurrency=64, timeout_keep_alive=5, timeout_graceful_shutdown=3,
-        h11_max_incomplete_event_size=16_384,  # the request line and headers
-    )
-    server = uvicorn.Server(config)
-    if open_browser:
-        _open_later(here)
+    _more_files()
+    quick, slow = workers()
+    server = Server(create_app(workers=quick, waits_workers=slow, hosts=hosts(host, allow_host)), refusal, limits())
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for name in ("SIGINT", "SIGTERM"):
+            try:
+                loop.add_signal_handler(getattr(signal, name), server.stop)
+            except (NotImplementedError, AttributeError, ValueError):  # no such signal here (Windows)
+                pass
+        await server.serve([sock], ready=(lambda: _open_later(here)) if open_browser else None)
+
+    failed = None
     try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
+        asyncio.run(main())
+    except KeyboardInterrupt:  # where no signal handler could be set
         pass
+    except StartError as exc:
+        failed = str(exc)
     finally:
         sock.close()
     if not server.started:
-        print("mjcalc serve: the server could not start (the lines above say why)", file=sys.stderr, flush=True)
+        print(f"mjcalc serve: the server could not start: {failed or 'the lines above say why'}", file=sys.stderr,
+              flush=True)
         return EXIT_INTERNAL
     print("mjcalc serve: stopped", file=sys.stderr, flush=True)
     return 0

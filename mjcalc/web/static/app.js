@@ -658,6 +658,7 @@ function drawOptions() {
   const r = rs();
   if (!r) return;
   for (const [name, o] of Object.entries(r.options || {})) {
+    if (o.game) continue;  // an option of the whole game (docs/GAME.md): nothing to a hand
     const row = document.createElement("label");
     row.className = "option";
     const head = document.createElement("span");
@@ -1140,16 +1141,30 @@ function readHash() {
 
 /* ---------------------------------------------------------------- start */
 
-async function start() {
-  let data;
-  try {
-    const resp = await fetch("api/rules");
-    data = await resp.json();
-  } catch (e) {
-    $("result").textContent = `${T.en.server}: ${e.message}`;
-    document.body.dataset.busy = "0";
-    return;
+async function startup(path) {
+  // The page needs this answer to start: a server still starting, restarting or busy, or a dropped Wi-Fi
+  // request, is waited out, trying again ever less often (at most every 10 s), saying so meanwhile.
+  for (let attempt = 1; ; attempt++) {
+    let why;
+    try {
+      const resp = await fetch(path, {cache: "no-store"});
+      if (resp.ok) return await resp.json();
+      why = `${resp.status} ${resp.statusText}`;
+      try { const data = await resp.json(); why = (data.error && data.error.message) || why; } catch (e) { /* text */ }
+    } catch (e) {
+      why = e.message;
+    }
+    const wait = Math.min(10000, 300 * 2 ** (attempt - 1));
+    const words = (navigator.language || "").toLowerCase().startsWith("zh") ? T.zh : T.en;
+    $("result").textContent = `${words.server}: ${why} — ${Math.round(wait / 100) / 10} s`;
+    document.body.dataset.retries = String(attempt);
+    await pause(wait);
   }
+}
+
+async function start() {
+  const data = await startup("api/rules");
+  $("result").textContent = "";
   state.rulesets = normaliseRules(data);
   state.order = Object.keys(state.rulesets);
   const defs = data.flag_defs || data.flags;
