@@ -39,7 +39,8 @@ SITUATION_FLAGS = ("wriichi", "ippatsu", "gang", "qiang", "last", "tian", "di")
 
 
 def code(kind: int, red: bool = False) -> int:
-    """Tenhou's tile code of a kind (0–33): 11–19 the man tiles, 21–29 the pin, 31–39 the sou, 41–47 the honors; 51–53 the red fives."""
+    """Tenhou's tile code of a kind (0–33): 11–19 the man tiles, 21–29 the pin, 31–39 the sou, 41–47 the
+    honors; 51–53 the red fives."""
     if kind >= 27:
         return 41 + kind - 27
     suit, number = divmod(kind, 9)
