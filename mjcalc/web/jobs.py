@@ -13,17 +13,14 @@ import json
 import sys
 from typing import Any
 
-Answer = tuple[int, str]
+from .game_jobs import Answer, error_text
+
+__all__ = ["Answer", "answer", "catalogue", "dumps", "error_text", "labels", "serve"]
 
 
 def dumps(obj: object) -> str:
     """JSON as the command line prints it (``--json``): UTF-8 text, indented by 2, a newline at the end."""
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
-
-
-def error_text(kind: str, message: str, column: int | None = None) -> str:
-    """An answer that is no scored line: the error object of docs/OUTPUT.md, alone."""
-    return dumps({"result": "error", "error": {"kind": kind, "message": message, "column": column}})
 
 
 def catalogue() -> dict[str, Any]:
@@ -66,6 +63,16 @@ def answer(job: tuple[str, Any]) -> Answer:
     from ..api import RulesetError, score, waits
 
     kind, body = job
+    if kind.startswith("game."):
+        from .game_jobs import answer as game_answer
+
+        try:
+            return game_answer(kind, body)
+        except Exception:  # a bug in mjcalc: its traceback on the server's console, not in the answer
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            return 500, error_text("internal", "internal error in mjcalc (the server's console has the details)")
     try:
         if kind == "score":
             obj = score(body["hand"], body["rules"], body["set"], body["lang"], builtin_only=True)
