@@ -175,6 +175,7 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
             Route("/games/{game}", games.get, methods=["GET"]),
             Route("/games/{game}/results", games.results, methods=["POST"]),
             Route("/games/{game}/undo", games.undo, methods=["POST"]),
+            Route("/games/{game}/preview", games.preview, methods=["POST"]),
             Route("/games/{game}/events", games.events, methods=["GET"]),
             Route("/games/{game}/{what}.svg", games.picture, methods=["GET"]),
         ]),

@@ -174,13 +174,7 @@ def add(body: dict[str, Any]) -> Answer:
     with store.write():  # the lock first: the check and the append see the same results
         kept = _kept(store, body["id"])
         game = _replayed(kept)
-        last, nxt = _numbers(game)
-        if nxt is None and last is not None and hand <= last or nxt is not None and hand < nxt:
-            raise _Answered(409, CONFLICT, f"hand {hand} is already recorded"
-                            + (f"; the next is hand {nxt}" if nxt is not None else "; the game has ended")
-                            + ": nothing was added")
-        if nxt is not None and hand != nxt:
-            raise _Answered(409, CONFLICT, f"the next result is hand {nxt}, not hand {hand}: nothing was added")
+        _check_hand(game, hand)
         _check_seen(game, body.get("seen"))
         if len(kept.results) >= MAX_RESULTS:
             raise _Answered(400, "limit", f"a game here keeps at most {MAX_RESULTS:,} results")
@@ -192,6 +186,37 @@ def add(body: dict[str, Any]) -> Answer:
             raise
     _remember(kept.name, kept.results, game)
     return 201, _sheets(game, kept.results, body["langs"])
+
+
+def _check_hand(game: Any, hand: int) -> None:
+    """Hand ``hand`` must be the one the game is at (409 when it was recorded first, here or elsewhere)."""
+    last, nxt = _numbers(game)
+    if nxt is None and last is not None and hand <= last or nxt is not None and hand < nxt:
+        raise _Answered(409, CONFLICT, f"hand {hand} is already recorded"
+                        + (f"; the next is hand {nxt}" if nxt is not None else "; the game has ended")
+                        + ": nothing was added")
+    if nxt is not None and hand != nxt:
+        raise _Answered(409, CONFLICT, f"the next result is hand {nxt}, not hand {hand}: nothing was added")
+
+
+def preview(body: dict[str, Any]) -> Answer:
+    """What adding the result would make (the entry and the standing after it), nothing kept: the engine applies
+    it and takes it back."""
+    store = _open(body["db"], create=False)
+    if store is None:
+        raise _not_found()
+    with store.read():
+        kept = _kept(store, body["id"])
+    game = _replayed(kept)
+    _check_hand(game, body["hand"])
+    lang = body["langs"][0]
+    game.add(body["result"])
+    try:
+        sheet = game.sheet()
+        shown = {"entry": sheet.hands[-1].to_json(lang), "final": sheet.final.to_json()}
+    finally:
+        game.undo()
+    return 200, json.dumps(shown, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def undo(body: dict[str, Any]) -> Answer:
@@ -261,8 +286,8 @@ def chart(body: dict[str, Any]) -> Answer:
     return 200, sheet_svg("", game.sheet(), body["lang"])
 
 
-JOBS = {"game.new": new, "game.get": get, "game.add": add, "game.undo": undo, "game.versions": versions,
-        "game.qr": qr, "game.chart": chart}
+JOBS = {"game.new": new, "game.get": get, "game.add": add, "game.undo": undo, "game.preview": preview,
+        "game.versions": versions, "game.qr": qr, "game.chart": chart}
 
 
 def answer(kind: str, body: dict[str, Any]) -> Answer:

@@ -470,6 +470,20 @@ class Games:
     async def undo(self, request: Request) -> Response:
         return await self._change(request, "game.undo", read_undo, 200)
 
+    async def preview(self, request: Request) -> Response:
+        """``POST /api/games/{id}/preview``, a result's body: 200 ``{"entry", "final"}``, what recording it would
+        make (the sheet's entry and the standing after it), nothing recorded."""
+        game = request.path_params["game"]
+        try:
+            lang = lang_of(request)
+            if not is_id(game):
+                return json_answer(not_found())
+            body = read_result(await read_body(request, self.seconds))
+        except BadRequest as exc:
+            return json_answer((exc.status, error_text(exc.kind, exc.message)))
+        job = {"db": self.db, "id": game, "langs": [lang], **body}
+        return json_answer(await self.run(("game.preview", job), self._client(request)))
+
     async def _change(self, request: Request, kind: str, read: Callable[[bytes], dict[str, Any]],
                       done: int) -> Response:
         game = request.path_params["game"]
