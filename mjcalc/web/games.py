@@ -120,12 +120,12 @@ def read_header(data: bytes) -> dict[str, Any]:
 
 def read_result(data: bytes) -> dict[str, Any]:
     """The body of ``POST /api/games/{id}/results``: ``hand`` (the number of the hand the result is for),
-    ``result`` (a GAME.md result: its JSON object, or its text form), ``seen`` (optional: how many results the
-    sender's sheet had; another count is a 409 too)."""
+    ``result`` (a GAME.md result, its JSON object), ``seen`` (optional: how many results the sender's sheet had;
+    another count is a 409 too)."""
     body = _object(data, '{"hand": 1, "result": {"draw": {"ready": []}}}')
     _keys(body, ("hand", "result", "seen"), ("hand", "result"))
     result = body["result"]
-    if not isinstance(result, (dict, str)):
+    if not isinstance(result, dict):
         raise BadRequest(400, "request", f"'result' is a GAME.md result (an object), not {type_name(result)}")
     return {"hand": _count(body, "hand", 1), "result": result, "seen": _count(body, "seen", 0)}
 
