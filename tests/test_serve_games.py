@@ -177,7 +177,7 @@ def test_the_same_hand_twice_is_a_conflict_and_nothing_is_added(served: Served) 
     status, _, got = call(served, "POST", f"/api/games/{game}/results", {"hand": 5, "result": win("C", "A")})
     assert status == 409 and "the next result is hand 2, not hand 5" in got["error"]["message"]
     # "seen": the results the sender's sheet had; another count is a conflict too (a penalty keeps its hand)
-    status, _, got = record(served, game, 2, {"penalty": {"player": "A", "amount": 2, "to": "table"}}, seen=0)
+    status, got = record(served, game, 2, {"penalty": {"player": "A", "amount": 2, "to": "table"}}, seen=0)
     assert status == 409 and "has 1 results, not 0" in got["error"]["message"]
     assert len(call(served, "GET", f"/api/games/{game}")[2]["hands"]) == 1
 
@@ -259,7 +259,7 @@ def test_the_commands_see_what_the_phones_recorded_and_the_reverse(served: Serve
     assert added.returncode == 0, added.stderr
     sheet = call(served, "GET", f"/api/games/{game}")[2]
     assert [h["result"] for h in sheet["hands"]] == ["win", "win"] and sheet["final"]["next"]["number"] == 3
-    status, _, got = record(served, game, 2, {"draw": {}})  # the command recorded hand 2 first
+    status, got = record(served, game, 2, {"draw": {}})  # the command recorded hand 2 first
     assert status == 409 and "hand 2 is already recorded" in got["error"]["message"]
     listed = mjcalc("game", "list", "--json", "--db", served.db)
     assert game in listed.stdout
