@@ -178,6 +178,8 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
             Route("/games/{game}/preview", games.preview, methods=["POST"]),
             Route("/games/{game}/events", games.events, methods=["GET"]),
             Route("/games/{game}/{what}.svg", games.picture, methods=["GET"]),
+            # any other path there, whatever the method: the one 404 of an unknown game
+            Route("/games/{rest:path}", games.nowhere, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
         ]),
     ]
     if static.is_dir():  # a checkout without the page still serves the API

@@ -142,8 +142,7 @@ def new(body: dict[str, Any]) -> Answer:
 
     rules = body["header"]["game"].get("rules")
     if isinstance(rules, str) and rules not in builtin_names():
-        raise _Answered(400, "ruleset", f"unknown ruleset {rules[:64]!r}: a game here uses a built-in ruleset "
-                        f"({', '.join(builtin_names())})")
+        raise _Answered(400, "ruleset", f"a game here uses a built-in ruleset: {', '.join(builtin_names())}")
     game = Game(header_from_json(body["header"]))
     store = _open(body["db"], create=True)
     try:

@@ -502,6 +502,9 @@ class Games:
         self.hub.publish(game, state)
         return json_answer((done, state.sheets[lang] + "\n"), {"ETag": f'"{state.version}"'})
 
+    async def nowhere(self, request: Request) -> Response:
+        return json_answer(not_found())
+
     async def picture(self, request: Request) -> Response:
         """``qr.svg`` (the join link) and ``chart.svg`` (the scores over the hands)."""
         game = request.path_params["game"]
