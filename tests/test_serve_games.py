@@ -229,7 +229,7 @@ def test_a_game_is_only_on_a_builtin_ruleset_and_a_line_names_none(served: Serve
         assert status == 400 and got["error"]["kind"] in ("game", "ruleset"), got
     game, _ = new_game(served)
     for line in (f"{H} +rules={house}", f"{H} ＋ｒｕｌｅｓ＝{house}", f"{H} +规则=riichi"):
-        status, headers, got = record(served, game, 1, {"win": [{"winner": "B", "hand": line}]})
+        status, got = record(served, game, 1, {"win": [{"winner": "B", "hand": line}]})
         assert status == 400 and "+rules" in got["error"]["message"] and str(house) not in json.dumps(got), got
 
 
