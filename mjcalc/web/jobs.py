@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from .game_jobs import Answer, error_text
@@ -25,7 +26,8 @@ def dumps(obj: object) -> str:
 
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
-    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.registry.FLAGS``)."""
+    ``decisions`` by name only: no path of this machine), the flags a line can carry (``mjcalc.registry.FLAGS``),
+    and what a game under each records (``games``)."""
     import os
 
     from ..api import rulesets
@@ -37,7 +39,27 @@ def catalogue() -> dict[str, Any]:
             if isinstance(shown.get(key), str):
                 shown[key] = os.path.basename(shown[key])
     flags = [f.to_json() for f in FLAGS]
-    return {"rulesets": found, "flag_defs": flags, "labels": labels()}
+    return {"rulesets": found, "flag_defs": flags, "labels": labels(), "games": games(found)}
+
+
+def games(names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """What a game under each ruleset records, its ``game:`` section under the default options as the engine
+    reads it (``mjcalc.game.game_rules``): winners on one discard at most, the riichi deposit (0: no riichi),
+    the pool of an exhaustive draw for the ready players, nagashi, a false win's preset, the abortive draws,
+    other players' kongs paid apart, the dealer's streak. The page shows what to ask from it."""
+    from ..errors import MjcalcError
+    from ..game import game_rules
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        try:
+            rules = game_rules(name, {})
+        except MjcalcError:
+            continue
+        out[name] = {"winners": rules.most_winners, "riichi": rules.deposit, "ready": rules.ready_pool,
+                     "nagashi": rules.nagashi, "false_win": rules.false_win, "aborts": list(rules.aborts),
+                     "kongs": rules.kongs, "streak": rules.streak}
+    return out
 
 
 def labels() -> dict[str, dict[str, dict[str, str]]]:

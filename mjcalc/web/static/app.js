@@ -1173,6 +1173,7 @@ async function start() {
   const defs = data.flag_defs || data.flags;
   state.flagDefs = Array.isArray(defs) && defs.length && defs[0].kind ? defs : FALLBACK_FLAGS;
   state.labels = data.labels || {};
+  state.games = data.games || {};  // what a game under each ruleset records (game.js)
   if (data.default && state.rulesets[data.default]) state.rules = data.default;
   else if (!state.rulesets[state.rules]) state.rules = state.order[0];
   const navLang = (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";

@@ -70,7 +70,7 @@ const game = {
 };
 
 function gameRules() { return state.rulesets[game.sheet ? game.sheet.ruleset : game.start.rules] || {}; }
-function gameInfo() { return gameRules().game || {}; }
+function gameInfo() { return (state.games || {})[game.sheet ? game.sheet.ruleset : game.start.rules] || {}; }
 function players() { return game.sheet ? game.sheet.players : []; }
 
 /* ---------------------------------------------------------------- the view: calculator or game */
