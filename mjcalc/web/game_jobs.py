@@ -309,7 +309,8 @@ def chart(body: dict[str, Any]) -> Answer:
 
     kept = _exists(body)
     game = _replayed(kept)
-    return 200, sheet_svg("", game.sheet(), body["lang"])
+    sheet = game.sheet()
+    return 200, sheet_svg(" · ".join(sheet.players), sheet, body["lang"])
 
 
 JOBS = {"game.new": new, "game.get": get, "game.add": add, "game.undo": undo, "game.preview": preview,

@@ -30,7 +30,7 @@ const G = {
     result_win: "ron", result_tsumo: "tsumo", result_draw: "draw", result_abort: "abort", result_redeal: "redeal",
     result_penalty: "penalty", result_ready: "ready", leftover: "left on the table", grade: "grade",
     nine_terminals: "nine terminals", four_winds: "four winds", four_riichi: "four riichi", four_kongs: "four kongs",
-    triple_ron: "three winners", game_label: "game", preview: "If recorded",
+    triple_ron: "three winners", game_label: "game", preview: "If recorded", chart_svg: "the picture (SVG)",
   },
   zh: {
     game: "对局", calculator: "算番", new_game: "新对局", players: "玩家", player: "玩家",
@@ -51,7 +51,7 @@ const G = {
     result_win: "点和", result_tsumo: "自摸", result_draw: "流局", result_abort: "途中流局", result_redeal: "重打",
     result_penalty: "罚分", result_ready: "听牌", leftover: "场上剩余", grade: "品级",
     nine_terminals: "九种九牌", four_winds: "四风连打", four_riichi: "四家立直", four_kongs: "四杠散了",
-    triple_ron: "三家和", game_label: "对局", preview: "记录后",
+    triple_ron: "三家和", game_label: "对局", preview: "记录后", chart_svg: "图片（SVG）",
   },
 };
 const g = (key) => (G[state.lang] && G[state.lang][key]) || G.en[key] || key;
@@ -101,6 +101,11 @@ function gameInit() {
     gamePreviewSoon(400);
   });
   window.addEventListener("hashchange", gameRoute);
+  let resized = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => { if (game.sheet && state.view === "game") drawChart(); }, 200);
+  });
   gameRoute();
 }
 
@@ -548,12 +553,89 @@ function undoWords(number, armed) {
   return state.lang === "zh" ? `${lead} ${number} 盘` : `${lead} ${number}`;
 }
 
+// The chart's colours and markers are those of `mjcalc game show --svg` (mjcalc/game/chart.py): Okabe–Ito's,
+// told apart by people with any colour vision, and a shape for each player besides.
+const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
+const SVGNS = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function marker(p, x, y, r) {
+  const c = COLOURS[p];
+  if (p === 0) return svgEl("circle", {cx: x, cy: y, r, fill: c});
+  if (p === 1) return svgEl("rect", {x: x - r * 0.9, y: y - r * 0.9, width: r * 1.8, height: r * 1.8, fill: c});
+  const s = r * 1.25;
+  const pts = p === 2 ? [[x, y - s], [x + s, y + s * 0.8], [x - s, y + s * 0.8]] : [[x, y - s], [x + s, y], [x, y + s], [x - s, y]];
+  return svgEl("polygon", {points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "), fill: c});
+}
+
+function ticksFor(low, high) {
+  // round values over low … high: steps of 1, 2, 2.5 or 5 times a power of ten
+  if (high <= low) high = low + 1;
+  const raw = (high - low) / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((v) => v >= raw);
+  const out = [];
+  for (let v = Math.floor(low / step) * step; v < high + step * 0.999; v += step) out.push(Math.round(v * 1e6) / 1e6);
+  return out;
+}
+
 function drawChart() {
-  const img = $("game-chart");
+  // The scores over the hands, drawn here to the phone's width (its words at the page's size); the server's
+  // picture of it (chart.svg, as `mjcalc game show --svg` draws it) is a tap away.
   const sheet = game.sheet;
+  const box = $("game-chart");
+  box.innerHTML = "";
   $("game-chart-card").hidden = sheet.hands.length < 1;
-  const src = `api/games/${encodeURIComponent(game.id)}/chart.svg?lang=${state.lang}&v=${encodeURIComponent(game.version || sheet.hands.length)}`;
-  if (img.getAttribute("src") !== src) img.src = src;
+  $("game-chart-svg").href = `api/games/${encodeURIComponent(game.id)}/chart.svg?lang=${state.lang}`;
+  if (!sheet.hands.length) return;
+  const hands = sheet.hands;
+  const series = [0, 1, 2, 3].map((p) => [hands[0].start[p], ...hands.map((h) => h.end[p])]);
+  const all = series.flat();
+  const origin = new Set(hands[0].start).size === 1 ? hands[0].start[0] : 0;
+  const ticks = ticksFor(Math.min(...all, origin), Math.max(...all, origin));
+  const W = Math.max(280, Math.min(720, box.clientWidth || 340)), H = 220;
+  const L = 8 + 7.5 * Math.max(...ticks.map((v) => String(v).length)), R = 10, T = 10, B = 26;
+  const pw = W - L - R, ph = H - T - B, n = series[0].length;
+  const x = (i) => L + (n > 1 ? (pw * i) / (n - 1) : pw / 2);
+  const y = (v) => T + ph - ((v - ticks[0]) * ph) / ((ticks[ticks.length - 1] - ticks[0]) || 1);
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", class: "chart-svg",
+    "font-size": 12, "font-family": "system-ui, sans-serif"});
+  svg.appendChild(svgEl("title", {}, g("chart")));
+  for (const v of ticks) {
+    svg.appendChild(svgEl("line", {x1: L, y1: y(v), x2: L + pw, y2: y(v), stroke: "#e3e3e3"}));
+    svg.appendChild(svgEl("text", {x: L - 6, y: y(v) + 4, "text-anchor": "end", fill: "#444"}, String(v)));
+  }
+  svg.appendChild(svgEl("line", {x1: L, y1: y(origin), x2: L + pw, y2: y(origin), stroke: "#555", "stroke-width": 1.2,
+    "stroke-dasharray": "6 4"}));
+  const every = Math.max(1, Math.ceil(n / Math.max(2, Math.floor(pw / 44))));
+  for (let i = 0; i < n; i++) {
+    if (i % every && i !== n - 1) continue;
+    svg.appendChild(svgEl("text", {x: x(i), y: H - 8, "text-anchor": i === 0 ? "start" : i === n - 1 ? "end" : "middle",
+      fill: "#444"}, i === 0 ? "0" : String(hands[i - 1].number)));
+  }
+  series.forEach((values, p) => {
+    const group = svgEl("g", {"data-player": p});
+    group.appendChild(svgEl("polyline", {points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+      fill: "none", stroke: COLOURS[p], "stroke-width": 2.5, "stroke-linejoin": "round"}));
+    values.forEach((v, i) => { if (n <= 30 || i === n - 1) group.appendChild(marker(p, x(i), y(v), i === n - 1 ? 4.5 : 3)); });
+    svg.appendChild(group);
+  });
+  box.appendChild(svg);
+  const legend = el("div", "legend");
+  sheet.players.forEach((name, p) => {
+    const item = el("span", "legend-item");
+    const sw = svgEl("svg", {viewBox: "0 0 24 12", width: 24, height: 12, "aria-hidden": "true"});
+    sw.append(svgEl("line", {x1: 0, y1: 6, x2: 24, y2: 6, stroke: COLOURS[p], "stroke-width": 2.5}), marker(p, 12, 6, 4));
+    item.append(sw, ` ${name} `, el("b", null, String(series[p][n - 1])));
+    legend.appendChild(item);
+  });
+  box.appendChild(legend);
 }
 
 /* ---------------------------------------------------------------- recording a hand */
