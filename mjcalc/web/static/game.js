@@ -25,7 +25,7 @@ const G = {
     undo: "Undo hand", undo_again: "Tap again to undo hand", ended: "The game has ended", ranking: "Ranking",
     points: "points", chart: "Scores over the hands", join: "Join this game", copy: "copy link", copied: "link copied",
     live: "live", reconnecting: "reconnecting…", not_found: "No game at this address.", recorded: "recorded",
-    taken: "Another phone was first", pick_winner: "Tap the winner.", pick_from: "Tap who discarded, or self-drawn.",
+    taken: "Another phone was first", elsewhere: "Another phone recorded this hand first: look at the sheet.", pick_winner: "Tap the winner.", pick_from: "Tap who discarded, or self-drawn.",
     enter_hand: "Enter the winning hand.", hui: "Wildcard tile (会)", no_hands: "No hand recorded yet.",
     result_win: "ron", result_tsumo: "tsumo", result_draw: "draw", result_abort: "abort", result_redeal: "redeal",
     result_penalty: "penalty", result_ready: "ready", leftover: "left on the table", grade: "grade",
@@ -46,7 +46,7 @@ const G = {
     undo: "撤销第", undo_again: "再点一次撤销第", ended: "对局结束", ranking: "名次",
     points: "得点", chart: "分数走势", join: "加入对局", copy: "复制链接", copied: "链接已复制",
     live: "同步中", reconnecting: "重新连接…", not_found: "没有这个对局。", recorded: "已记录",
-    taken: "另一部手机已先记录", pick_winner: "点和家。", pick_from: "点放炮的人，或自摸。",
+    taken: "另一部手机已先记录", elsewhere: "另一部手机已先记录了这一盘：请看记分表。", pick_winner: "点和家。", pick_from: "点放炮的人，或自摸。",
     enter_hand: "输入和牌的手牌。", hui: "会牌", no_hands: "还没有记录。",
     result_win: "点和", result_tsumo: "自摸", result_draw: "流局", result_abort: "途中流局", result_redeal: "重打",
     result_penalty: "罚分", result_ready: "听牌", leftover: "场上剩余", grade: "品级",
@@ -403,7 +403,14 @@ function setLive(on) {
   document.body.dataset.live = on ? "1" : "0";
 }
 
-function showSheet(sheet, version) {
+function formDirty() {
+  return game.winner !== null || !!game.fromChosen || !!$("notation").value.trim() || game.riichi.length > 0
+    || game.ready.length > 0 || game.nagashi.length > 0 || Object.values(game.kongs).some((v) => v.trim())
+    || game.penalty.player !== null;
+}
+
+function showSheet(sheet, version, own) {
+  // `own`: the answer to this phone's own change (else a stream's event, or a read)
   const before = game.sheet;
   game.sheet = sheet;
   if (version) game.version = version;
@@ -418,6 +425,11 @@ function showSheet(sheet, version) {
   const nextNow = sheet.final.next ? sheet.final.next.number : null;
   if (before && (nextBefore !== nextNow || before.hands.length !== sheet.hands.length)) {
     game.previewSeq++;  // a preview of the hand just recorded (here or elsewhere) is no longer the next's
+    if (!own && !game.sending && formDirty()) {
+      // another phone recorded (or undid) first: what was entered here was for a hand that is no longer next
+      resetForm();
+      $("record-message").textContent = g("elsewhere");
+    }
   }
   drawNext();
   drawSheet();
@@ -649,6 +661,12 @@ function resetForm() {
   state.winPinned = false;
   $("notation").value = "";
   $("record-message").textContent = "";
+  $("game-preview").innerHTML = "";
+  $("result").innerHTML = "";
+  $("status").textContent = "";
+  showError(null);
+  drawHand();
+  drawPalette();
 }
 
 function placeHandCards() {
@@ -954,12 +972,13 @@ async function gameRecord() {
       {hand: sheet.final.next.number, seen: sheet.hands.length, result});
     if (status === 201) {
       resetForm();
-      showSheet(data, "");
+      showSheet(data, "", true);
       message.textContent = g("recorded");
       $("game-result-anchor").scrollIntoView({block: "start"});
     } else if (status === 409) {
-      message.textContent = `${g("taken")}: ${errorWords(data, status)}`;
+      resetForm();
       await refresh();
+      message.textContent = `${g("taken")}: ${errorWords(data, status)}`;
     } else message.textContent = errorWords(data, status);
   } finally {
     game.sending = false;
@@ -969,7 +988,7 @@ async function gameRecord() {
 
 async function refresh() {
   const {status, data} = await gameRequest("GET", `api/games/${encodeURIComponent(game.id)}?lang=${state.lang}`);
-  if (status === 200) showSheet(data, "");
+  if (status === 200) showSheet(data, "", true);
 }
 
 async function gameUndo() {
@@ -987,7 +1006,7 @@ async function gameUndo() {
   game.undoArmed = 0;
   const {status, data} = await gameRequest("POST", `api/games/${encodeURIComponent(game.id)}/undo?lang=${state.lang}`,
     {hand: last.number, seen: sheet.hands.length});
-  if (status === 200) showSheet(data, "");
+  if (status === 200) showSheet(data, "", true);
   else {
     $("record-message").textContent = errorWords(data, status);
     await refresh();
