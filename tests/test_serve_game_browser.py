@@ -152,7 +152,8 @@ def test_two_phones_at_one_table(browser: Browser, server: str) -> None:
     sheet = api(server, "GET", f"api/games/{game.group(1)}")
     assert sheet["players"] == ["Bo", "Cy", "Di", "Ann"]
     assert first.locator("#game-link").input_value() == first.url
-    assert first.locator("#game-qr").evaluate("img => img.complete && img.naturalWidth > 0")
+    expect(first.locator("#game-qr")).to_have_js_property("complete", True)
+    assert first.locator("#game-qr").evaluate("img => img.naturalWidth") > 100  # the QR code drawn
 
     second, errors2 = phone(browser, first.url)  # the link, as the QR code gives it
     second.locator("#game-play:not([hidden])").wait_for()
