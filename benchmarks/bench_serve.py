@@ -3,6 +3,7 @@ only): requests per second and latencies of ``POST /api/score``, by number of cl
 clients loop the slowest waits; a score's latency while idle sockets are held open.
 
     python benchmarks/bench_serve.py [--mjcalc PATH] [--seconds 5] [--clients 1,8,64,256] [--json FILE]
+                                     [--only keep_alive,waits_flood,score_flood,idle_sockets,one_game]
 
 ``--mjcalc``: the ``mjcalc`` command to start (another checkout's venv, for a before / after); by default this
 interpreter's ``-m mjcalc``. The server is started on a free port and stopped at the end. Each figure:
@@ -42,6 +43,7 @@ QUICK = {"hand": "123m456p789s111z22z +zimo +seat=E"}
 WORST = {"hand": "345567888p9999s +hui=9s +zimo", "rules": "meihe"}
 DEAREST = {"hand": "345567888p9999s9p +hui=9s +zimo", "rules": "meihe"}  # a score with five wildcards
 LENGTH = re.compile(rb"content-length:\s*(\d+)", re.IGNORECASE)
+FIGURES = ("keep_alive", "waits_flood", "score_flood", "idle_sockets", "one_game")
 GAME_HANDS = 32  # hands a game of the benchmark has (a long evening's)
 HAND = "123m456p789s111z 22z"  # a changchun win for anyone (tests/games/changchun.yaml)
 DB = os.path.join(tempfile.mkdtemp(prefix="bench-serve-"), "games.db")
@@ -308,6 +310,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", default="1,8,64,256")
     parser.add_argument("--json", default=None, help="write the figures to this file too")
+    parser.add_argument("--only", default=",".join(FIGURES), help="the figures to measure (default: all)")
     args = parser.parse_args()
     command = shlex.split(args.mjcalc) if args.mjcalc else [sys.executable, "-m", "mjcalc"]
     version = subprocess.run([*command, "--version"], capture_output=True, text=True).stdout.strip()
@@ -315,13 +318,20 @@ def main() -> None:
     results: dict[str, Any] = {"mjcalc": " ".join(command), "version": version, "load_before": os.getloadavg()}
     try:
         asyncio.run(warm(port))
-        results["keep_alive"] = [asyncio.run(keep_alive(port, int(n), args.seconds)) for n in args.clients.split(",")]
-        results["waits_flood"] = asyncio.run(flood(port, args.seconds, "/api/waits", WORST))
-        results["score_flood"] = asyncio.run(flood(port, args.seconds, "/api/score", DEAREST))
-        results["idle_sockets"] = asyncio.run(idle_sockets(port, args.seconds))
-        played = asyncio.run(one_game(port, args.seconds))
-        results["one_game"] = {k: v for k, v in played.items() if k != "games"}
-        results["one_game"]["checked"] = check_games(command, port, played["games"])
+        only = set(args.only.split(","))
+        if "keep_alive" in only:
+            results["keep_alive"] = [asyncio.run(keep_alive(port, int(n), args.seconds))
+                                     for n in args.clients.split(",")]
+        if "waits_flood" in only:
+            results["waits_flood"] = asyncio.run(flood(port, args.seconds, "/api/waits", WORST))
+        if "score_flood" in only:
+            results["score_flood"] = asyncio.run(flood(port, args.seconds, "/api/score", DEAREST))
+        if "idle_sockets" in only:
+            results["idle_sockets"] = asyncio.run(idle_sockets(port, args.seconds))
+        if "one_game" in only:
+            played = asyncio.run(one_game(port, args.seconds))
+            results["one_game"] = {k: v for k, v in played.items() if k != "games"}
+            results["one_game"]["checked"] = check_games(command, port, played["games"])
     finally:
         proc.terminate()
         try:
@@ -334,22 +344,27 @@ def main() -> None:
     print(f"{results['mjcalc']} ({version}); load average {results['load_before'][0]:.2f} before, "
           f"{results['load_after'][0]:.2f} after")
     print("\n| keep-alive clients | answers/s | p50 ms | p99 ms | not 200 |\n|---:|---:|---:|---:|---|")
-    for row in results["keep_alive"]:
+    for row in results.get("keep_alive", []):
         others = {k: v for k, v in row["statuses"].items() if k != "200"}
         print(f"| {row['clients']} | {row['per_second']:,.0f} | {ms(row['p50'])} | {ms(row['p99'])} | "
               f"{others or 'none'} |")
-    idle = results["idle_sockets"]
     print()
     for key, what in (("waits_flood", "waits"), ("score_flood", "scores (five wildcards)")):
-        got = results[key]
-        print(f"A score while 60 clients loop the slowest {what}: p50 {ms(got['p50'])} ms, p99 {ms(got['p99'])} ms, "
-              f"max {ms(got['max'])} ms; the score's answers {got['probe']}; the 60's {got['flood']}")
-    print(f"A new client's score while 500 idle sockets are held: p50 {ms(idle['p50'])} ms, p99 {ms(idle['p99'])} ms, "
-          f"max {ms(idle['max'])} ms; answers {idle['probe']}; idle sockets opened {idle['idle_opened']:,}")
-    game = results["one_game"]
-    print(f"8 phones recording one game ({GAME_HANDS} hands a game): {game['per_second']:,.0f} results recorded "
-          f"a second, p50 {ms(game['p50'])} ms, p99 {ms(game['p99'])} ms; answers {game['statuses']}; "
-          f"checked {game['checked']}")
+        got = results.get(key)
+        if got:
+            print(f"A score while 60 clients loop the slowest {what}: p50 {ms(got['p50'])} ms, p99 "
+                  f"{ms(got['p99'])} ms, max {ms(got['max'])} ms; the score's answers {got['probe']}; the 60's "
+                  f"{got['flood']}")
+    idle = results.get("idle_sockets")
+    if idle:
+        print(f"A new client's score while 500 idle sockets are held: p50 {ms(idle['p50'])} ms, p99 "
+              f"{ms(idle['p99'])} ms, max {ms(idle['max'])} ms; answers {idle['probe']}; idle sockets opened "
+              f"{idle['idle_opened']:,}")
+    game = results.get("one_game")
+    if game:
+        print(f"8 phones recording one game ({GAME_HANDS} hands a game): {game['per_second']:,.0f} results "
+              f"recorded a second, p50 {ms(game['p50'])} ms, p99 {ms(game['p99'])} ms; answers {game['statuses']}; "
+              f"checked {game['checked']}")
     print(f"Exit on SIGTERM: {results['exit_on_sigterm']}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
