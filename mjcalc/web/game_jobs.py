@@ -11,7 +11,7 @@ A successful job's text is the game's version on the first line, then ``lang<TAB
 (``games.Sheets``). The version changes with every change of the results (their number and a digest of them).
 
 Each worker keeps the games it replayed lately: a game whose kept results are the ones it knows, or those and a
-few more, is not replayed from the start.
+few more, is not replayed from the start; and the sheet's text of each game's latest version.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ CONFLICT = "conflict"
 
 _stores: dict[str, Any] = {}
 _games: OrderedDict[str, tuple[list[dict[str, Any]], Any]] = OrderedDict()
+_texts: OrderedDict[tuple[str, str], tuple[str, str]] = OrderedDict()  # (game, lang) -> (version, sheet's JSON)
 
 
 class _Answered(Exception):
@@ -110,14 +111,23 @@ def _version(results: list[dict[str, Any]]) -> str:
     return f"{len(results)}-{digest}"
 
 
-def _sheets(game: Any, results: list[dict[str, Any]], langs: list[str]) -> str:
-    sheet = game.sheet()
-    lines = [_version(results)]
+def _sheets(game: Any, name: str, results: list[dict[str, Any]], langs: list[str]) -> str:
+    version = _version(results)
+    sheet: Any = None
+    lines = [version]
     for lang in langs:
-        if lang == "en":
-            text = sheet.json_bytes().decode("utf-8")
+        known = _texts.get((name, lang))
+        if known is not None and known[0] == version:
+            text = known[1]
         else:
-            text = json.dumps(sheet.to_json(lang), ensure_ascii=False, separators=(",", ":"))
+            sheet = sheet or game.sheet()
+            if lang == "en":
+                text = sheet.json_bytes().decode("utf-8")
+            else:
+                text = json.dumps(sheet.to_json(lang), ensure_ascii=False, separators=(",", ":"))
+            _texts[(name, lang)] = (version, text)
+            while len(_texts) > 2 * CACHED:
+                _texts.popitem(last=False)
         lines.append(f"{lang}\t{text}")
     return "\n".join(lines) + "\n"
 
@@ -151,7 +161,7 @@ def new(body: dict[str, Any]) -> Answer:
     except Refused:
         raise _Answered(409, CONFLICT, "that id is taken") from None
     _remember(body["id"], [], game)
-    return 201, _sheets(game, [], body["langs"])
+    return 201, _sheets(game, body["id"], [], body["langs"])
 
 
 def get(body: dict[str, Any]) -> Answer:
@@ -160,7 +170,7 @@ def get(body: dict[str, Any]) -> Answer:
         raise _not_found()
     with store.read():
         kept = _kept(store, body["id"])
-    return 200, _sheets(_replayed(kept), kept.results, body["langs"])
+    return 200, _sheets(_replayed(kept), kept.name, kept.results, body["langs"])
 
 
 def add(body: dict[str, Any]) -> Answer:
@@ -185,7 +195,7 @@ def add(body: dict[str, Any]) -> Answer:
             _games.pop(kept.name, None)  # the replay has a result the store may not
             raise
     _remember(kept.name, kept.results, game)
-    return 201, _sheets(game, kept.results, body["langs"])
+    return 201, _sheets(game, kept.name, kept.results, body["langs"])
 
 
 def _names_no_ruleset(result: dict[str, Any]) -> None:
@@ -262,7 +272,7 @@ def undo(body: dict[str, Any]) -> Answer:
         _games.pop(kept.name, None)
         store.remove_last(kept)
     game = _replayed(kept)
-    return 200, _sheets(game, kept.results, body["langs"])
+    return 200, _sheets(game, kept.name, kept.results, body["langs"])
 
 
 def versions(body: dict[str, Any]) -> Answer:
