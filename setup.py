@@ -56,6 +56,20 @@ COMPILED = [
     "mjcalc/hooks/meihe.py",
     "mjcalc/hooks/mcr.py",
     "mjcalc/hooks/riichi.py",
+    # a replay of many games: each result read, applied and written (its hand scored by the modules above)
+    "mjcalc/game/hands.py",
+    "mjcalc/game/records.py",
+    "mjcalc/game/replay.py",
+    "mjcalc/game/sheet.py",
+    "mjcalc/game/standing.py",
+    "mjcalc/game/game.py",
+    # game logs: every draw and discard of a log followed (a year of logs is millions of events), then replayed
+    "mjcalc/logs/model.py",
+    "mjcalc/logs/replay.py",
+    "mjcalc/logs/tenhou_xml.py",
+    "mjcalc/logs/tenhou_json.py",
+    "mjcalc/logs/record.py",
+    "mjcalc/logs/importer.py",
 ]
 
 

@@ -26,7 +26,8 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = ("changchun", "changchun-mil", "jilin", "meihe", "taiwan", "taiwan-common", "mcr", "riichi")
+RULESETS = ("changchun", "changchun-mil", "jilin", "meihe", "taiwan", "taiwan-common", "mcr", "riichi", "riichi-tenhou",
+            "riichi-mleague")
 PER_RULESET = 45  # cases written to tests/homework/labelled/ per ruleset
 HANDS_PER_RULESET = 70
 

@@ -2,8 +2,8 @@
 who pays whom and each seat's net out.
 
 The public API is in mjcalc.api (the README's "Python" section): score, score_many, waits, check, rulesets,
-and the exceptions MjcalcError and RulesetError. Importing the package is cheap: the engine is imported when
-a function is first called.
+Game (a whole game, docs/GAME.md), and the exceptions MjcalcError, RulesetError and GameError. Importing the
+package is cheap: the engine is imported when a function is first called.
 
 >>> import mjcalc
 >>> mjcalc.score("123m456p789s111z22z +zimo +seat=E")["points"]
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .api import MjcalcError, RulesetError, check, rulesets, score, score_many, waits
+from .api import Game, GameError, MjcalcError, RulesetError, check, rulesets, score, score_many, waits
 
-__all__ = ["MjcalcError", "RulesetError", "check", "core_build", "rulesets", "score", "score_many", "waits"]
+__all__ = ["Game", "GameError", "MjcalcError", "RulesetError", "check", "core_build", "rulesets", "score",
+           "score_many", "waits"]
 __version__ = "0.1.0"
 
 # Internal names once imported from here, kept importable (not part of the API: they may change).

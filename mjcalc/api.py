@@ -22,8 +22,9 @@ from .errors import MjcalcError, RulesetError
 
 if TYPE_CHECKING:
     from .batch.lines import Record
+    from .game import Game as Engine
 
-__all__ = ["MjcalcError", "RulesetError", "check", "rulesets", "score", "score_many", "waits"]
+__all__ = ["Game", "GameError", "MjcalcError", "RulesetError", "check", "rulesets", "score", "score_many", "waits"]
 
 Options = Mapping[str, "str | int | bool | None"]
 
@@ -174,3 +175,142 @@ def rulesets() -> dict[str, dict[str, Any]]:
     except MjcalcError as exc:  # a broken installation
         raise RulesetError(exc.kind, exc.message, exc.column) from None
     return {r.id: json.loads(json.dumps(ruleset_json(r), ensure_ascii=False, default=str)) for r in loaded}
+
+
+class GameError(MjcalcError, ValueError):
+    """A result that cannot be read or applied to a game (``Game.add``), or a record that cannot be read:
+    ``message`` says what, ``column`` where in the line as written (``text``), ``index`` which result, ``line`` the
+    line of a record; ``render(file=…)`` is ``FILE:LINE: message`` and the line with a caret under the column.
+
+    >>> g = Game(["A", "B", "C", "D"], rules="riichi")
+    >>> g.add("B ron C 123m456p789s777z 66z +dora=6z +seat=E")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mjcalc.api.GameError: +seat=E in the line, but B sits S this hand
+    """
+
+    def __init__(self, error: MjcalcError) -> None:
+        super().__init__(error.kind, error.msg, error.column)
+        self.index: int | None = getattr(error, "index", None)
+        self.line: int | None = getattr(error, "line", None)
+        self.text: str | None = getattr(error, "text", None)
+        self._error = error
+
+    def render(self, lang: str = "en", file: str | None = None) -> str:  # type: ignore[override]
+        render = getattr(self._error, "render")
+        return str(render(lang, file) if file is not None else render(lang))
+
+
+def _game_error(exc: MjcalcError) -> MjcalcError:
+    """A game's error as the API raises it: RulesetError for the ruleset or its options, GameError else."""
+    if exc.kind == "ruleset":
+        return RulesetError(exc.kind, exc.msg, exc.column)
+    return GameError(exc)
+
+
+class Game:
+    """A whole game (docs/GAME.md): the players in seat order (the first deals first, unless ``dealer`` names
+    another), a ruleset (default changchun) with its options (``--set``: the hand's and the game's), and the
+    results, each replayed as it is added. Its sheet is GAME.md's JSON.
+
+    ``add(result)`` takes a result in the text form (``"B ron C 123m… riichi B"``) or GAME.md's JSON object (a
+    mapping, or its text), applies it and returns the sheet's entry it made; a result that cannot be applied raises
+    GameError and changes nothing (``hand=N``: refused unless it would be hand number N). ``undo()`` takes the last
+    one back; ``results`` lists them as GAME.md's JSON objects; ``sheet()`` is the sheet; ``to_text()`` and
+    ``to_jsonl()`` write the record, which ``Game.from_record`` reads back.
+
+    >>> g = Game(["A", "B", "C", "D"], rules="riichi-tenhou")
+    >>> g.add("B ron C 123m456p789s777z 66z +dora=6z riichi B D")["changes"]
+    [0, 9000, -8000, -1000]
+    >>> g.add({"win": [{"winner": "B", "hand": "234m456p678s22p555z"}]})["label"]
+    '东2局'
+    >>> g.undo()
+    {'win': [{'winner': 'B', 'hand': '234m456p678s22p555z'}]}
+    >>> s = g.sheet()
+    >>> s["final"]["scores"], s["final"]["ranking"], s["final"]["next"]["dealer"]
+    ([25000, 34000, 17000, 24000], [1, 0, 3, 2], 1)
+    >>> Game.from_record(g.to_jsonl()).results == g.results
+    True
+    """
+
+    def __init__(self, players: Iterable[str], rules: str | None = None, options: Options | None = None,
+                 dealer: str | None = None) -> None:
+        from .engine import DEFAULT_RULESET
+        from .game import Game as Engine
+
+        if isinstance(players, str) or not isinstance(players, Iterable):
+            raise TypeError("players is a list of four names")
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(f"options is a mapping of option name to value, not {type(options).__name__}")
+        try:
+            self._game = Engine.new(list(players), rules or DEFAULT_RULESET, dict(options or {}), dealer)
+        except MjcalcError as exc:
+            raise _game_error(exc) from None
+
+    @classmethod
+    def from_record(cls, record: str, *, errors: str = "raise") -> Game:
+        """A game from its record (the text form or GAME.md's JSON Lines). ``errors="skip"``: a line that cannot be
+        read or applied is left out and kept in ``errors`` (each a GameError with its line), the rest replayed."""
+        from .game import Game as Engine
+
+        if errors not in ("raise", "skip"):
+            raise ValueError(f"errors is 'raise' or 'skip', not {errors!r}")
+        game = cls.__new__(cls)
+        try:
+            game._game = Engine.from_record(record, errors=errors)
+        except MjcalcError as exc:
+            raise _game_error(exc) from None
+        return game
+
+    @property
+    def engine(self) -> Engine:
+        """The game engine under it (mjcalc.game.Game: typed results and sheet), for what this API does not say."""
+        return self._game
+
+    @property
+    def players(self) -> list[str]:
+        """The players in seat order at the start, the first dealer first."""
+        return list(self._game.header.players)
+
+    @property
+    def rules(self) -> str:
+        return self._game.header.rules
+
+    @property
+    def errors(self) -> list[MjcalcError]:
+        """The lines of a record read with ``errors="skip"`` that were left out."""
+        return [GameError(e) for e in self._game.errors]
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """The results so far, as GAME.md's JSON objects."""
+        from .game import result_to_json
+
+        return [result_to_json(r, self._game.header) for r in self._game.results]
+
+    def add(self, result: str | Mapping[str, Any], hand: int | None = None) -> dict[str, Any]:
+        """Add one result: the sheet's entry it made (GAME.md's JSON of one hand)."""
+        if not isinstance(result, (str, Mapping)):
+            raise TypeError(f"a result is its text or its JSON object, not {type(result).__name__}")
+        try:
+            return self._game.add(result, hand=hand).to_json()
+        except MjcalcError as exc:
+            raise _game_error(exc) from None
+
+    def undo(self) -> dict[str, Any]:
+        """Take the last result back: that result, as GAME.md's JSON object. IndexError when there is none."""
+        from .game import result_to_json
+
+        return result_to_json(self._game.undo(), self._game.header)
+
+    def sheet(self, lang: str = "en") -> dict[str, Any]:
+        """The sheet: GAME.md's JSON (every hand, each win's score as ``score --json``, the final standing)."""
+        return self._game.sheet().to_json(_checked_lang(lang))
+
+    def to_text(self) -> str:
+        """The record in the text form (docs/GAME.md)."""
+        return self._game.to_text()
+
+    def to_jsonl(self) -> str:
+        """The record as GAME.md's JSON Lines."""
+        return self._game.to_jsonl()

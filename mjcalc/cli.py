@@ -7,12 +7,11 @@
 # declares 36 of them for every command (the one-hand batch 277.6M → 274.1M instructions, score 288.0M → 283.5M).
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import IO, TYPE_CHECKING, Any
 
 import typer
 
+from .cli_run import _LANG, _bounded_jobs, _chosen_lang, _config, _fail, _options, _quiet_collector
 from .config import DEFAULT_RULESET, RULES_HELP
 from .errors import EXIT_BAD_INPUT, EXIT_BAD_RULESET, MjcalcError
 from .i18n import N_, Msg, tr  # no imports of its own: the catalog is read only when a text is shown in zh
@@ -51,50 +50,14 @@ def _app_options(version: bool = VersionOpt) -> None:
 
 rules_app = typer.Typer(no_args_is_help=True, help="List the rulesets, or show one: every item, condition, option.")
 app.add_typer(rules_app, name="rules")
+from .cli_game import game_app  # noqa: E402  (the game's commands: mjcalc/cli_game.py)
+
+app.add_typer(game_app, name="game")
 
 RulesOpt = typer.Option(None, "--rules", "-r", help=RULES_HELP)
 SetOpt = typer.Option(None, "--set", "-s", help="Option KEY=VALUE (repeatable), e.g. cap=500.")
 LangOpt = typer.Option(None, "--lang", help="Language of messages: en or zh.")
 JsonOpt = typer.Option(False, "--json", help="Print the JSON object of docs/OUTPUT.md.")
-
-
-_LANG = ["en"]  # the language of this run's messages, once known (_lang)
-
-
-def _fail(exc: MjcalcError) -> None:
-    typer.echo(f"mjcalc: {exc.render(_LANG[0])}", err=True)
-    raise typer.Exit(exc.exit_code)
-
-
-def _config(lang: str | None = None) -> "Config":
-    from .config import load_config
-
-    try:
-        return load_config()
-    except MjcalcError as exc:
-        if lang in ("en", "zh"):
-            _LANG[0] = lang
-        _fail(exc)
-        raise AssertionError from exc  # unreachable: _fail exits
-
-
-def _options(pairs: list[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs or []:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            _fail(MjcalcError("ruleset", Msg("--set takes KEY=VALUE, not '{pair}'", pair=pair)))
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _chosen_lang(lang: str | None, config: "Config") -> str:
-    """The language chosen: --lang, else MJCALC_LANG or the config file (``config``), else English."""
-    chosen = lang or config.lang or "en"
-    if chosen not in ("en", "zh"):
-        _fail(MjcalcError("option", Msg("--lang is en or zh, not '{lang}'", lang=chosen)))
-    _LANG[0] = chosen
-    return chosen
 
 
 @app.command()
@@ -252,26 +215,6 @@ def _end_now(code: int) -> None:
     os._exit(code)
 
 
-@contextmanager
-def _quiet_collector() -> Iterator[None]:
-    """For a long run: what is loaded so far (modules, the ruleset) is set aside from the garbage collector,
-    which otherwise walks it again and again, and the youngest generation is collected less often. Cycles
-    made while scoring are still collected, so memory stays flat. As it was afterwards (a test's process).
-    The collector is turned on here (off for start-up: mjcalc.__main__); the little garbage that start-up
-    leaves is set aside with the rest rather than collected first, which would cost a one-hand batch 2 %."""
-    import gc
-
-    gc.enable()
-    gc.freeze()
-    threshold = gc.get_threshold()
-    gc.set_threshold(20_000, *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
 def _file_request(rules: str | None, set_: list[str] | None, config: "Config") -> "Request":
     """The Request for a whole file, checked once up front: a wrong --rules or --set stops here (exit 3)
     rather than failing every line."""
@@ -297,33 +240,18 @@ def _in_folder(request: "Request", file: str) -> "Request":
     return request.in_folder(os.path.dirname(os.path.abspath(file)))
 
 
-def _bounded_jobs(jobs: int | None, size: int | None, file: str) -> int:
-    """The worker processes to run: ``--jobs`` bounded by the cores mjcalc may use; not given, every usable core
-    for a file large enough to be split between workers (``batch.parallel.AUTO_JOBS_BYTES``), one process otherwise."""
-    from .batch.parallel import AUTO_JOBS_BYTES, usable_cpus
-
-    if jobs is None:
-        return usable_cpus() if file != "-" and size is not None and size >= AUTO_JOBS_BYTES else 1
-    if jobs < 1:
-        _fail(MjcalcError("option", Msg("--jobs is a number of worker processes, at least 1, not {jobs}", jobs=jobs)))
-    usable = usable_cpus()
-    if jobs > usable:
-        typer.echo(f"mjcalc: --jobs {jobs}: this machine lets mjcalc use {usable} "
-                   f"core{'s' if usable != 1 else ''}; running {usable} worker{'s' if usable != 1 else ''}",
-                   err=True)
-        return usable
-    return jobs
-
-
 @app.command()
 def batch(
     files: list[str] = typer.Argument(..., metavar="FILE", help="Hand file (one line per hand, CSV, JSONL or "
-                                      "YAML), or - for stdin; with --dask, files and globs."),
+                                      "YAML), or - for stdin; with --dask, files and globs. Game logs (Tenhou "
+                                      "mjlog XML, .xml.gz, tenhou.net/6 JSON; folders of them): one record a win, "
+                                      "the log's values beside mjcalc's."),
     rules: str | None = RulesOpt,
     set_: list[str] | None = SetOpt,
     output_format: str = typer.Option("table", "--format", help="table | csv | jsonl"),
-    input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml "
-                                     "(auto: the file's extension, else its first line)"),
+    input_format: str = typer.Option("auto", "--input-format", help="auto | lines | csv | jsonl | yaml | tenhou "
+                                     "(auto: the file's extension, else its first line; game logs by their "
+                                     "names and content)"),
     output: str | None = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
     jobs: int | None = typer.Option(None, "--jobs", "-j", show_default=False, help="Worker processes (at "
                                     "most the cores; default: every core for a file of more than "
@@ -341,6 +269,8 @@ def batch(
     """Score every hand of a file in order: one output record per input record, errors included."""
     import signal
 
+    if input_format == "tenhou" or (input_format == "auto" and _are_logs(files)):
+        _logs_batch(files, dask, rules, set_, output_format, output, jobs, from_line, partition_size)
     if dask is not None:
         _dask_batch(files, dask, rules, set_, output_format, input_format, output, jobs, from_line, partition_size)
     if len(files) != 1:
@@ -418,6 +348,67 @@ def batch(
         counts = summary.counts
         code = EXIT_INTERNAL if counts.get("internal") else EXIT_BAD_INPUT if counts.get("error") else 0
     raise typer.Exit(code)
+
+
+def _are_logs(files: list[str]) -> bool:
+    """Every FILE is a game log (by its name or its start) or a folder: a batch of logs."""
+    import os
+
+    from .logs.files import looks_like_log
+
+    return bool(files) and all(f != "-" and (os.path.isdir(f) or looks_like_log(f)) for f in files)
+
+
+def _logs_batch(files: list[str], dask: str | None, rules: str | None, set_: list[str] | None, output_format: str,
+                output: str | None, jobs: int | None, from_line: int, partition_size: str | None) -> None:
+    """``batch`` on game logs (mjcalc.logs.batch): one record a win, the log's values beside mjcalc's; the summary
+    on stderr. Exit 0 when every win agrees with its log, 1 when one differs, 2 when a log cannot be read."""
+    import time
+
+    from .logs import batch as logs
+
+    config = _config()
+    if output_format not in logs.RENDERERS:
+        _fail(MjcalcError("option", Msg("--format is one of {formats}, not '{value}'",
+                                        formats=", ".join(logs.RENDERERS), value=output_format)))
+    if from_line != 1:
+        _fail(MjcalcError("option", "--from-line does not go with game logs (a run is redone whole)"))
+    options = _options(set_)
+    try:
+        logs.check_rules(rules, options)
+    except MjcalcError as exc:
+        _fail(exc)
+    start = time.perf_counter()
+    if dask is not None:
+        from .logs.dask_logs import run_dask
+
+        if output in (None, "-"):
+            _fail(MjcalcError("option", "--dask writes one file per group of logs: -o DIR names their folder"))
+        try:
+            tally, failures = run_dask(files, dask, str(output), rules, options, output_format, partition_size,
+                                       say=lambda text: typer.echo(text, err=True))
+        except MjcalcError as exc:
+            _fail(exc)
+            raise AssertionError from exc
+        for failure in failures:
+            typer.echo(f"mjcalc: {failure}", err=True)
+    else:
+        failures = []
+        try:
+            out = Output(output)
+            try:
+                with _quiet_collector():  # one process unless --jobs: a log's records are soon written
+                    tally = logs.run(files, out.write_lines, rules, options, output_format,
+                                     jobs=1 if jobs is None else _bounded_jobs(jobs, None, files[0]))
+            finally:
+                out.close()
+        except OutputError as exc:
+            if exc.broken_pipe:
+                _quiet_broken_pipe()
+            typer.echo(f"mjcalc: {exc}", err=True)
+            raise typer.Exit(EXIT_BAD_RULESET) from None
+    typer.echo("mjcalc: " + tally.line(_summary_lang(config), time.perf_counter() - start), err=True)
+    raise typer.Exit(EXIT_BAD_INPUT if tally.unreadable or failures else 1 if tally.agree < tally.wins else 0)
 
 
 def _summary_lang(config: "Config") -> str:

@@ -43,6 +43,11 @@ LANGS = ("en", "zh")
 DEFAULT_RULESET: Final = "changchun"
 # The help of the command line's --rules, which names it (tests/test_cli.py holds the two together).
 RULES_HELP: Final = N_("Ruleset name or path to a .yaml file (default: MJCALC_RULES, the config file, then changchun).")
+# The ruleset a game log is replayed by unless --rules names another: the rules Tenhou's logs were played by.
+LOGS_RULESET: Final = "riichi-tenhou"
+# The help of `game import --rules`, which names it (tests/test_game_cli.py holds the two together).
+LOGS_RULES_HELP: Final = N_("Replay under these rules (default riichi-tenhou, the log's own): the hands and their "
+                            "order stay the log's.")
 
 
 class ConfigOptions(dict[str, Any]):

@@ -19,7 +19,13 @@ PACKAGE = ROOT / "mjcalc"
 
 # What may name no ruleset and no family's flag: the core (the scoring itself), and what shows or drives it.
 NEUTRAL = [PACKAGE / "core", PACKAGE / "batch", PACKAGE / "output", PACKAGE / "homework", PACKAGE / "cli.py",
-           PACKAGE / "engine.py"]
+           PACKAGE / "cli_run.py", PACKAGE / "engine.py"]
+# What may name no ruleset: a whole game, its logs and their commands (a game's rules are its ruleset's `game:`
+# section; the rules Tenhou's logs were played by are config.LOGS_RULESET). "riichi" alone is also a word of the
+# game's record (docs/GAME.md: who declared riichi) and of Tenhou's logs: only the longer ids are looked for there,
+# and a family's flags are the game's to read (its results give +riichi, +honba, +pao).
+GAME_NEUTRAL = [PACKAGE / "game", PACKAGE / "logs", PACKAGE / "cli_game.py"]
+GAME_WORDS = {"riichi"}
 # Where a ruleset or a family's flag is named on purpose, and why: words of a message (its text is output, the same
 # whatever the ruleset), and the GB string's own fields (docs/NOTATION.md), a flag each whatever the ruleset.
 ALLOWED = {
@@ -51,9 +57,9 @@ def _family_words() -> tuple[set[str], set[str]]:
     return set(builtin_names()), {f.name for f in FLAGS if f.name not in generic}
 
 
-def _files() -> list[Path]:
+def _files(places: list[Path] = NEUTRAL) -> list[Path]:
     out: list[Path] = []
-    for place in NEUTRAL:
+    for place in places:
         out.extend(sorted(place.rglob("*.py")) if place.is_dir() else [place])
     return out
 
@@ -118,6 +124,13 @@ def test_the_check_finds_what_it_looks_for(tmp_path: Path) -> None:
                       "def _riichi_things(): pass\n", encoding="utf-8")
     found = [hit.split(": ", 1)[1] for hit in _knowledge(sample, rulesets, flags, tmp_path)]
     assert sorted(found) == ["_riichi_things", "dora", "pao", "riichi", "riichi"], found  # riichi: a ruleset, a flag
+
+
+def test_the_game_and_its_logs_name_no_ruleset() -> None:
+    rulesets, _ = _family_words()
+    assert {"riichi-tenhou", "changchun"} <= rulesets - GAME_WORDS
+    found = [hit for path in _files(GAME_NEUTRAL) for hit in _knowledge(path, rulesets - GAME_WORDS, set())]
+    assert not found, "a ruleset named in the game, its logs or their commands:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize("package", sorted({p.parent for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts

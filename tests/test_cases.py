@@ -9,6 +9,7 @@ A case file::
       - id: worked_example_1
         hand: "456p23s55z777z [123m] 1s +from=W"
         rules: changchun-mil      # optional, per case
+        not_under: [changchun-x]  # optional: a preset of also_under whose defaults this case does not hold for
         set: {cap: 500}           # optional options (as --set)
         expect:                   # only the keys given are checked
           result: win             # win | not_a_win | waiting | error
@@ -49,7 +50,8 @@ def _load_cases() -> list[tuple[str, str, dict[str, Any]]]:
         for case in data["cases"]:
             out.append((path.stem, case.get("rules", data["ruleset"]), case))
             if "rules" not in case:
-                out += [(path.stem, also, case) for also in data.get("also_under", [])]
+                out += [(path.stem, also, case) for also in data.get("also_under", [])
+                        if also not in case.get("not_under", ())]
     return out
 
 

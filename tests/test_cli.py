@@ -49,8 +49,8 @@ def test_pao_in_the_json_who_pays_what_and_why() -> None:
     out = json.loads(run("score", PAO, "--rules", "riichi", "--json").output)
     assert out["context"]["pao"] == "W" and out["context"]["from"] == "N"
     assert [(p["payer"], p["on_behalf_of"], p["amount"], p["liable_for"]) for p in out["payments"]] == [
-        ("N", None, 16000, []), ("W", "N", 16600, ["daisangen"]), ("table", None, 1000, [])]
-    assert out["net"] == {"E": 0, "S": 33600, "W": -16600, "N": -16000} and out["points"] == 33600
+        ("N", None, 16600, []), ("W", "N", 16000, ["daisangen"]), ("table", None, 1000, [])]
+    assert out["net"] == {"E": 0, "S": 33600, "W": -16000, "N": -16600} and out["points"] == 33600
     assert any("W is liable for daisangen" in note for note in out["notes"])
     plain = json.loads(run("score", "123m456p789s111z22z +zimo +seat=E", "--json").output)
     assert all(p["liable_for"] == [] for p in plain["payments"])
@@ -59,8 +59,12 @@ def test_pao_in_the_json_who_pays_what_and_why() -> None:
 def test_pao_in_the_table() -> None:
     r = run("score", PAO, "--rules", "riichi")
     assert r.exit_code == 0, r.output
-    for text in ("W (for N)", "pao: half of 8000 × 4 → 32000: 16000 + 600 honba", "16600",
-                 "W and the discarder N pay half the hand each, W the honba"):
+    for text in ("W (for N)", "pao: half of 8000 × 4 → 32000: 16000", "16600",
+                 "W and the discarder N pay half the hand each, N the honba"):
+        assert text in r.output, text
+    r = run("score", PAO, "--rules", "riichi-tenhou")  # Tenhou: the liable player pays the honba
+    for text in ("pao: half of 8000 × 4 → 32000: 16000 + 600 honba", "W and the discarder N pay half the hand "
+                 "each, W the honba"):
         assert text in r.output, text
     r = run("score", "123m456p789s23s55p 1s +riichi +pao=W", "--rules", "riichi")
     assert r.exit_code == 2 and "+pao names the player liable" in r.output

@@ -110,3 +110,66 @@ def test_the_installed_package_scores_as_the_source(tmp_path: Path) -> None:
     theirs, ours = score(tmp_path), score(ROOT, PYTHONPATH=str(ROOT))
     for k, (a, b) in enumerate(zip(theirs.splitlines(), ours.splitlines(), strict=True)):
         assert a == b, f"output line {k}: installed ({len(compiled)} compiled modules) and source differ"
+
+
+def test_the_installed_package_replays_games_as_the_source(tmp_path: Path) -> None:
+    """Every game of tests/games (their bad results too) replayed by the installed package (whose game modules are
+    compiled with the core) and by the source: the same sheets, the same errors."""
+    installed = _installed(tmp_path)
+    if installed == ROOT / "mjcalc":
+        pytest.skip("the installed package is this checkout (an editable install): nothing is compiled")
+    from test_games import GAMES, _results
+
+    from mjcalc.game import header_to_text, make_header
+
+    lines = []
+    for _, data, game in GAMES:
+        header = make_header(game.get("players", ["A", "B", "C", "D"]), game.get("rules", data["rules"]),
+                             game.get("set") or {}, game.get("dealer"))
+        lines.append(header_to_text(header))
+        lines += [r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in _results(data, game)]
+    record = tmp_path / "games.txt"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def replay(cwd: Path, **env: str) -> tuple[str, str]:
+        run = subprocess.run([sys.executable, "-m", "mjcalc.game", "replay", str(record)], cwd=cwd, env=_env(**env),
+                             capture_output=True, text=True, encoding="utf-8")
+        assert run.returncode in (0, 2), run.stderr
+        return run.stdout, run.stderr
+
+    theirs, ours = replay(tmp_path), replay(ROOT, PYTHONPATH=str(ROOT))
+    assert theirs[0].count("\n") == len(GAMES)
+    assert theirs == ours
+
+
+IMPORT = """
+import sys
+from pathlib import Path
+from mjcalc.logs import LogError, read_path
+from mjcalc.logs.importer import import_game
+for path in sorted(Path(sys.argv[1]).iterdir()):
+    if path.name == "README.md":
+        continue
+    try:
+        sys.stdout.buffer.write(import_game(read_path(path)).json_bytes() + b"\\n")
+    except LogError as exc:
+        print(exc)
+"""
+
+
+def test_the_installed_package_imports_logs_as_the_source(tmp_path: Path) -> None:
+    """Every real log of tests/data/tenhou read and replayed by the installed package (whose log readers are compiled)
+    and by the source: the same sheets, the same messages."""
+    installed = _installed(tmp_path)
+    if installed == ROOT / "mjcalc":
+        pytest.skip("the installed package is this checkout (an editable install): nothing is compiled")
+
+    def run(cwd: Path, **env: str) -> str:
+        done = subprocess.run([sys.executable, "-c", IMPORT, str(ROOT / "tests" / "data" / "tenhou")], cwd=cwd,
+                              env=_env(**env), capture_output=True, text=True, encoding="utf-8")
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    theirs, ours = run(tmp_path), run(ROOT, PYTHONPATH=str(ROOT))
+    assert theirs.count("\n") == len([p for p in (ROOT / "tests" / "data" / "tenhou").iterdir()]) - 1
+    assert theirs == ours

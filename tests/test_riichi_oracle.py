@@ -100,9 +100,20 @@ def _win_cases() -> list[dict[str, Any]]:
     return [c for c in data["cases"] if c["expect"].get("result", "win") != "error"]
 
 
+def _preset_options(rules: str) -> dict[str, str]:
+    """The hand options a preset of riichi sets otherwise than riichi (riichi-tenhou: double_yakuman off), as --set
+    writes them."""
+    from mjcalc.ruleset.loader import load_ruleset
+
+    base = load_ruleset("riichi").option_values({})
+    mine = load_ruleset(rules).option_values({})
+    return {k: ("on" if v is True else "off" if v is False else str(v)) for k, v in mine.items()
+            if k in base and base[k] != v}
+
+
 @pytest.mark.parametrize("case", _win_cases(), ids=lambda c: c["id"])
 def test_hand_written_case_agrees_with_the_reference(case: dict[str, Any]) -> None:
-    s = from_line(case["hand"], case.get("set", {}))
+    s = from_line(case["hand"], {**_preset_options(case.get("rules", "riichi")), **case.get("set", {})})
     ref = reference_score(s)
     expect = case["expect"]
     if expect.get("result", "win") == "not_a_win":

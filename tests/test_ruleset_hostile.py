@@ -581,7 +581,7 @@ def test_schema_md_lists_every_key_of_the_schema_and_no_other() -> None:
         return {k for entry in values if isinstance(entry, dict) for k in entry}
 
     assert set(example) == set(schema)
-    for key in ("tiles", "formula", "payments"):
+    for key in ("tiles", "formula", "payments", "game"):
         assert set(example[key]) == set(schema[key]["properties"]), key
     for key in ("items", "win_conditions"):
         assert union(example[key]) == set(schema[key]["items"]["properties"]), key

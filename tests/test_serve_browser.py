@@ -228,6 +228,10 @@ TAPPED = {
               "123m456p7899s [111z] 9s +zimo"),
     "riichi": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
                "234m067p7899s [111z] 9s +zimo"),
+    "riichi-tenhou": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
+                      "234m067p7899s [111z] 9s +zimo"),
+    "riichi-mleague": (["2m", "3m", "4m", "0p", "6p", "7p", "7s", "8s", "9s", "9s", "@pon", "1z", "9s", "+zimo"],
+                       "234m067p7899s [111z] 9s +zimo"),
     "mcr": (["4m", "5m", "6m", "7m", "8m", "9m", "9m", "@chi", "1m", "@pon", "1m", "9m", "1f"],
             "4567899m [123m] [111m] 1f 9m"),
     "taiwan": (["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "9s", "@chi", "4p", "9s",
@@ -305,7 +309,7 @@ def test_pao_the_liable_player_and_what_each_pays(page: Page) -> None:
     line = "11p [555z] [666z] [777z] 23p 1p +from=N +honba=2 +pao=W"
     expected = agrees(page, line, "riichi")
     assert [(p["payer"], p["amount"], p["liable_for"]) for p in expected["payments"]] == [
-        ("N", 16000, []), ("W", 16600, ["daisangen"])]
+        ("N", 16600, []), ("W", 16000, ["daisangen"])]   # the discarder pays the honba (riichi; GAME.md)
     pao = page.locator("#flags [data-flag='pao']")
     assert pao.locator("button.on").get_attribute("data-value") == "W"
     assert pao.locator("button[data-value='S']").is_disabled()  # never the winner

@@ -1,14 +1,14 @@
 """Real Tenhou games (tests/data/tenhou, their sources and licences in its README): every win the logs hold is
-read by mjcalc.logs, written as a line of notation and scored by mjcalc under Tenhou's rules; han, fu, points,
+read by mjcalc.logs, written as a line of notation and scored by mjcalc under the preset riichi-tenhou; han, fu, points,
 the yaku and every player's change must be what Tenhou recorded. Around each win, the same hand in other
 situations (seats, honba, deposits) is set against the reference library ``mahjong``. The readers' own
 bookkeeping is checked against the logs too: each hand starts with the scores, dealer and honba the previous
 one left, and the game ends with the log's final scores and points.
 
-Tenhou's rules as mjcalc's options: red fives and open tanyao as the lobby says (GO type bits, or the JSON
-rule), no kiriage mangan, counted yakuman (13 han and more) a single yakuman, and no double yakuman for a
-single hand (13-sided kokushi, suuankou tanki, pure nine gates and daisuushii are each one yakuman at Tenhou;
-several yakuman in one hand do add up).
+Tenhou's rules are the preset's defaults — no kiriage mangan, counted yakuman (13 han and more) a single yakuman,
+and no double yakuman for a single hand (13-sided kokushi, suuankou tanki, pure nine gates and daisuushii are
+each one yakuman at Tenhou; several yakuman in one hand do add up) —, with red fives and open tanyao as the
+lobby says (GO type bits, or the JSON rule).
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from typing import Any
 import pytest
 
 import mjcalc
+from mjcalc.config import LOGS_RULESET
 from mjcalc.logs import Game, Hand, LogError, Win, game_record, read_log, read_path, win_line
 from mjcalc.logs.model import TENHOU_YAKU
 from mjcalc.logs.record import rounding, tenhou_points
 
 DATA = Path(__file__).parent / "data" / "tenhou"
 LOGS = sorted(p for p in DATA.iterdir() if p.name != "README.md")
-TENHOU = {"kiriage": False, "double_yakuman": False, "kazoe": "yakuman"}
+TENHOU = {"kiriage": False, "double_yakuman": False, "kazoe": "yakuman"}  # the preset's, for the reference library
 
 
 @cache
@@ -37,7 +38,7 @@ def game(name: str) -> Game:
 
 
 def options(g: Game) -> dict[str, Any]:
-    return {**TENHOU, "aka": g.rules.red_fives, "kuitan": g.rules.open_tanyao}
+    return {"aka": g.rules.red_fives, "kuitan": g.rules.open_tanyao}
 
 
 def wins() -> list[tuple[str, int, int]]:
@@ -63,7 +64,7 @@ def hand_value(hand: Hand, win: Win, net: dict[str, int]) -> int:
 
 def disagreements(g: Game, hand: Hand, win: Win) -> list[str]:
     line = win_line(hand, win)
-    r = mjcalc.score(line, rules="riichi", options=options(g))
+    r = mjcalc.score(line, rules="riichi-tenhou", options=options(g))
     if r["result"] != "win":
         return [f"{line}: mjcalc {r['result']}: {r.get('error') or r.get('failed')}"]
     log = win.log
@@ -200,9 +201,9 @@ def test_the_real_hands_in_other_situations_agree_with_the_reference() -> None:
     for name, h, w in WINS:
         g = game(name)
         hand = g.hands[h]
-        opts = {k: ("on" if v is True else "off" if v is False else v) for k, v in options(g).items()}
+        opts = {k: ("on" if v is True else "off" if v is False else v) for k, v in {**TENHOU, **options(g)}.items()}
         for line in _variants(win_line(hand, hand.wins[w])):
-            ours = mjcalc.score(line, rules="riichi", options=options(g))
+            ours = mjcalc.score(line, rules="riichi-tenhou", options=options(g))
             try:
                 ref = reference_score(from_line(line, opts))
             except IndexError:  # the reference's tile copies run out (four of a kind and its indicator)
@@ -229,7 +230,7 @@ def test_one_game_in_both_formats_reads_alike(stem: str) -> None:
     """The same game as mjlog XML (every event in order) and as tenhou.net/6 JSON (each seat's draws and
     discards apart, the order replayed): the same record, hands, wins and what the log says of each."""
     xml, js = game(f"{stem}.xml"), game(f"{stem}.json")
-    assert game_record(xml) == game_record(js)
+    assert game_record(xml, LOGS_RULESET) == game_record(js, LOGS_RULESET)
     assert [(h.label, h.dealer, h.scores, h.riichi) for h in xml.hands] == \
            [(h.label, h.dealer, h.scores, h.riichi) for h in js.hands]
     for hx, hj in zip(xml.hands, js.hands, strict=True):
@@ -319,7 +320,7 @@ def test_calls_are_decoded_from_tenhou_s_meld_codes() -> None:
 
 def test_the_game_record_is_the_one_a_table_would_type() -> None:
     g = read_path(XML_GAME)
-    records = game_record(g)
+    records = game_record(g, LOGS_RULESET)
     assert records[0] == {"game": {"players": g.players, "rules": "riichi-tenhou", "set": {}}}
     assert len(records) == len(g.hands) + 1
     double = records[1]["win"]
@@ -329,8 +330,8 @@ def test_the_game_record_is_the_one_a_table_would_type() -> None:
     for record in records[1:]:
         for w in record.get("win", []):
             assert "+seat=" not in w["hand"] and "+honba" not in w["hand"]
-    older = game_record(game(JSON_GAME.name))
+    older = game_record(game(JSON_GAME.name), LOGS_RULESET)
     assert older[0]["game"]["set"] == {"rounding": "thousand"}
-    assert {"abort": "nine_terminals"} in game_record(game("2019080322gm-00a9-0000-81e85e04.json"))
+    assert {"abort": "nine_terminals"} in game_record(game("2019080322gm-00a9-0000-81e85e04.json"), LOGS_RULESET)
     with pytest.raises(LogError, match="starts at 南4局"):
-        game_record(game("mjai-reviewer_double_ron.json"))
+        game_record(game("mjai-reviewer_double_ron.json"), LOGS_RULESET)

@@ -64,6 +64,7 @@ class OptionDef:
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
+    game: bool = False  # an option of the game (the `game:` section): the hand scorer never reads it
 
     def parse(self, raw: Any, where: str) -> Any:
         """A value for this option from YAML, JSON or a ``--set`` string. true / false are the words on / off

@@ -8,6 +8,7 @@ Players are seat indices 0–3 in the log's seat order; seat 0 is the first deal
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 WINDS = ("E", "S", "W", "N")
 ROUND_NAMES = ("东", "南", "西", "北")
@@ -186,6 +187,8 @@ class Game:
     final_points: list[float] | None = None
     final_points_text: list[str] | None = None  # the points as written (whole numbers in older logs)
     reference: str = ""  # the log's id, where it names one
+    extra: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # results no Tenhou hand has (a game
+    # mjcalc wrote: penalties), each before the hand of that index, as GAME.md's result objects
 
     @property
     def whole(self) -> bool:
@@ -193,7 +196,9 @@ class Game:
         if not self.hands:
             return False
         first = self.hands[0]
-        return (first.round, first.number, first.honba, first.sticks) == (0, 1, 0, 0) and first.scores == [25000] * 4
+        penalties_first = any(before == 0 for before, _ in self.extra)  # a game mjcalc wrote may open with one
+        return (first.round, first.number, first.honba) == (0, 1, 0) and (
+            penalties_first or (first.sticks == 0 and first.scores == [25000] * 4))
 
 
 # Tenhou's yaku numbers (mjlog AGARI yaku / yakuman), their names in tenhou.net/6 JSON, and mjcalc's item ids.

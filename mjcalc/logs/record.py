@@ -87,8 +87,9 @@ def rounding(game: Game) -> str | None:
     return None
 
 
-def game_record(game: Game, rules: str = "riichi-tenhou") -> list[dict[str, Any]]:
-    """GAME.md's JSON Lines record of a whole game: ``{"game": …}`` then one result a line."""
+def game_record(game: Game, rules: str) -> list[dict[str, Any]]:
+    """GAME.md's JSON Lines record of a whole game: ``{"game": …}`` then one result a line, its header naming the
+    ruleset ``rules`` (Tenhou's own: mjcalc.config.LOGS_RULESET)."""
     if not game.whole:
         first = game.hands[0]
         raise LogError(f"{game.source}: the log starts at {first.label} with scores {first.scores}, not at the "

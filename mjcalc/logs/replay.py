@@ -5,18 +5,25 @@ the hand cannot have had (a discard of a tile not held), naming the place the re
 
 from __future__ import annotations
 
-from .model import LogError, Meld, plain
+from collections.abc import Callable
+from functools import lru_cache
+
+from .model import LogError, Meld, kind_index, plain
 
 LIVE_DRAWS = 70  # 136 tiles less the 14 of the dead wall and the 52 dealt; kong replacements come out of it too
 
 
 class Tracker:
+    """``where`` names the place of the event being followed, for a message (``place``: a callable that names it,
+    asked only when there is something to say: a log has thousands of events and most logs no error)."""
+
     def __init__(self, dealer: int, hands: list[list[str]], where: str) -> None:
         self.dealer = dealer
         self.hands: list[list[str]] = [list(h) for h in hands]
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.calls: list[Meld] = []
         self.where = where
+        self.place: Callable[[], str] | None = None
         self.draws = 0
         self.discarded = [0, 0, 0, 0]
         self.any_call = False
@@ -27,19 +34,22 @@ class Tracker:
         self.double: set[int] = set()
         self.ippatsu: set[int] = set()
         self.replacement: int | None = None  # the player whose next draw is a kong replacement tile
-        self.last: tuple[str, int, str] = ("start", dealer, "")  # (what, who, tile): draw / discard / kakan / ankan
+        # the last event: what (start, draw, discard, call, kakan, ankan), who, and its tile
+        self.last_what = "start"
+        self.last_who = dealer
+        self.last_tile = ""
         self.last_draw_rinshan = False
         self.last_draw_first = False  # the draw was its player's first, with no call before it in the hand
 
     def fail(self, message: str) -> LogError:
-        return LogError(f"{self.where}: {message}")
+        where = self.place() if self.place is not None else self.where
+        return LogError(f"{where}: {message}")
 
     def _take(self, player: int, tile: str) -> None:
-        hand = self.hands[player]
-        if tile in hand:
-            hand.remove(tile)
-            return
-        raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles")
+        try:
+            self.hands[player].remove(tile)
+        except ValueError:
+            raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles") from None
 
     def _settle(self) -> None:
         # A riichi is accepted once its declaration tile has passed without a win on it.
@@ -59,7 +69,8 @@ class Tracker:
             raise self.fail(f"player {player}'s riichi is accepted, but no riichi was declared")
 
     def draw(self, player: int, tile: str) -> None:
-        self._settle()
+        if self.pending is not None:
+            self._settle()
         self.draws += 1
         if self.draws > LIVE_DRAWS:
             raise self.fail(f"draw number {self.draws}: the wall has only {LIVE_DRAWS}")
@@ -67,21 +78,25 @@ class Tracker:
         self.last_draw_rinshan = self.replacement == player
         self.replacement = None
         self.last_draw_first = self.discarded[player] == 0 and not self.any_call
-        self.last = ("draw", player, tile)
+        self.last_what, self.last_who, self.last_tile = "draw", player, tile
 
     def discard(self, player: int, tile: str, riichi: bool = False) -> None:
-        self._settle()
-        self._take(player, tile)
+        if self.pending is not None:
+            self._settle()
+        try:
+            self.hands[player].remove(tile)
+        except ValueError:
+            raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles") from None
         if riichi:
             if player in self.riichi:
                 raise self.fail(f"player {player} declares riichi twice")
             self.pending = player
             self.pending_first = self.discarded[player] == 0 and not self.any_call
-        else:
+        elif self.ippatsu:
             self.ippatsu.discard(player)
         self.discarded[player] += 1
         self.replacement = None
-        self.last = ("discard", player, tile)
+        self.last_what, self.last_who, self.last_tile = "discard", player, tile
 
     def call(self, meld: Meld) -> None:
         self._settle()
@@ -89,9 +104,9 @@ class Tracker:
         self.ippatsu.clear()
         who = meld.who
         if meld.kind in ("chi", "pon", "daiminkan"):
-            if self.last[0] != "discard" or self.last[1] != meld.from_who or self.last[2] != meld.called:
+            if self.last_what != "discard" or self.last_who != meld.from_who or self.last_tile != meld.called:
                 raise self.fail(f"player {who} calls {meld.called} from player {meld.from_who}, "
-                                f"which is not the tile just discarded ({self.last[2] or 'none'})")
+                                f"which is not the tile just discarded ({self.last_tile or 'none'})")
             own = list(meld.tiles)
             own.remove(meld.called or "")
             for t in own:
@@ -99,13 +114,13 @@ class Tracker:
             self.melds[who].append(meld)
             if meld.kind == "daiminkan":
                 self.replacement = who
-            self.last = ("call", who, meld.called or "")
+            self.last_what, self.last_who, self.last_tile = "call", who, meld.called or ""
         elif meld.kind == "ankan":
             for t in meld.tiles:
                 self._take(who, t)
             self.melds[who].append(meld)
             self.replacement = who
-            self.last = ("ankan", who, meld.tiles[0])
+            self.last_what, self.last_who, self.last_tile = "ankan", who, meld.tiles[0]
         elif meld.kind == "kakan":
             added = meld.added or ""
             for i, old in enumerate(self.melds[who]):
@@ -116,7 +131,7 @@ class Tracker:
             else:
                 raise self.fail(f"player {who} adds {added} to a pon they do not have")
             self.replacement = who
-            self.last = ("kakan", who, added)
+            self.last_what, self.last_who, self.last_tile = "kakan", who, added
         else:
             raise self.fail(f"unknown call {meld.kind}")
         self.calls.append(meld)
@@ -127,14 +142,14 @@ class Tracker:
                  "ippatsu": winner in self.ippatsu, "rinshan": False, "chankan": False, "haitei": False,
                  "houtei": False, "tenhou": False, "chiihou": False}
         if from_who is None:
-            if self.last[0] != "draw" or self.last[1] != winner:
+            if self.last_what != "draw" or self.last_who != winner:
                 raise self.fail(f"player {winner} wins by self-draw, but the last event is not their draw")
             facts["rinshan"] = self.last_draw_rinshan
             facts["haitei"] = self.draws == LIVE_DRAWS and not self.last_draw_rinshan
             if self.last_draw_first:
                 facts["tenhou" if winner == self.dealer else "chiihou"] = True
         else:
-            what, who, _ = self.last
+            what, who = self.last_what, self.last_who
             if who != from_who or what not in ("discard", "kakan", "ankan"):
                 raise self.fail(f"player {winner} wins on player {from_who}'s tile, but the last event is not "
                                 f"their discard or added kong")
@@ -145,7 +160,7 @@ class Tracker:
     def concealed(self, winner: int, from_who: int | None) -> list[str]:
         tiles = list(self.hands[winner])
         if from_who is not None:
-            tiles.append(self.last[2])
+            tiles.append(self.last_tile)
         return tiles
 
 
@@ -189,11 +204,15 @@ TERMINALS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 def is_ready(tiles: list[str], melds: int) -> bool:
     """A concealed hand of 13 − 3 × melds tiles is one tile from a win (any shape), counting a wait on a kind
     whose four copies it already holds as no wait."""
-    from .model import kind_index
-
-    base = [0] * 34
+    counts = [0] * 34
     for t in tiles:
-        base[kind_index(t)] += 1
+        counts[kind_index(t)] += 1
+    return _ready(tuple(counts), melds)
+
+
+@lru_cache(maxsize=4096)
+def _ready(counts: tuple[int, ...], melds: int) -> bool:
+    base = list(counts)
     for k in range(34):
         if base[k] >= 4:
             continue

@@ -3,14 +3,12 @@ DORA, AGARI, RYUUKYOKU), plain or gzip-compressed, read into the neutral game re
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from .model import TENHOU_YAKU, Draw, Game, Hand, LogError, LogScore, Meld, Rules, Win
 from .replay import Tracker, is_ready
 
-_MOVE = re.compile(r"([TUVWDEFG])(\d+)")
 _DRAW = "TUVW"
 _DISCARD = "DEFG"
 RED_IDS = (16, 52, 88)  # the red 5m, 5p and 5s among Tenhou's 136 tile numbers
@@ -21,11 +19,39 @@ LIMITS = ("", "満貫", "跳満", "倍満", "三倍満", "役満")
 _HUMAN, _NO_RED, _NO_KUITAN, _HANCHAN, _SANMA = 0x01, 0x02, 0x04, 0x08, 0x10
 
 
+def _names(red: bool) -> list[str]:
+    """Each of Tenhou's 136 tile numbers in notation (a red five as 0 when the lobby plays red fives)."""
+    out = []
+    for number in range(136):
+        kind = number // 4
+        digit = 0 if red and number in RED_IDS else kind % 9 + 1
+        out.append(f"{digit}{'mpsz'[kind // 9]}")
+    return out
+
+
+NAMES = {True: _names(True), False: _names(False)}
+# Every draw and discard element's tag (T0 … G135) → (a draw, the player, the tile), red fives or not.
+MOVES = {red: {f"{letter}{n}": (letter in _DRAW, (_DRAW + _DISCARD).index(letter) % 4, NAMES[red][n])
+               for letter in _DRAW + _DISCARD for n in range(136)} for red in (True, False)}
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
-        self.place = "the log"
+        self.number = 0  # the element being read (0: the log as a whole)
+        self.tag = ""
+        self.root: ET.Element | None = None
         self.red = True
+        self.names = NAMES[True]
+
+    @property
+    def place(self) -> str:
+        if self.number and self.root is not None:
+            return f"element {self.number} <{self.root[self.number - 1].tag}>"
+        return "the end of the log" if self.tag == "end" else "the log"
+
+    def where(self) -> str:
+        return f"{self.source}: {self.place}"
 
     def fail(self, message: str) -> LogError:
         return LogError(f"{self.source}: {self.place}: {message}")
@@ -33,10 +59,7 @@ class _Reader:
     def tile(self, number: int) -> str:
         if not 0 <= number < 136:
             raise self.fail(f"tile number {number} is not 0–135")
-        kind = number // 4
-        suit = "mpsz"[kind // 9]
-        digit = kind % 9 + 1
-        return f"{0 if self.red and number in RED_IDS else digit}{suit}"
+        return self.names[number]
 
     def ints(self, el: ET.Element, name: str, required: bool = True) -> list[int]:
         text = el.get(name)
@@ -45,6 +68,8 @@ class _Reader:
                 raise self.fail(f"<{el.tag}> has no {name}")
             return []
         if text.strip() == "":
+            if required:
+                raise self.fail(f"<{el.tag}> has an empty {name}")
             return []
         try:
             return [int(x) for x in text.split(",")]
@@ -99,6 +124,15 @@ def read_xml(text: str, source: str = "<log>") -> Game:
     """A whole mjlog as text (gunzip it first: ``read_log`` does)."""
     reader = _Reader(source)
     try:
+        return _read_xml(reader, text, source)
+    except LogError:
+        raise
+    except (IndexError, KeyError, ValueError, TypeError, AttributeError, RecursionError) as exc:
+        raise reader.fail(f"an element that cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def _read_xml(reader: _Reader, text: str, source: str) -> Game:
+    try:
         root = ET.fromstring(text)
     except ET.ParseError as e:
         line, column = e.position
@@ -106,6 +140,7 @@ def read_xml(text: str, source: str = "<log>") -> Game:
                        f"({str(e).split(':')[0]}) — the log is damaged or cut short") from None
     if root.tag != "mjloggm":
         raise LogError(f"{source}: the root element is <{root.tag}>, not <mjloggm>: not a Tenhou mjlog")
+    reader.root = root
     rules = Rules()
     names = ["", "", "", ""]
     hands: list[Hand] = []
@@ -114,31 +149,35 @@ def read_xml(text: str, source: str = "<log>") -> Game:
     game = Game(source, "tenhou-xml", rules, names, hands)
     seen_go = False
     ended = False
+    moves = MOVES[True]
     for number, el in enumerate(root, 1):
         tag = el.tag
-        reader.place = f"element {number} <{tag}>"
-        if ended and tag not in ("BYE", "UN"):
-            raise reader.fail("an event after the game's end (owari)")
-        move = _MOVE.fullmatch(tag)
-        if move:
-            if tracker is None or hand is None:
-                raise reader.fail("a draw or discard before the first INIT")
-            letter, digits = move.groups()
-            tile = reader.tile(int(digits))
-            if letter in _DRAW:
-                player = _DRAW.index(letter)
-                tracker.where = f"{source}: {reader.place}"
+        move = moves.get(tag)
+        if move is not None and tracker is not None and not ended:
+            # a draw or a discard: the most of a log's elements, followed with the least work
+            reader.number = number
+            player, tile = move[1], move[2]
+            if move[0]:
                 tracker.draw(player, tile)
             else:
-                player = _DISCARD.index(letter)
-                tracker.where = f"{source}: {reader.place}"
                 riichi = tracker.pending_declared == player
-                tracker.pending_declared = None
+                if riichi:
+                    tracker.pending_declared = None
                 tracker.discard(player, tile, riichi)
             continue
+        reader.number = number
+        reader.tag = tag
+        if ended and tag not in ("BYE", "UN"):
+            raise reader.fail("an event after the game's end (owari)")
+        if move is None and tag[:1] in _DRAW + _DISCARD and tag[1:].isdigit():
+            raise reader.fail(f"tile number {tag[1:]} is not 0–135")
+        if move is not None:
+            raise reader.fail("a draw or discard before the first INIT")
         if tag == "GO":
             rules = _rules(reader, el)
             reader.red = rules.red_fives
+            reader.names = NAMES[rules.red_fives]
+            moves = MOVES[rules.red_fives]
             game.rules = rules
             seen_go = True
         elif tag == "UN":
@@ -167,14 +206,14 @@ def read_xml(text: str, source: str = "<log>") -> Game:
             if hand.dealer != seed[0] % 4:
                 raise reader.fail(f"oya {hand.dealer} is not the dealer of hand {seed[0]}")
             hands.append(hand)
-            tracker = Tracker(hand.dealer, [[reader.tile(n) for n in h] for h in start], f"{source}: {reader.place}")
+            tracker = Tracker(hand.dealer, [[reader.tile(n) for n in h] for h in start], source)
+            tracker.place = reader.where
             tracker.pending_declared = None
         elif tag == "N":
             if tracker is None or hand is None:
                 raise reader.fail("a call before the first INIT")
             who = reader.ints(el, "who")[0]
             meld = reader.meld(who, reader.ints(el, "m")[0])
-            tracker.where = f"{source}: {reader.place}"
             tracker.call(meld)
             hand.melds.append(meld)
         elif tag == "REACH":
@@ -182,7 +221,6 @@ def read_xml(text: str, source: str = "<log>") -> Game:
                 raise reader.fail("a riichi before the first INIT")
             who = reader.ints(el, "who")[0]
             step = reader.ints(el, "step")[0]
-            tracker.where = f"{source}: {reader.place}"
             if step == 1:
                 tracker.pending_declared = who
             elif step == 2:
@@ -209,7 +247,7 @@ def read_xml(text: str, source: str = "<log>") -> Game:
             pass
         else:
             raise reader.fail(f"unknown element <{tag}>")
-    reader.place = "the end of the log"
+    reader.number, reader.tag = 0, "end"
     if not seen_go:
         raise reader.fail("no <GO>: not a game log")
     if not hands:
@@ -244,7 +282,6 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     limit = ten[2] if len(ten) > 2 else 0
     score = LogScore(han=sum(h for _, h in pairs), fu=ten[0], points=ten[1],
                      limit=LIMITS[limit] if 0 < limit < len(LIMITS) else None, yaku=pairs)
-    tracker.where = f"{reader.source}: {reader.place}"
     facts = tracker.win_situation(who, None if tsumo else from_who)
     concealed = tracker.concealed(who, None if tsumo else from_who)
     if sorted(concealed) != sorted(closed):
@@ -253,8 +290,8 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     if sorted(m.notation() for m in melds) != sorted(m.notation() for m in tracker.melds[who]):
         raise reader.fail("the winner's melds (m) are not the calls the events show")
     melds = list(tracker.melds[who])  # in the order they were called (the log lists them last first)
-    if machi != tracker.last[2]:
-        raise reader.fail(f"the winning tile {machi} is not the last tile drawn or discarded ({tracker.last[2]})")
+    if machi != tracker.last_tile:
+        raise reader.fail(f"the winning tile {machi} is not the last tile drawn or discarded ({tracker.last_tile})")
     first = not hand.wins
     pao = reader.ints(el, "paoWho", required=False)
     return Win(winner=who, from_who=None if tsumo else from_who, concealed=closed, melds=melds, winning_tile=machi,

@@ -51,7 +51,7 @@ def ruleset_json(r: Ruleset) -> dict[str, Any]:
                  "red_fives": r.tile_rules.red_fives, "flowers": r.tile_rules.flowers},
         "flags": sorted(r.flags),
         "options": {k: {"type": o.type, "default": o.default, "choices": list(o.choices) or None, "doc": o.doc,
-                        "docs": _by_lang(o.doc)} for k, o in r.options.items()},
+                        "docs": _by_lang(o.doc), "game": o.game} for k, o in r.options.items()},
         "win_conditions": [{"id": c.id, "names": c.names, "when": c.when_text, "message": c.message}
                            for c in r.conditions],
         "items": [{"id": i.id, "names": i.names, "value": i.value, "applies_to": i.applies_to, "when": i.when_text,

@@ -370,6 +370,8 @@ def _context_lines(r: Result, lang: str, width: int | None) -> list[str]:
 def _options_parts(rules: Ruleset, options: Mapping[str, Any]) -> list[str]:
     parts = []
     for k, o in rules.options.items():
+        if o.game:  # the game's options: the hand scorer never reads them
+            continue
         v = options.get(k)
         parts.append(f"{k} {_option_text(v)}" + ("*" if v == o.default else ""))
     return parts

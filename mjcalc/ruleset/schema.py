@@ -42,6 +42,15 @@ def wildcard_providers() -> tuple[str, ...]:
     return ("none", *_PROVIDERS)
 CAP_SCOPES = ("per_player_net", "per_payer")
 DISCARD_PAYERS = ("all_losers", "discarder")
+# The words of a ruleset's `game:` section (the game engine, mjcalc/game, reads them; docs/GAME.md describes them).
+GAME_REPEATS = ("dealer_wins", "dealer_ready", "draw")  # what keeps the deal with its dealer
+GAME_LABELS = ("dealer_in_round", "hand_in_round")  # 东1局 2本场 | 东风圈 第2盘
+GAME_ABORTS = ("nine_terminals", "four_winds", "four_riichi", "four_kongs", "triple_ron")
+GAME_EXTENSIONS = ("rounds", "sudden_death", "none")
+GAME_LEFTOVER = ("to_first", "lost")
+GAME_POINTS = ("first_balances", "shared")  # how final points are made (mjcalc/game/standing.py)
+GAME_ROUNDING = ("none", "thousand")
+GAME_TIES = ("seat", "share")
 
 # --- what the parameters of forms take ----------------------------------------------------------------------
 # A predicate declares its own (``predicates.binding.params``: mjcalc.registry.PREDICATE_PARAMS); a parameter is
@@ -163,6 +172,9 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "option_int": (*OPTION_INT, "an int option's value (`default:`, `--set`, the config's `set:`), "
                                      "and a number written directly for `formula.base`, `cap`, `fan_cap`"),
     "param_int": (0, 100, "a whole-number parameter of a predicate or a form"),
+    "game_points": (0, 1_000_000_000, "`game:` points: `start`, `target`, a deposit, a payment, `return`"),
+    "game_count": (0, 100, "`game:` counts: rounds, hands, honba steps"),
+    "game_uma": (-1000, 1000, "`game: points: uma`, each place's"),
 }
 LIMITS: dict[str, tuple[int, str]] = {
     "items": (500, "items"),
@@ -358,6 +370,7 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
             "refused_flags": {"type": "object", "propertyNames": {"pattern": ID_PATTERN, "maxLength": 64},
                               "maxProperties": LIMITS["flags"][0], "additionalProperties": names,
                               "description": "flags a line may not give: {FLAG: {zh: message, en: message}}"},
+            "game": game_schema(option, names),
             "ties": _list({"anyOf": [{"enum": ["fewer_items", "first"]},
                                      _object({"items": _list(_id(), "items", minItems=1)}, required=["items"]),
                                      _object({"forms": _list(_id(), "forms", minItems=1)}, required=["forms"])]},
@@ -374,6 +387,58 @@ def ruleset_schema(partial: bool = False) -> dict[str, Any]:
                            description="a list of tiles: 1m … 9s, 1z … 7z"),
         },
     }
+
+
+def game_schema(option: Mapping[str, Any], names: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``game:`` section of a ruleset file: the rules of a whole game (docs/GAME.md), its options declared as
+    the hand's are (``option``). Nothing is required: a file that extends another lists only what differs, and a
+    ruleset without the section plays no game. Every number or word may be ``{option: NAME}`` or
+    ``{option: NAME, values: {VALUE: …}}``, read from the options when a game is played."""
+    def by_option(schema: Mapping[str, Any]) -> dict[str, Any]:
+        values = {"type": "object", "minProperties": 1, "maxProperties": LIMITS["choices"][0],
+                  "additionalProperties": dict(schema)}
+        return {"anyOf": [dict(schema), _object({"option": _id(), "values": values}, required=["option"])]}
+
+    points = _int("game_points")
+    words = {"type": "array", "items": {"enum": list(GAME_REPEATS)}, "maxItems": len(GAME_REPEATS),
+             "uniqueItems": True}
+    return _object({
+        "options": _keyed(option, "options"),
+        "start": by_option(points),
+        "label": {"enum": list(GAME_LABELS)},
+        "rotation": _object({
+            "repeat": words,
+            "honba": _object({key: _int("game_count") for key in ("repeat", "draw", "abort")}),
+            "streak": by_option({"type": "boolean"}),
+        }),
+        "winners": _object({"most": by_option({"type": "integer", "minimum": 1, "maximum": 3})}),
+        "riichi": _object({"deposit": points}),
+        "draw": _object({"ready": points, "nagashi": by_option({"type": "boolean"})}),
+        "mangan": _object({"dealer": points, "other": points}),
+        "false_win": _object({"mangan": {"type": "boolean"}, "each": points, "redeal": {"type": "boolean"}}),
+        "aborts": {"type": "array", "items": {"enum": list(GAME_ABORTS)}, "uniqueItems": True},
+        "kongs": {"type": "boolean"},
+        "end": _object({
+            "rounds": by_option({"type": ["integer", "null"], "minimum": 1, "maximum": RANGES["game_count"][1]}),
+            "hands": by_option({"type": ["integer", "null"], "minimum": 1, "maximum": RANGES["game_count"][1]}),
+            "extension": by_option({"enum": list(GAME_EXTENSIONS)}),
+            "extra_rounds": by_option(_int("game_count")),
+            "target": by_option(points),
+            "bust": by_option({"type": "boolean"}),
+            "last_dealer_stop": by_option({"type": "boolean"}),
+            "leftover": by_option({"enum": list(GAME_LEFTOVER)}),
+        }),
+        "points": _object({
+            "kind": {"enum": list(GAME_POINTS)},
+            "return": points,
+            "uma": {"type": "array", "items": _int("game_uma"), "minItems": 4, "maxItems": 4},
+            "rounding": by_option({"enum": list(GAME_ROUNDING)}),
+            "ties": {"enum": list(GAME_TIES)},
+        }),
+        "grades": _list(_object({"from": {"type": ["integer", "null"], "minimum": -RANGES["game_points"][1],
+                                          "maximum": RANGES["game_points"][1]},
+                                 "names": dict(names)}, required=["names"]), "choices"),
+    }, description="the rules of a whole game (docs/GAME.md)")
 
 
 # --- the documentation of the grammar (rules/SCHEMA.md), generated from the declarations above ------------

@@ -125,13 +125,21 @@ class _Validator:
         d = self.data
         known = {"id", "names", "description", "source", "unit", "tiles", "forms", "wildcard", "special_kongs",
                  "kongs", "flags", "options", "win_conditions", "items", "formula", "payments", "joker_sets", "tiers",
-                 "refused_flags", "ties"}
+                 "refused_flags", "ties", "game"}
         for key in d:
             if key not in known:
                 raise self.fail(f"unknown field '{key}'{did_you_mean(key, known)}")
         rid = self.need(d, "id", str, "ruleset")
         names = self.names(d, "ruleset")
         options = self.options(d.get("options") or {})
+        game = d.get("game") or {}
+        if not isinstance(game, dict):
+            raise self.fail("field 'game' is a mapping (docs/GAME.md)")
+        for name, option in self.options(game.get("options") or {}, game=True).items():
+            if name in options:  # one --set NAME for both: a name means one thing
+                raise self.fail(f"game: option '{name}' is also an option of the hand")
+            options[name] = option
+        self.option_refs({k: v for k, v in game.items() if k != "options"}, options, "game")
         specials, special_points = self.special_kongs(d.get("special_kongs") or {})
         tiles = d.get("tiles") or {}
         tile_rules = TileRules(
@@ -216,10 +224,10 @@ class _Validator:
             out[str(name)] = {str(k): str(v) for k, v in message.items()}
         return out
 
-    def options(self, raw: dict[str, Any]) -> dict[str, OptionDef]:
+    def options(self, raw: dict[str, Any], game: bool = False) -> dict[str, OptionDef]:
         out = {}
         for name, spec in raw.items():
-            entry = f"option '{name}'"
+            entry = f"{'game: ' if game else ''}option '{name}'"
             if not isinstance(spec, dict):
                 raise self.fail(f"{entry}: expected a mapping with type, default and doc")
             kind = self.need(spec, "type", str, entry)
@@ -233,7 +241,7 @@ class _Validator:
             if "default" not in spec:
                 raise self.fail(f"{entry}: field 'default' is missing")
             default = option.parse(spec["default"], f"{self.where}: {entry}")
-            out[name] = OptionDef(name, kind, default, doc, choices)
+            out[name] = OptionDef(name, kind, default, doc, choices, game)
         return out
 
     def option_refs(self, obj: Any, options: dict[str, OptionDef], entry: str,

@@ -82,13 +82,19 @@ def defaults_of(rules: str) -> dict[str, Any]:
 
 
 def hand_defaults_of(rules: str) -> dict[str, Any]:
-    """Hand options a preset sets (GAME.md): riichi-tenhou red fives on, open tanyao on, kiriage off."""
-    if rules == "riichi-tenhou":
-        return {"aka": "on", "kuitan": "on", "kiriage": "off"}
+    """Hand options the replayer sets beside the ruleset's own: none (Q9: a preset's hands are scored under the
+    preset itself, which holds its hand options)."""
     return {}
 
 
 def scorer_rules(rules: str) -> str:
+    """The ruleset a win is scored under: the game's own, presets included (GAME.md "Logs of online games": wins
+    are "re-scored by mjcalc under the game's rules (riichi-tenhou for Tenhou's own)")."""
+    return rules
+
+
+def cases_rules(rules: str) -> str:
+    """The hand case file a ruleset's winning lines may come from (a preset's are its family's)."""
     return "riichi" if rules.startswith("riichi") else rules
 
 
@@ -131,6 +137,10 @@ LETTERS = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C"
            "东": "1z", "南": "2z", "西": "3z", "北": "4z", "白": "5z", "发": "6z", "中": "7z"}
 
 
+# docs/NOTATION.md: the suit may be written in Chinese after the digits (123万 is 123m)
+SUITS_ZH = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s", "索": "s"}
+
+
 def tiles_of(text: str) -> list[str]:
     """Tiles of a group in the notation: digits then a suit letter, or an honor letter / character."""
     out: list[str] = []
@@ -138,7 +148,8 @@ def tiles_of(text: str) -> list[str]:
     for ch in text:
         if ch.isdigit():
             digits += ch
-        elif ch in "mpsz":
+        elif ch in "mpsz" or ch in SUITS_ZH:
+            ch = SUITS_ZH.get(ch, ch)
             if not digits:
                 raise ValueError(f"suit letter {ch!r} without digits")
             out += [("5" if d == "0" else d) + ch for d in digits]
@@ -194,7 +205,8 @@ def kong_points(rules: str, meld: str, hui: str | None) -> int:
         need = sp.get("min", len(core))
         if len(present) + min(wilds, len(core) - len(present)) < need or len(tiles) < need:
             continue
-        return sp["points"] + sp["extra"] * max(0, len(tiles) - len(core))
+        # tiles beyond the kind's own count (MIL 旋风杠: any three winds, so a fourth wind is an added tile)
+        return sp["points"] + sp["extra"] * max(0, len(tiles) - need)
     raise ValueError(f"{meld!r} is not a special kong of {rules}")
 
 
@@ -299,6 +311,8 @@ class Game:
                 continue
             if self.family != "riichi" and key in ("length", "extension", "triple_ron", "nagashi", "rounding"):
                 raise GameError(f"set: {key} is a riichi option")
+            if key == "rounding" and self.rules != "riichi-tenhou":
+                raise GameError("set: rounding is an option of riichi-tenhou's points (GAME.md)")
             if self.family == "riichi" and key in ("rounds", "hands"):
                 raise GameError(f"set: {key} is no option of riichi (length: hanchan | tonpuu)")
             if key in CHOICES:
@@ -555,8 +569,10 @@ class Game:
             want["sticks"] = str(sticks)
         if fam == "taiwan":
             want["lian"] = str(self.lian)
+        # Q16: where the family keeps no honba, sticks or streak, the game's count is 0, which a line may repeat
+        state = {"honba": "0", "sticks": "0", "lian": "0", **want}
         for name in ("seat", "round", "from", "honba", "sticks", "lian"):
-            if name in given and (name not in want or str(given[name]).upper() != str(want[name]).upper()):
+            if name in given and (name not in state or str(given[name]).upper() != str(state[name]).upper()):
                 raise GameError(f"the line says +{name}={given[name]}, the game says "
                                 + (f"+{name}={want[name]}" if name in want else
                                    "self-drawn" if name == "from" else f"no +{name}"))
@@ -589,7 +605,7 @@ class Game:
         if pao is not None:
             line_pao = f"{line} +pao={self.seat(pao)}"
             res = mjcalc.score(line_pao, rules=scorer_rules(self.rules), options=self.hand_opts)
-            if res["result"] == "error" and "pao" in (res.get("error") or {}).get("message", ""):
+            if res["result"] == "error" and "unknown flag '+pao'" in (res.get("error") or {}).get("message", ""):
                 # the hand scorer has no +pao: liability is settled here (GAME.md "Pao")
                 res = mjcalc.score(line, rules=scorer_rules(self.rules), options=self.hand_opts)
                 pao_by_game = True

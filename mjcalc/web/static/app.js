@@ -660,6 +660,7 @@ function drawOptions() {
   const r = rs();
   if (!r) return;
   for (const [name, o] of Object.entries(r.options || {})) {
+    if (o.game) continue;  // an option of the whole game (docs/GAME.md): nothing to a hand
     const row = document.createElement("label");
     row.className = "option";
     const head = document.createElement("span");
