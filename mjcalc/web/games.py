@@ -56,10 +56,8 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 def default_db() -> str:
     """The games' file ``mjcalc game`` uses when given none (``MJCALC_DB``, else the user's data folder)."""
-    try:
-        from ..game.store import default_path
-    except ImportError:  # TODO(pages): until the game engine is on main
-        return ""
+    from ..game.store import default_path
+
     return default_path()
 
 
