@@ -560,8 +560,8 @@ def serve(
     allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
                                          help="A name the page may be opened by besides this machine's addresses "
                                               "and localhost (repeatable); other names are refused."),
-    db: str | None = typer.Option(None, "--db", help="The games' database file, as for mjcalc game (default: "
-                                                     "MJCALC_DB, else ~/.local/share/mjcalc/games.db)."),
+    db: str | None = typer.Option(None, "--db", help="The games' database file (default: MJCALC_DB, else "
+                                                     "~/.local/share/mjcalc/games.db)."),  # mjcalc game's own
 ) -> None:
     """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
     from .web import missing  # the web stack only for this command: the others start without it
