@@ -1,4 +1,5 @@
-"""The installed package must carry every subpackage and the ruleset files, not only a source checkout."""
+"""The installed package must carry every subpackage, the ruleset files and the page, not only a source checkout
+(rules, locale and web.static are folders of data, listed as packages so their files ship)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ def test_every_subpackage_is_listed_in_pyproject() -> None:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     listed = set(re.search(r"^packages = \[(.*)\]$", text, re.M).group(1).replace('"', "").replace(" ", "").split(","))
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "mjcalc").rglob("__init__.py")
-             if "__pycache__" not in p.parts} | {"mjcalc.rules", "mjcalc.locale"}
+             if "__pycache__" not in p.parts} | {"mjcalc.rules", "mjcalc.locale", "mjcalc.web.static"}
     assert found == listed
 
 
