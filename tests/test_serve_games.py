@@ -186,8 +186,8 @@ def test_the_same_hand_twice_is_a_conflict_and_nothing_is_added(served: Served) 
 
 def test_a_result_that_cannot_be_applied_is_400_with_the_engines_message(served: Served) -> None:
     game, _ = new_game(served)
-    status, headers, got = call(served, "POST", f"/api/games/{game}/results",
-                                {"hand": 1, "result": {"win": [{"winner": "B", "from": "C", "hand": "123m456p789s11z 22z"}]}})
+    short = {"win": [{"winner": "B", "from": "C", "hand": "123m456p789s11z 22z"}]}
+    status, headers, got = call(served, "POST", f"/api/games/{game}/results", {"hand": 1, "result": short})
     assert status == 400 and "one tile short" in is_error(status, headers, got, "game")
     status, headers, got = call(served, "POST", f"/api/games/{game}/results",
                                 {"hand": 1, "result": {"win": [{"winner": "Z", "hand": H}]}})

@@ -155,7 +155,8 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         if status == 404:
-            message = f"nothing at {request.url.path[:200]}: the page is at /, the API at /api/score, /api/waits, /api/rules, /api/games"
+            message = (f"nothing at {request.url.path[:200]}: the page is at /, the API at /api/score, /api/waits, "
+                       "/api/rules, /api/games")
         elif status == 405:
             message = f"{request.url.path[:200]} does not take {request.method}"
         else:
@@ -164,7 +165,8 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
         return json_answer((status, error_text(kind, message)))
 
     async def internal(request: Request, exc: Exception) -> Response:
-        return json_answer((500, error_text("internal", "internal error in mjcalc (the server's console has the details)")))
+        return json_answer((500, error_text("internal", "internal error in mjcalc (the server's console has the "
+                                            "details)")))
 
     routes = [
         Mount("/api", routes=[  # its own router: a wrong method is a 405 here, not the page's 404
