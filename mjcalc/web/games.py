@@ -350,6 +350,11 @@ class Events:
             await _answer(send, *not_found())
             return
         await receive()  # the request's (empty) body: what receive() says next is the client or server leaving
+        if request.method == "HEAD":  # the head of a stream, and no stream
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
         gone = asyncio.ensure_future(receive())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": [
