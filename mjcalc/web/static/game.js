@@ -653,8 +653,8 @@ function drawChart() {
 /* ---------------------------------------------------------------- recording a hand */
 
 function resetForm() {
-  Object.assign(game, {kind: "win", winner: null, from: null, riichi: [], ready: [], nagashi: [], kongs: {},
-    pao: null, hui: "", second: null, abort: null});
+  Object.assign(game, {kind: "win", winner: null, from: null, fromChosen: false, riichi: [], ready: [], nagashi: [],
+    kongs: {}, pao: null, hui: "", second: null, abort: null});
   game.penalty = {player: null, kind: "amount", amount: 1000, to: "table"};
   state.flags = {};
   state.history = [];
@@ -951,7 +951,8 @@ async function gamePreview() {
     if (game.kind === "win") {
       $("result").innerHTML = "";
       $("status").textContent = "";
-      showError({message, column: null}, text);
+      const column = data && data.error && data.error.column;  // in the winning line, as sent
+      showError({message, column: column || null}, text);
     } else out.appendChild(el("p", "error", message));
     out.dataset.state = "error";
   }
