@@ -27,8 +27,7 @@ const G = {
     live: "live", reconnecting: "reconnecting…", not_found: "No game at this address.", recorded: "recorded",
     taken: "Another phone was first", elsewhere: "Another phone recorded this hand first: look at the sheet.", pick_winner: "Tap the winner.", pick_from: "Tap who discarded, or self-drawn.",
     enter_hand: "Enter the winning hand.", hui: "Wildcard tile (会)", no_hands: "No hand recorded yet.",
-    result_win: "ron", result_tsumo: "tsumo", result_draw: "draw", result_abort: "abort", result_redeal: "redeal",
-    result_penalty: "penalty", result_ready: "ready", leftover: "left on the table", grade: "grade",
+    leftover: "left on the table", grade: "grade",
     nine_terminals: "nine terminals", four_winds: "four winds", four_riichi: "four riichi", four_kongs: "four kongs",
     triple_ron: "three winners", game_label: "game", preview: "If recorded", chart_svg: "the picture (SVG)",
   },
@@ -48,8 +47,7 @@ const G = {
     live: "同步中", reconnecting: "重新连接…", not_found: "没有这个对局。", recorded: "已记录",
     taken: "另一部手机已先记录", elsewhere: "另一部手机已先记录了这一盘：请看记分表。", pick_winner: "点和家。", pick_from: "点放炮的人，或自摸。",
     enter_hand: "输入和牌的手牌。", hui: "会牌", no_hands: "还没有记录。",
-    result_win: "点和", result_tsumo: "自摸", result_draw: "流局", result_abort: "途中流局", result_redeal: "重打",
-    result_penalty: "罚分", result_ready: "听牌", leftover: "场上剩余", grade: "品级",
+    leftover: "场上剩余", grade: "品级",
     nine_terminals: "九种九牌", four_winds: "四风连打", four_riichi: "四家立直", four_kongs: "四杠散了",
     triple_ron: "三家和", game_label: "对局", preview: "记录后", chart_svg: "图片（SVG）",
   },
@@ -453,7 +451,7 @@ function drawNext() {
     head.append(el("span", "muted", ` · ${state.lang === "zh" ? `${g("hand")} ${nxt.number} 盘` : `${g("hand")} ${nxt.number}`}`));
   } else {
     head.append(el("b", "next-label", g("ended")));
-    if (f.reason) head.append(el("span", "muted", ` · ${f.reason}`));
+    if (f.reason) head.append(el("span", "muted", ` · ${reasonWords(f.reason)}`));
   }
   box.appendChild(head);
   if (nxt) {
@@ -500,26 +498,74 @@ function signedNum(n) {
   return v > 0 ? `+${v}` : String(v);
 }
 
+// The words of `mjcalc game show` (mjcalc/game/render.py) for a result and for why a game ended, in both
+// languages: the sheet's JSON carries numbers and ids, the page says them as the command line does.
+const WORDS = {
+  en: {tsumo: "{w} tsumo", ron: "{w} ron {d}", pao: "pao {p}", draw: "draw", ready: "ready {ps}",
+    nagashi: "nagashi {ps}", abort: "abort: {k}", false_win: "{p} false win", redealt: "redealt",
+    penalty: "penalty {p} {a} → {t}", riichi: "riichi {ps}", kongs: "kongs {p} {k}", table: "table", each: "each"},
+  zh: {tsumo: "{w} 自摸", ron: "{w} 和 {d}", pao: "包 {p}", draw: "荒庄", ready: "听牌 {ps}",
+    nagashi: "流局满贯 {ps}", abort: "途中流局：{k}", false_win: "{p} 诈和", redealt: "重打",
+    penalty: "罚 {p} {a} → {t}", riichi: "立直 {ps}", kongs: "杠 {p} {k}", table: "场上", each: "每家"},
+};
+const LIMITS_ZH = {mangan: "满贯", haneman: "跳满", baiman: "倍满", sanbaiman: "三倍满", yakuman: "役满",
+  "kazoe yakuman": "累计役满"};
+const REASONS_ZH = [
+  [/^a score below zero$/, "有人分数低于零"], [/^the last dealer stops in first place$/, "末局庄家居首，到此结束"],
+  [/^the last round is played$/, "最后一圈已打完"], [/^a player at (\d+) or more in the extra round$/, "延长圈中有人达到 {n} 以上"],
+  [/^a player at (\d+) or more after the last round$/, "最后一圈后有人达到 {n} 以上"], [/^(\d+) hands are played$/, "已打满 {n} 盘"],
+];
+
+function say(key, values) {
+  const text = (WORDS[state.lang] || WORDS.en)[key] || WORDS.en[key];
+  return text.replace(/\{(\w+)\}/g, (_, k) => (values[k] === undefined ? "" : String(values[k])));
+}
+
+function reasonWords(reason) {
+  if (!reason || state.lang !== "zh") return reason || "";
+  for (const [pattern, text] of REASONS_ZH) {
+    const found = pattern.exec(reason);
+    if (found) return text.replace("{n}", found[1] || "");
+  }
+  return reason;
+}
+
 function resultWords(h) {
   const names = game.sheet.players;
+  const list = (ps) => ps.map((p) => names[p]).join(", ");
+  const parts = [];
   if (h.result === "win") {
-    return h.wins.map((w) => {
+    parts.push(h.wins.map((w) => {
       const s = w.score || {};
-      const how = w.from === null || w.from === undefined ? g("result_tsumo") : `${g("result_win")} ${names[w.from]}`;
+      const words = [w.from === null || w.from === undefined ? say("tsumo", {w: names[w.winner]})
+        : say("ron", {w: names[w.winner], d: names[w.from]})];
       const unit = (s.items && s.items.length ? s.items[0].unit : gameRules().unit) || "";
-      const amount = [s.fan !== undefined ? `${s.fan} ${unitWord(unit)}` : "", s.fu ? `${s.fu} ${t("fu")}` : ""]
-        .filter(Boolean).join(" ");
-      return `${names[w.winner]} ${how}${amount ? ` · ${amount}` : ""}${s.points !== undefined ? ` · ${s.points}` : ""}`;
-    }).join("; ");
+      if (s.fan !== undefined) words.push(`${s.fan} ${unitWord(unit)}${s.fu ? ` ${s.fu} ${t("fu")}` : ""}`);
+      if (s.limit) words.push(state.lang === "zh" ? LIMITS_ZH[s.limit] || s.limit : s.limit);
+      if (s.points !== undefined) words.push(String(s.points));
+      if (w.pao !== null && w.pao !== undefined) words.push(say("pao", {p: names[w.pao]}));
+      return words.join(" · ");
+    }).join("; "));
+  } else if (h.result === "draw") {
+    parts.push(say("draw", {}));
+    if ((h.ready || []).length) parts.push(say("ready", {ps: list(h.ready)}));
+    if ((h.nagashi || []).length) parts.push(say("nagashi", {ps: list(h.nagashi)}));
+  } else if (h.result === "abort") {
+    parts.push(say("abort", {k: g(h.abort || "")}));
+  } else {
+    const p = h.penalty || {};
+    const who = names[p.player] || "?";
+    if (p.kind === "false_win") {
+      parts.push(say("false_win", {p: who}));
+      if (h.result === "redeal") parts.push(say("redealt", {}));
+    } else {
+      const to = typeof p.to === "number" ? names[p.to] : p.to === "table" ? say("table", {}) : say("each", {});
+      parts.push(say("penalty", {p: who, a: p.amount, t: to}));
+    }
   }
-  if (h.result === "draw") {
-    const ready = (h.ready || []).map((p) => names[p]).join(", ");
-    return g("result_draw") + (ready ? ` · ${g("result_ready")}: ${ready}` : "");
-  }
-  if (h.result === "abort") return `${g("result_abort")} · ${g(h.abort || "")}`;
-  if (h.result === "redeal") return `${g("result_redeal")} · ${h.penalty ? names[h.penalty.player] || "" : ""}`;
-  if (h.result === "penalty") return `${g("result_penalty")} · ${h.penalty ? names[h.penalty.player] || "" : ""}`;
-  return h.result;
+  if ((h.riichi || []).length) parts.push(say("riichi", {ps: list(h.riichi)}));
+  for (const k of h.kongs || []) parts.push(say("kongs", {p: names[k.player], k: (k.kongs || []).join(" ")}));
+  return parts.join(" · ");
 }
 
 function drawSheet() {
@@ -944,7 +990,9 @@ async function gamePreview() {
       row.appendChild(cell);
     });
     out.appendChild(row);
-    if (data.final && data.final.ended) out.appendChild(el("p", "muted", `${g("ended")}${data.final.reason ? ` · ${data.final.reason}` : ""}`));
+    if (data.final && data.final.ended) {
+      out.appendChild(el("p", "muted", `${g("ended")}${data.final.reason ? ` · ${reasonWords(data.final.reason)}` : ""}`));
+    }
     out.dataset.state = "ok";
   } else {
     const message = errorWords(data, status);
