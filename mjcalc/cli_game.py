@@ -91,7 +91,7 @@ def _each_replayed(kept: list[Any], lang: str) -> tuple[list[tuple[Any, Any]], i
 
 
 def _added_text(game: Any, entry: Any, lang: str, width: int | None) -> str:
-    from .game.render import next_words, result_words, signed, standing_text
+    from .game.render import next_lines, result_words, signed, standing_text
     from .output.fit import cols, wrap
 
     sheet = game.sheet()
@@ -109,7 +109,7 @@ def _added_text(game: Any, entry: Any, lang: str, width: int | None) -> str:
     if final.ended:
         lines += standing_text(sheet, lang, width)
     elif final.next is not None:
-        lines += wrap(tr("next: {what}", lang).format(what=next_words(final.next, players, lang)), width, 2)
+        lines += next_lines(final.next, players, lang, width)
     return "\n".join(lines)
 
 
@@ -167,10 +167,9 @@ def new_cmd(
         name=name, rules=game.rules.id, players=", ".join(header.players), first=header.players[0]), _width(), 2)))
     nxt = game.next_hand()
     if nxt is not None:
-        from .game.render import next_words
+        from .game.render import next_lines
 
-        what = next_words(nxt, list(header.players), chosen)
-        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=what), _width(), 2)))
+        _say("\n".join(next_lines(nxt, list(header.players), chosen, _width())))
 
 
 @game_app.command("add", help=N_("Add a result: the text form (B ron C 123m456p789s111z 22z riichi B) or one "
@@ -260,7 +259,7 @@ def undo_cmd(
     if json_out:
         _say(_sheet_json(game.sheet(), chosen))
         return
-    from .game.render import next_words, result_words
+    from .game.render import next_lines, result_words
     from .output.fit import wrap
 
     players = list(game.header.players)
@@ -272,7 +271,7 @@ def undo_cmd(
         _say(tr("undone: the last result kept", chosen))
     nxt = game.next_hand()
     if nxt is not None:
-        _say("\n".join(wrap(tr("next: {what}", chosen).format(what=next_words(nxt, players, chosen)), _width(), 2)))
+        _say("\n".join(next_lines(nxt, players, chosen, _width())))
 
 
 @game_app.command("show", help=N_("The sheet: every hand, each player's change and running total, the standing, "

@@ -365,10 +365,25 @@ def test_a_narrow_terminal(tmp_path: Path, lang: str) -> None:
         assert r.exit_code == 0, r.output
         wide = [line for line in r.stdout.splitlines() if cols(line) > 40]
         assert not wide, "\n".join(wide)
+        # the next hand's line breaks between its parts, never between a key and its value
     r = cli(db, "show", "doc", env={"COLUMNS": "40"})
     assert re.search(r"\n  B +\+9000  34000\n", r.stdout)  # a player a line
     r = cli(db, "show", "doc", env={"COLUMNS": "80"})
     assert max(cols(line) for line in r.stdout.splitlines()) <= 80
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_next_hand_breaks_between_its_parts(lang: str) -> None:
+    """At any width the line ``next: hand 3 · 东3局 1本场 · dealer C · …`` breaks at a ``·``, never inside
+    ``streak 0``, and no line is wider than the width."""
+    from mjcalc.game.render import next_lines
+    from mjcalc.output.fit import cols
+
+    nxt = {"number": 3, "label": "东3局 1本场", "dealer": 2, "round": "E", "honba": 1, "table": 1000, "lian": 0}
+    for width in range(30, 90):
+        lines = next_lines(nxt, ["A", "B", "C", "D"], lang, width)
+        assert all(cols(line) <= width for line in lines), (width, lines)
+        assert all(re.search(r"^(next|下一盘|  \S).*(·|\d|[A-Z东南西北]|本场)$", line) for line in lines), (width, lines)
 
 
 def test_the_svg_picture(tmp_path: Path) -> None:

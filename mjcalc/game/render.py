@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from ..i18n import N_, tr
-from ..output.fit import cols, wrap
+from ..output.fit import cols, wrap, wrap_parts
 
 ABORT_NAMES = {"nine_terminals": N_("nine terminals"), "four_winds": N_("four winds"),
                "four_riichi": N_("four riichi"), "four_kongs": N_("four kongs"), "triple_ron": N_("three winners")}
@@ -123,6 +123,11 @@ def next_words(nxt: dict[str, Any], players: list[str], lang: str) -> str:
                        tr("streak {n}", lang).format(n=nxt["lian"])])
 
 
+def next_lines(nxt: dict[str, Any], players: list[str], lang: str, width: int | None) -> list[str]:
+    """``next: hand 8 · 东3局 4本场 · …`` fitted to ``width``, broken only between its parts."""
+    return wrap_parts(tr("next: {what}", lang).format(what=next_words(nxt, players, lang)), width, 2)
+
+
 def _pad(text: str, width: int, right: bool = False) -> str:
     room = max(0, width - cols(text))
     return " " * room + text if right else text + " " * room
@@ -225,7 +230,7 @@ def standing_text(sheet: Any, lang: str, width: int | None) -> list[str]:
     if final.leftover:
         out += wrap(tr("the table's {n} went to first place", lang).format(n=final.leftover), width, 2)
     if final.next is not None:
-        out += wrap(tr("next: {what}", lang).format(what=next_words(final.next, players, lang)), width, 2)
+        out += next_lines(final.next, players, lang, width)
     return out
 
 

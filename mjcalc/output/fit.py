@@ -73,6 +73,24 @@ def wrap(text: str, width: int | None, indent: int = 0) -> list[str]:
     return lines
 
 
+def wrap_parts(text: str, width: int | None, indent: int = 0, sep: str = " · ") -> list[str]:
+    """``text`` made of parts joined by ``sep``, in lines of at most ``width`` columns broken only between parts
+    (a key stays with its value: ``honba 1``); a part too wide for a line of its own is wrapped at spaces."""
+    if width is None or cols(text) <= width:
+        return [text]
+    parts = text.split(sep)
+    lines: list[str] = []
+    line = parts[0]
+    for k, part in enumerate(parts[1:], 2):
+        if cols(line + sep + part + (sep.rstrip() if k < len(parts) else "")) > width:
+            lines.append(line + sep.rstrip())
+            line = " " * indent + part
+        else:
+            line += sep + part
+    lines.append(line)
+    return _wrapped(lines, width, indent)
+
+
 def _fields(label: str, parts: list[str], width: int | None, tail: str = "", sep: str = " · ") -> list[str]:
     """A header line: the label, the parts joined by ``sep``, then ``tail``; given a width, a part (or the
     tail) that does not fit starts a line of its own under the first part."""
