@@ -1,7 +1,7 @@
 """Build mjcalc: pure Python, with its hot modules compiled to C by mypyc where a C compiler is at hand.
 
 Everything else is in pyproject.toml. The compiled modules are the very same source, type-checked
-(tests/test_types.py), and score about twice as fast (benchmarks/bench_riichi.py; the README has the figures).
+(tests/test_types.py), and score much faster (docs/performance.md has the figures).
 tests/test_compiled.py scores the same lines with the installed package and with the checkout's source and
 requires identical output.
 
@@ -28,6 +28,7 @@ COMPILED = [
     "mjcalc/core/tiles.py",
     "mjcalc/core/facts.py",
     "mjcalc/support/memo.py",
+    "mjcalc/support/tuples.py",
     "mjcalc/core/notation.py",
     "mjcalc/core/context.py",
     "mjcalc/core/hand.py",
@@ -90,8 +91,7 @@ def _ext_modules() -> list:
         extension.optional = True  # a module that fails to compile stays pure Python
         if sys.platform != "win32":
             # Only PyInit_* need be seen from outside (the modules reach each other's code by capsules): the
-            # library's ~2,000 references to its own functions are then bound when it is linked, not looked up
-            # by name at each start-up (2.8 M instructions fewer a command, callgrind).
+            # library's references to its own functions are then bound when it is linked, not at each start-up.
             extension.extra_compile_args = [*(extension.extra_compile_args or []), "-fvisibility=hidden"]
     return extensions
 

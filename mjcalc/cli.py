@@ -3,8 +3,8 @@
 # No ``from __future__ import annotations`` here: the commands' annotations are what typer reads, and evaluated
 # when this module runs (from its .pyc) they cost nothing more; left as text, typer would compile each one.
 # Parameters are declared as defaults (``x: bool = typer.Option(False, "--x")``), not ``Annotated[bool,
-# typer.Option("--x")] = False``: typing makes each Annotated alias for some 67,000 instructions, and this module
-# declares 36 of them for every command (the one-hand batch 277.6M → 274.1M instructions, score 288.0M → 283.5M).
+# typer.Option("--x")] = False``: typing builds each Annotated alias at a cost, and this module declares dozens of
+# them for every command.
 import json
 import sys
 from typing import IO, TYPE_CHECKING, Any

@@ -59,7 +59,7 @@ def _quiet_collector() -> Iterator[None]:
     which otherwise walks it again and again, and the youngest generation is collected less often. Cycles
     made while scoring are still collected, so memory stays flat. As it was afterwards (a test's process).
     The collector is turned on here (off for start-up: mjcalc.__main__); the little garbage that start-up
-    leaves is set aside with the rest rather than collected first, which would cost a one-hand batch 2 %."""
+    leaves is set aside with the rest rather than collected first, which would slow a short batch."""
     import gc
 
     gc.enable()

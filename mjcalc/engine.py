@@ -34,15 +34,14 @@ from .i18n import Msg
 from .registry import RESULT_CHECKS, WILDCARD_PROVIDERS
 from .ruleset.loader import check_builtin, check_config_options, load_ruleset
 from .support.builtin import builtin_names
-from .support.memo import remember
+from .support.memo import LastAnswer, remember
 
-_new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 class Request:
     """What the caller adds to a line: a ruleset, options (``--set``) and flags given as CLI options. A native class
-    when compiled (a line reads its ruleset and flags: a Python-level class's field costs compiled code some 250
-    instructions a read), pickled (``__reduce__``) to the processes of a batch (--jobs)."""
+    when compiled (a line reads its ruleset and flags, and compiled code reads a native class's fields directly),
+    pickled (``__reduce__``) to the processes of a batch (--jobs)."""
 
     def __init__(self, rules: str | None = None, options: Mapping[str, Any] | None = None,
                  flags: Sequence[FlagWord] = (), config_options: Mapping[str, Any] | None = None,
@@ -189,7 +188,7 @@ def ruleset_path(ref: str, folder: str | None) -> str:
 
 class RulesetFields:
     """What every line reads of its ruleset, read once (``ruleset_fields``): a Ruleset is a Python-level object, each
-    field a look-up for compiled code (~250 instructions), some seven a riichi line (a batch's record reads two)."""
+    field a look-up for compiled code, some seven a riichi line (a batch's record reads two)."""
 
     __slots__ = ("rules", "id", "flags", "tile_rules", "wildcard", "immediate_items", "forms", "unit")
 
@@ -238,21 +237,15 @@ def request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
     """The options a line is scored with before its own +base / +cap: the config file's ``set:`` where the
     ruleset has the option, then ``--set``. A config option that no ruleset has, or a value that its option
     cannot take, is blamed on the config file (config.py), a bad ``--set`` on ``--set``."""
-    last = _LAST_OPTIONS
-    if last[0] is request and last[1] is rules:  # the request and ruleset of the line before, as most lines are
-        return last[2]  # type: ignore[no-any-return]
-    found = _request_options(rules, request)
-    last[0], last[1], last[2] = request, rules, found  # held here, so no other object can take their place
-    return found
+    found = _LAST_OPTIONS.get(request, rules)  # most lines come with the request and ruleset of the line before
+    return _LAST_OPTIONS.put(request, rules, options_of(rules, request)) if found is None else found
 
 
-# ``request_options`` of the last request and ruleset asked about (a batch's lines, or a run of one ruleset's, ask
-# with the same two): found by identity, without reading the request (a Python object: ~190 instructions an
-# attribute) nor making and hashing a key (callgrind: 3,100 -> ~100 instructions a line).
-_LAST_OPTIONS: Final[list[Any]] = [None, None, None]
+_LAST_OPTIONS: Final = LastAnswer()
 
 
-def _request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
+def options_of(rules: Ruleset, request: Request) -> Mapping[str, Any]:
+    """``request_options`` worked out, without the memo (the plain version)."""
     config = request.config_options
     if not config:
         return _plain_options(rules, request.options, request.lenient)
@@ -269,9 +262,8 @@ def _request_options(rules: Ruleset, request: Request) -> Mapping[str, Any]:
 
 # ``request_options`` of the usual request (no config file), by the ruleset and the ``--set`` options as given
 # (their names, then their values: two tuples, not one pair a name), looked up here first: core/model.py is not
-# compiled, and a call into it costs a line ~10,000 instructions (callgrind); this look-up also spares
-# ``options_for``. The same mapping either way. (Measured: ~9,000 instructions a riichi line less than the look-up
-# by the pairs of the options that ``options_for`` gave.)
+# compiled, and a call into it is dear; this look-up also spares
+# ``options_for``. The same mapping either way.
 _OPTION_VALUES: Final[dict[tuple[int, bool, tuple[str, ...], tuple[Any, ...]], tuple[Ruleset, Mapping[str, Any]]]] = {}
 
 

@@ -139,6 +139,11 @@ def test_the_game_and_its_logs_name_no_ruleset() -> None:
 def test_no_two_private_helpers_of_a_package_share_a_name(package: Path) -> None:
     """A private function or class is found by its name in its package: one of each name (mjcalc/logs, kept as it
     was written, aside)."""
+    twice = _private_names_twice(package)
+    assert not twice, twice
+
+
+def _private_names_twice(package: Path) -> list[str]:
     seen: dict[str, str] = {}
     twice = []
     for path in sorted(package.glob("*.py")):
@@ -148,7 +153,14 @@ def test_no_two_private_helpers_of_a_package_share_a_name(package: Path) -> None
                 if node.name in seen:
                     twice.append(f"{node.name}: {seen[node.name]} and {path.name}")
                 seen.setdefault(node.name, path.name)
-    assert not twice, twice
+    return twice
+
+
+def test_the_private_name_check_finds_a_planted_twin(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def _filled():\n    pass\n\n\ndef _only_here():\n    pass\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("class _Other:\n    def _filled(self):  # a method: not a helper\n        pass\n\n\n"
+                                   "def _filled():\n    pass\n", encoding="utf-8")
+    assert _private_names_twice(tmp_path) == ["_filled: a.py and b.py"]
 
 
 @pytest.mark.parametrize("path", sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts),

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
 from ..core.notation import FlagWord
-from ..support.lazy import LazyPattern
 
 MAX_RECORD: Final = 65_536  # characters in one physical line (one record of lines / CSV / JSONL)
 
@@ -36,7 +36,7 @@ class Record:
         self.problem = problem  # the record itself could not be read (bad JSON, no hand, not UTF-8 …)
         # A hand line and nothing of its own (no rules, options or flags): most of a file, scored under the file's
         # own request as it is. Worked out once (a record is not changed once read): a property would cost every
-        # line of a batch a call (callgrind: ~800 instructions).
+        # line of a batch a call.
         self.plain = problem is None and not skipped and rules is None and not self.options and not self.flags
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -57,7 +57,7 @@ _BLOCK: Final = 1 << 16
 _HEAD: Final = 80  # characters of an over-long line kept to show it
 _MARK: Final = 0xDC00  # the lone surrogates U+DC00 + byte stand for bytes that are not text (_mark_bad_bytes)
 # (made with chr: mypyc takes no surrogate in a string literal)
-_MARKED: Final = LazyPattern(f"[{chr(_MARK)}-{chr(_MARK + 0xFF)}]")  # no decoder puts lone surrogates in text otherwise
+_MARKED: Final = re.compile(f"[{chr(_MARK)}-{chr(_MARK + 0xFF)}]")  # no decoder puts lone surrogates in text otherwise
 
 
 def _mark_bad_bytes(exc: UnicodeError) -> tuple[str, int]:
@@ -200,7 +200,7 @@ class LineSource:
 
 # --- the reader of one-line notation -------------------------------------------------------------------
 
-JSON_START: Final = LazyPattern(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
+JSON_START: Final = re.compile(r"\s*\{\s*\"")  # not a special kong: {1234z} has no quote
 
 
 def split_answer(text: str) -> tuple[str, str | None]:

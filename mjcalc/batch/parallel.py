@@ -100,10 +100,8 @@ RANGE_BYTES = 1 << 15  # a worker's task: about 500 hand lines (a long line make
 
 
 # Without --jobs, a file of at least this many bytes (some 1,000 hand lines, two ranges) is split between every
-# usable core; a smaller one is scored by the main process, where starting workers would cost more than it saves.
-# Measured whole, riichi JSON Lines, two idle cores, medians of alternating runs, --jobs 1 against --jobs 2: 500
-# lines 130 / 140 ms; 1,000 lines 161 / 150 ms, and in a second run 143 / 140 ms (about even); 1,500 lines 180 / 165
-# ms and 151 / 131 ms (at four ranges, the bound before, 1,000 and 1,500 lines stayed on one core).
+# usable core; a smaller one is scored by the main process, where starting workers would cost more than it saves
+# (docs/performance.md).
 AUTO_JOBS_BYTES = 2 * RANGE_BYTES
 
 

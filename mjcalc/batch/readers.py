@@ -5,6 +5,7 @@ a record that cannot be read is an error record with its line number, and the re
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -12,7 +13,6 @@ from typing import IO, Any
 
 from ..core.notation import FlagWord
 from ..errors import MjcalcError
-from ..support.lazy import LazyPattern
 from .lines import JSON_START, MAX_RECORD, Line, LineSource, Record, chain, read_lines, split_answer, unread
 
 INPUT_FORMATS = ("auto", "lines", "csv", "jsonl", "yaml")
@@ -47,7 +47,7 @@ def detect_format(name: str, requested: str) -> str:
     return "auto"
 
 
-_YAML_START = LazyPattern(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
+_YAML_START = re.compile(r"""-\s+\{?\s*["']?hand["']?\s*:|hands\s*:\s*(#.*)?$|---\s*$""")
 
 
 def sniff_format(first: str) -> str:
@@ -136,7 +136,7 @@ def _type_name(value: Any) -> str:
     return {dict: "a mapping", list: "a list", type(None): "empty"}.get(type(value), type(value).__name__)
 
 
-_SURROGATE = LazyPattern("[\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _text_field(key: str, value: Any, limit: int = MAX_RECORD) -> str:
@@ -321,10 +321,10 @@ def _csv_record(n: int, text: str, header: list[str], header_line: int) -> Recor
                   answer=row.get("answer", "").strip() or answer)
 
 
-_ENTRY = LazyPattern(r"( *)-(?: |$)")
+_ENTRY = re.compile(r"( *)-(?: |$)")
 
 
-_YAML_HEAD = LazyPattern(r"hands\s*:\s*(?:#.*)?$")
+_YAML_HEAD = re.compile(r"hands\s*:\s*(?:#.*)?$")
 
 
 def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
@@ -365,7 +365,7 @@ def _read_yaml(lines: Iterator[Line], from_line: int) -> Iterator[Record]:
 @lru_cache(maxsize=1)
 def _loaders() -> tuple[Any, Any]:
     """PyYAML, imported with the first YAML record, and its loaders for a batch entry: libyaml's safe loader
-    where PyYAML has it (8x faster on an entry than pure Python; None elsewhere), and a safe loader without
+    where PyYAML has it (much faster than pure Python; None elsewhere), and a safe loader without
     aliases (an entry is a few plain values, and an alias is how a tiny file becomes an enormous value)."""
     import yaml
 

@@ -4,6 +4,7 @@ written, ``ENCODERS``), and the progress line on a terminal."""
 from __future__ import annotations
 
 import io
+import re
 import sys
 import time
 from collections.abc import Iterable
@@ -15,7 +16,6 @@ from ..output.jsonl import encode_jsonl, json_line
 from ..output.record import control_escaped as _printable
 from ..output.record import csv_cells, to_json
 from ..output.totals import total_shown
-from ..support.lazy import LazyPattern
 from .lines import Record
 from .work import ENCODING, Encoder, Renderer, Summary
 
@@ -38,7 +38,7 @@ def render_jsonl(record: Record, res: Result | None) -> str:
     return text
 
 
-_LINE_BREAKS = LazyPattern("[\x85\u2028\u2029]")
+_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
 def csv_header() -> str:

@@ -191,8 +191,8 @@ class Context:
     The generic fields (``ATTRIBUTES``) have their defaults in the class; a family's flags are no attributes
     (``get``). ``values`` holds the fields the line set (the seat, the way of winning and the discarder are always
     set: arguments of their own), ``given`` the flags it gave, ``facts`` the flags that are on and whether the
-    dealer wins (facts.py). A native class when compiled: a Python-level class's field cost compiled code some 250
-    instructions a read (PyObject_GenericGetAttr), about 16 a riichi line. Made once and not changed (``replace``
+    dealer wins (facts.py). A native class when compiled: compiled code reads a native class's fields directly,
+    a Python-level class's through a look-up. Made once and not changed (``replace``
     makes another)."""
 
     seat: str = "S"
@@ -219,7 +219,7 @@ class Context:
         gave them), and the flags given (None: those of ``values``, made when asked for); ``facts`` of the fields,
         made from them unless given (the reader of a line has them). The three always set are arguments of their
         own: each ``values`` item that is an attribute is set by name (PyObject_SetAttr and the dictionary's
-        iteration, callgrind: ~300 instructions an item)."""
+        iteration), which costs more than an argument."""
         if values is None:
             values = {}
         if facts is None:
@@ -244,7 +244,7 @@ class Context:
     @property
     def given(self) -> frozenset[str]:
         """The flags the line gave. Most lines' are those of ``values``, made only when asked for (a table's
-        context line): a frozenset made for every line cost ~1,100 instructions."""
+        context line), not a frozenset made for every line."""
         given = self._given
         return frozenset(self.values) if given is None else given
 
@@ -354,10 +354,10 @@ for _flag in GENERIC_FLAGS:
 DEALER: Final = new_fact(N_("the dealer wins"))
 ZIMO: Final = FLAG_FACTS["zimo"]
 _ZIMO: Final = ZIMO
-# While a line's flags are read, its context facts are kept shifted down by their lowest bit (``_FACTS_AT``): the
-# unions of small ints, which a compiled module makes without a big int each, then one shift up in ``_context``
-# (callgrind: ~1,000 instructions a riichi line less). The generic flags' facts come first (a family's are made
-# later, above them); any facts shift back exactly: only speed depends on the span.
+# While a line's flags are read, its context facts are kept shifted down by their lowest bit (``_FACTS_AT``): the unions
+# of small ints, which a compiled module makes without a big int each, then one shift up in ``_context``. The generic
+# flags' facts come first (a family's are made later, above them); any facts shift back exactly: only speed depends on
+# the span.
 _FACTS_AT: Final = (ZIMO & -ZIMO).bit_length() - 1
 _ZIMO_LOW: Final = _ZIMO >> _FACTS_AT
 _DEALER_LOW: Final = DEALER >> _FACTS_AT
@@ -583,7 +583,7 @@ _DI_LOW: Final = FLAG_FACTS["di"] >> _FACTS_AT
 _PLAIN_TYPED: Final[dict[frozenset[str], dict[tuple[str, str | None], tuple[str, object, int]]]] = {}
 _NOT_PLAIN: Final[tuple[str, object, int]] = ("", None, 0)
 # _PLAIN_TYPED of the words written without a value, by the word alone: a string is looked up without a tuple
-# made and hashed for it (callgrind: ~250 instructions a word).
+# made and hashed for it.
 _PLAIN_BARE: Final[dict[frozenset[str], dict[str, tuple[str, object, int]]]] = {}
 
 
@@ -725,8 +725,8 @@ def declare_hand_check(flag: str, refuses: Callable[[Hand, Context, TileRules], 
 
 
 # The checks that apply, by the checked flags that are on (few combinations), shifted down by _FACTS_AT: one
-# look-up, not a big-int test per check (callgrind: ~1,500 instructions a riichi line less), by a small int,
-# hashed without the digits of a big one (~300 instructions less).
+# look-up, not a big-int test per check, by a small int,
+# hashed without the digits of a big one.
 _CHECKS_ON: Final[dict[int, tuple[HandCheck, ...]]] = {}
 
 

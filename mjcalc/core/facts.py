@@ -147,7 +147,7 @@ def describe(gate: Gate, lang: str = "en") -> str:
     """A gate in words, for ``mjcalc rules show``; empty for an item asked on every reading."""
     def words(bits: int) -> list[str]:
         out = [T.format_tiles(t for t in range(T.NUM_KINDS) if bits >> t & 1)] if bits & KIND_BITS else []
-        return out + [_in(name, lang) for bit, name in _NAMES.items() if bits & bit]
+        return out + [_fact_name_in(name, lang) for bit, name in _NAMES.items() if bits & bit]
 
     parts = []
     if gate.need:
@@ -159,7 +159,7 @@ def describe(gate: Gate, lang: str = "en") -> str:
     return parts[0] if parts else ""
 
 
-def _in(name: str, lang: str) -> str:
+def _fact_name_in(name: str, lang: str) -> str:
     """A fact's name in ``lang``: ``kongs≥2`` as the count's words and its threshold."""
     what, at_least, n = name.partition("≥")
     return tr(what, lang) + at_least + n

@@ -37,6 +37,7 @@ from ..errors import MjcalcError
 from ..i18n import Msg
 from ..support.lazy import FillingDict
 from ..support.memo import remember
+from ..support.tuples import new_tuple
 from . import tiles as T
 from .normalise import SUIT_CHARS, normalise
 
@@ -57,7 +58,6 @@ _SPACES: Final = re.compile(r"\s+")
 _BARE: Final = re.compile(r"[^\s+\[({\])}]+")  # a bare group ends at a space, a flag or any bracket
 _FLAG_BODY: Final = re.compile(r"[^\s+]*")
 _PLAIN: Final = re.compile(r"(?:[0-9]+[mps]|[1-7]+z)+")
-_new: Final = tuple.__new__  # makes a named tuple from its fields without the Python-level __new__: a line has many
 CLOSERS: Final = {"]", ")", "}"}
 
 
@@ -69,8 +69,8 @@ class TileAt(NamedTuple):  # a tuple, not a dataclass: a batch makes one per til
 
 # Every plain tile (a digit of a suit; 0m 0p 0s the red fives) at every column of a line up to _COLUMNS, made
 # once: a TileAt is a value, so a line's tiles are looked up here rather than built one by one. Each digit's row
-# is made when a line first has that digit (``FillingDict.__missing__``): all 37 rows at import cost every command
-# ~10M instructions (6,000 tuples), where one hand needs a few rows.
+# is made when a line first has that digit (``FillingDict.__missing__``): one hand needs a few rows, and making
+# them all would slow every command's start-up.
 _COLUMNS: Final = 160
 
 
@@ -78,7 +78,7 @@ def _row(kinds: int, digit: str) -> tuple[TileAt, ...]:
     """A digit's tiles at every column (``kinds``: the kind of its suit's 1)."""
     d = int(digit)
     kind = kinds + 4 if d == 0 else kinds + d - 1
-    return tuple([_new(TileAt, (kind, column, d == 0)) for column in range(_COLUMNS)])
+    return tuple([new_tuple(TileAt, (kind, column, d == 0)) for column in range(_COLUMNS)])
 
 
 _TILES_AT: Final = {suit: FillingDict(partial(_row, kinds)) for suit, kinds in SUIT_BASE.items()}
@@ -168,7 +168,7 @@ class FlagsRead:
             made = []
             for k in range(len(self.bodies)):
                 word, value = self.bodies[k]
-                made.append(_new(FlagWord, (word, value, column + self.offsets[k])))
+                made.append(new_tuple(FlagWord, (word, value, column + self.offsets[k])))
             words = remember(self._at, column, tuple(made), 64)
         return words
 
@@ -452,8 +452,7 @@ def _meld_shape(part: str) -> tuple[str, MeldShape] | None:
     inner = part[1:-1]
     if part[-1] != close or len(part) < 3 or close in inner:
         return None
-    # The usual meld, its kinds alone: no TileAt is made, and no row of _TILES_AT (the rows a batch's melds asked
-    # for cost 9.4M instructions at 3,000 riichi lines, where the fast reader asks for no other).
+    # The usual meld, its kinds alone: no TileAt is made, and no row of _TILES_AT (the fast reader asks for none).
     if _PLAIN.fullmatch(inner):
         reds: list[int] = []
         shape = MeldShape(tuple(_plain_kinds(inner, reds)), tuple(reds))
@@ -556,7 +555,7 @@ def _read_flag(text: str, start: int, line: ParsedLine) -> int:
     if not body or body.startswith("="):
         raise MjcalcError("notation", Msg("'+' must be followed by a flag word, such as +zimo or +seat=E"),
                           start + 1)
-    line.flags.append(_new(FlagWord, (*_flag_body(body), start + 1)))
+    line.flags.append(new_tuple(FlagWord, (*_flag_body(body), start + 1)))
     return end
 
 
@@ -596,22 +595,22 @@ def _read_tiles(chunk: str, column: int, *, allow_flowers: bool) -> tuple[list[T
                     if not "1" <= d <= "8":
                         raise MjcalcError("notation", Msg("'{digit}f' is not a flower: flowers are 1f-8f", digit=d),
                                           dcol)
-                    flowers.append(_new(TileAt, (int(d) - 1, dcol, False)))
+                    flowers.append(new_tuple(TileAt, (int(d) - 1, dcol, False)))
                     continue
                 if ch == "z" and not "1" <= d <= "7":
                     raise MjcalcError("notation", Msg("'{digit}z' is not a tile: honors are 1z-7z (东南西北白发中)",
                                                           digit=d), dcol)
                 base = SUIT_BASE[ch]
                 if d == "0":
-                    found.append(_new(TileAt, (base + 4, dcol, True)))
+                    found.append(new_tuple(TileAt, (base + 4, dcol, True)))
                 else:
-                    found.append(_new(TileAt, (base + ord(d) - 49, dcol, False)))
+                    found.append(new_tuple(TileAt, (base + ord(d) - 49, dcol, False)))
             digits = []
         elif ch in T.HONOR_LETTERS or ch in T.HONOR_CHARS:
             if digits:
                 raise MjcalcError("notation", Msg("digits '{digits}' need a suit letter (m, p, s, z; or 万 筒 条)",
                                                       digits="".join(d for d, _ in digits)), digits[0][1])
-            found.append(_new(TileAt, (T.parse_tile(ch), col, False)))
+            found.append(new_tuple(TileAt, (T.parse_tile(ch), col, False)))
         elif ch in SUIT_CHARS:  # after a digit it is its letter already (normalise)
             raise MjcalcError("notation", Msg("suit '{suit}' has no digits before it (write e.g. 123{suit})",
                                               suit=ch), col)
@@ -695,8 +694,8 @@ def parse_gb(text: str) -> ParsedLine:
         ctx = tails[0].strip()
         if len(ctx) < 2 or ctx[0] not in "ESWN" or ctx[1] not in "ESWN":
             raise MjcalcError("notation", Msg("after '|' write the prevalent and seat winds, e.g. EE0000"), column)
-        line.flags.append(_new(FlagWord, ("round", ctx[0], column)))
-        line.flags.append(_new(FlagWord, ("seat", ctx[1], column + 1)))
+        line.flags.append(new_tuple(FlagWord, ("round", ctx[0], column)))
+        line.flags.append(new_tuple(FlagWord, ("seat", ctx[1], column + 1)))
         bits = ctx[2:]
         if len(bits) != 4 or any(b not in "01" for b in bits):
             raise MjcalcError("notation", Msg("four 0/1 flags must follow the winds: self-drawn, last of its kind, "
@@ -704,16 +703,16 @@ def parse_gb(text: str) -> ParsedLine:
         for i, (name, bit) in enumerate(zip(GB_FLAG_NAMES, bits, strict=False)):
             if bit == "1":  # the fourth flag is "about a kong": 杠上开花 when self-drawn, else 抢杠和
                 word = "gang" if name == "qiang" and bits[0] == "1" else name
-                line.flags.append(_new(FlagWord, (word, None, column + 2 + i)))
+                line.flags.append(new_tuple(FlagWord, (word, None, column + 2 + i)))
         column += len(tails[0]) + 1
     if len(tails) > 1:
         count = tails[1].strip() or "0"
         if _is_number(count) and int(count) <= 8:  # a line is short: int() of it is quick
             for k in range(int(count)):
-                line.flowers.append(_new(TileAt, (k, column, False)))
+                line.flowers.append(new_tuple(TileAt, (k, column, False)))
         elif all("a" <= ch <= "h" for ch in count.lower()):  # the flowers themselves: a-h = 春夏秋冬梅兰竹菊
             for k, ch in enumerate(count.lower()):
-                line.flowers.append(_new(TileAt, (ord(ch) - ord("a"), column + k, False)))
+                line.flowers.append(new_tuple(TileAt, (ord(ch) - ord("a"), column + k, False)))
         else:
             raise MjcalcError("notation", Msg("the flower count after the second '|' must be 0-8, or the flowers "
                                               "written as letters a-h (春夏秋冬梅兰竹菊)"), column)
@@ -732,7 +731,7 @@ def _read_gb_tiles(chunk: str, column: int) -> list[TileAt]:
     for t in _read_tiles(chunk, column, allow_flowers=False)[0]:
         rank = T.rank_of(t.tile)
         if T.is_honor(t.tile) and rank in GB_DRAGON_ORDER and "0" <= chunk[t.column - column] <= "9":
-            out.append(_new(TileAt, (GB_DRAGON_ORDER[rank], t.column, False)))
+            out.append(new_tuple(TileAt, (GB_DRAGON_ORDER[rank], t.column, False)))
         else:
             out.append(t)
     return out

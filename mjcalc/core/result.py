@@ -19,10 +19,9 @@ from .scoring import with_minimum_message
 from .settlement.payments import Award, Settlement
 
 
-# Plain classes with an __init__ of their own, here and below, not dataclasses: the methods a dataclass or a named
-# tuple generates are Python source compiled when the module is imported (some 0.7M instructions each, every
-# command's start-up: benchmarks/bench_startup.py), and mypyc compiles these (native classes). Nothing compares,
-# hashes or prints them by value; a frozen one's fields are Final (read-only when compiled).
+# Plain classes with an __init__ of their own, here and below, not dataclasses: the methods a dataclass or a named tuple
+# generates are Python source compiled when the module is imported, and mypyc compiles these (native classes). Nothing
+# compares, hashes or prints them by value; a frozen one's fields are Final (read-only when compiled).
 class Scored:
     """One reading that passes every win condition, with its items and settlement."""
 
@@ -91,7 +90,7 @@ class Result:
     def wait_names(self) -> list[str]:
         """``[T.name(t) for t in self.waits]``. For a hand without wildcards, from the mask of the waits
         (``WaitsBeforeWin.mask``: bit t for kind t, in order), without the set of kinds made and sorted (a batch
-        writes them for every line: 3k instructions a line less)."""
+        writes them for every line)."""
         w = self.waits_of
         if self._waits is None and isinstance(w, WaitsBeforeWin):
             mask = w.mask()
@@ -105,8 +104,7 @@ class Result:
     @property
     def failed(self) -> list[Condition]:
         """The win conditions failed (of the nearest reading). A minimum's message is filled in from that reading's
-        items on first use: a caller that does not print it (score_line for its result alone) does not pay for it
-        (~36,000 instructions, callgrind)."""
+        items on first use: a caller that does not print it (score_line for its result alone) does not pay for it."""
         short = self._short
         if short is not None:
             self._short = None

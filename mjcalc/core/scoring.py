@@ -10,6 +10,7 @@ from typing import Any, Final
 from ..registry import DECIDED
 from ..support.frozen import replace
 from ..support.memo import remember
+from ..support.tuples import new_tuple
 from .candidate import Candidate
 from .context import context_facts
 from .facts import ALL as ALL_FACTS
@@ -19,7 +20,6 @@ from .model import Condition, ItemDef, Ruleset
 from .readings.forms import FormSpec
 from .settlement.payments import Award, Settlement, settler
 
-_new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 class Tallied:
@@ -54,7 +54,7 @@ class BoundRuleset:
         self.settle: Final = settle
         self.tie: Final = tie  # orders readings that pay the same (``ties``)
         # What best_reading reads of the ruleset on every line, read here once: the Ruleset is a Python object, and
-        # each of its attributes costs a compiled module a Python-level look-up (callgrind: ~250 instructions each).
+        # each of its attributes costs a compiled module a Python-level look-up.
         self.forms: Final = forms
         self.by_class: Final = by_class  # joker_sets: by_class
         self.specials: Final = specials  # the tile rules' special kongs
@@ -163,12 +163,12 @@ def _gated(bound: list[tuple[int, BoundItem]]) -> tuple[Tier, ...]:
         flags = context_facts()
         in_context, in_shape = reads & flags, reads & ~flags
         out.append(Tier(items, in_context, in_shape, memos[0], memos[1], memos[2],
-                        _grouped([b.gate & _on(in_context) for b in items]),
-                        _grouped([b.gate & _on(in_shape) for b in items]), in_context | in_shape, memos[3]))
+                        _grouped([b.gate & _gate_bits_on(in_context) for b in items]),
+                        _grouped([b.gate & _gate_bits_on(in_shape) for b in items]), in_context | in_shape, memos[3]))
     return tuple(out)
 
 
-def _on(facts: int) -> int:
+def _gate_bits_on(facts: int) -> int:
     """The part of a gate's mask (``Gate.mask``) on these facts: their need bits and their forbid bits."""
     return facts | facts << WIDTH
 
@@ -257,8 +257,7 @@ MET_LIMIT: Final = 8192
 class GateWords:
     """A tier's gate cut in machine words (``_grouped``): its need bits and its forbid bits, each in three words of
     WORD bits, and the items that have it in two. A compiled class: its fields are read unboxed, where a tuple's
-    eight ints are each checked and unboxed (callgrind: ``_met_bits`` ~13,200 instructions for new facts of an MCR
-    tier as tuples, ~3,800 so)."""
+    eight ints are each checked and unboxed."""
 
     __slots__ = ("n0", "n1", "n2", "f0", "f1", "f2", "items_low", "items_high")
 
@@ -303,8 +302,7 @@ class Tier:
         self.shape_gates: Final = shape_gates  # and on the others
         self.reads: Final = reads  # in_context | in_shape
         # The facts read (both parts at once) → the items met: most readings' facts came before (~3 in 4 of fresh
-        # riichi hands after a few thousand), one look-up instead of three (callgrind: ~1,500 instructions a hit
-        # less).
+        # riichi hands after a few thousand), one look-up instead of three.
         self.met_by_facts: Final = met_by_facts
 
     def met(self, facts: int) -> tuple[int, ...]:
@@ -340,7 +338,7 @@ def _indices(bits: int, n: int) -> tuple[int, ...]:
     while start < n and bits:
         word = bits & _LOW_WORD
         at = start
-        while word:  # a byte at a time, not a bit (callgrind: ~7,400 instructions for new MCR items, ~6,600 so)
+        while word:  # a byte at a time, not a bit
             for i in _BYTE_BITS[word & 255]:
                 out.append(at + i)
             word >>= 8
@@ -357,8 +355,7 @@ _BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(i for i in range(8)
 def _grouped(gates: list[int]) -> tuple[GateWords, ...]:
     """The different gates (masks) of a tier's items, each with the items that have it (bit i: item i): items share
     gates (MCR: 37 for 82 items, 23 of them open). Each is cut in words (``GateWords``): a gate's mask spans
-    2 * WIDTH bits, and each test on it as one int is a big-int operation (callgrind: ~20,000 instructions for the
-    37 gates of a new MCR reading's facts, against ~3,000 on words)."""
+    2 * WIDTH bits, and each test on it as one int is a big-int operation."""
     items_of: dict[int, int] = {}
     for i, gate in enumerate(gates):
         items_of[gate] = items_of.get(gate, 0) | 1 << i
@@ -489,7 +486,7 @@ def _evaluate(items: BoundItems, c: Candidate) -> tuple[list[Award], int]:
             for b in in_tier:
                 n = b.when(c)
                 if n:
-                    awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
+                    awards.append(b.award if n == 1 else new_tuple(Award, (b.item, b.value, int(n))))
                     fired.append(b)
                     excluding = excluding or b.excluding
                     counted += b.toward * int(n)
@@ -508,7 +505,7 @@ def _evaluate(items: BoundItems, c: Candidate) -> tuple[list[Award], int]:
                         counted_by, counts = tally, tally(c)
                     n = counts.get(b.key, 0)
                 if n:
-                    awards.append(b.award if n == 1 else _new(Award, (b.item, b.value, int(n))))
+                    awards.append(b.award if n == 1 else new_tuple(Award, (b.item, b.value, int(n))))
                     fired.append(b)
                     excluding = excluding or b.excluding
                     counted += b.toward * int(n)
@@ -570,7 +567,7 @@ def _excluded(awards: list[Award], fired: list[BoundItem]) -> tuple[list[Award],
     for a, b in zip(kept, kept_bound):
         left = a.count - cut.get(a.item.id, 0)
         if left > 0:
-            out.append(a if left == a.count else _new(Award, (a.item, a.value, left)))
+            out.append(a if left == a.count else new_tuple(Award, (a.item, a.value, left)))
             out_bound.append(b)
     return out, out_bound
 
@@ -619,7 +616,7 @@ def _short_of(conditions: tuple[Condition, ...], minimums: tuple[int, ...], coun
 
 
 # The conditions filled in (``with_minimum_message``), by the condition and the items its message lists: hands
-# without a yaku come back with the same few items, and filling one in costs ~40,000 instructions (callgrind). By
+# without a yaku come back with the same few items, and filling one in is dear. By
 # identity: the entry holds the condition and the items, so that no other object can take their ids while it is kept.
 _WITH_MINIMUM_MESSAGE: Final[dict[tuple[int, int, tuple[tuple[int, int, int], ...]],
                                   tuple[Condition, tuple[Award, ...], Condition]]] = {}
@@ -647,11 +644,4 @@ def _fill(cond: Condition, awards: list[Award], counted: int) -> Condition:
 
 
 def _reached(cond: Condition, message: dict[str, str], counted: int) -> Condition:
-    """``dataclasses.replace(cond, message=message, reached=counted)``, for a fraction of its cost (~36,000
-    instructions, callgrind: a hand short of a minimum makes one): the fields copied as they are, two of them new.
-    The condition is frozen once made; this is its making."""
-    made: Condition = object.__new__(Condition)
-    made.__dict__.update(cond.__dict__)
-    made.__dict__["message"] = message
-    made.__dict__["reached"] = counted
-    return made
+    return replace(cond, message=message, reached=counted)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from ..errors import MjcalcError
+from ..support.tuples import new_tuple
 from .candidate import Candidate
 from .context import Context
 from .hand import Hand
@@ -28,7 +29,6 @@ from .scoring import (
 )
 from .settlement.payments import Award, Settlement
 
-_new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__
 
 
 def best_reading(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: Context, wild: Wildcards,
@@ -146,7 +146,7 @@ def immediate_win(rules: Ruleset, options: Mapping[str, Any], hand: Hand, ctx: C
     usual (the immediate item's ``excludes`` says which others stand). Only ``minimum`` conditions apply (the
     others are about the tiles); failing one, the scored part is None with the conditions failed. None when no
     immediate item holds."""
-    c = Candidate(hand, ctx, _new(Reading, (IMMEDIATE, (), None, None)), {}, waits, options=options)
+    c = Candidate(hand, ctx, new_tuple(Reading, (IMMEDIATE, (), None, None)), {}, waits, options=options)
     if not any(item.is_enabled(options) and item.when(c) for item in rules.immediate_items):
         return None
     scoring = bound_ruleset(rules, options)

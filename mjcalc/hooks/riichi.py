@@ -12,8 +12,8 @@ Numbers follow standard riichi as the reference library ``mahjong`` 2.1.0 scores
   3 han 60 fu); haneman 6-7 han 3000, baiman 8-10 4000, sanbaiman 11-12 6000, yakuman 8000 per 13 han,
   at most six times; 13+ han without a yakuman is counted (kazoe) yakuman, sanbaiman or unlimited by the
   option ``kazoe``.
-- payments: a discard win costs the discarder 6× (dealer) or 4× the base, rounded up to 100; on a tsumo
-  the dealer pays 2× and the others 1× each (a dealer's tsumo: 2× from each), rounded up to 100;
+- payments: a discard win costs the discarder six times (dealer) or four times the base, rounded up to 100; on a tsumo
+  the dealer pays twice the base and the others once each (a dealer's tsumo: twice from each), rounded up to 100;
   +300 per honba on a ron, +100 per honba from each payer on a tsumo; +1000 per riichi stick to the
   winner, from the table.
 
@@ -95,7 +95,7 @@ MANGAN: Final = N_("mangan")
 LIMITS: Final = ((11, 6000, N_("sanbaiman")), (8, 4000, N_("baiman")), (6, 3000, N_("haneman")),
           (5, 2000, MANGAN))
 # LIMITS by han (from the lowest limit to 12): an item of a tuple, where a loop over LIMITS would compare each
-# boxed bound (callgrind: ~1,000 instructions a scored reading less).
+# boxed bound.
 _LIMIT_FROM: Final = LIMITS[-1][0]
 _LIMIT_AT: Final = tuple(next(((base, name) for lowest, base, name in LIMITS if han >= lowest), (0, ""))
                          for han in range(13))
@@ -197,7 +197,7 @@ RESULT_CHECKS.append(("pao", _liable_item_held))
 def _count_dora(c: Candidate, indicators: tuple[int, ...]) -> int:
     # Counted per indicator, in the concealed tiles and in each meld: there are few, and neither the hand's
     # counts nor a list of all its tiles is needed else. By plain loops, not tuple.count, which a compiled module
-    # calls as a Python method (callgrind: ~1,500 instructions a riichi hand less).
+    # calls as a Python method.
     hand = c.hand
     found = 0
     for i in indicators:
@@ -299,7 +299,8 @@ SET_NAMES: Final = {
 
 SET_LINES: Final = {(big, kong, open_): _set_line(big, kong, open_)
              for big in (False, True) for kong in (False, True) for open_ in (False, True)}
-# SET_LINES by index, big × 4 + kong × 2 + open: a tuple's item rather than a dictionary's, keyed by a tuple made per set.
+# SET_LINES by index, big × 4 + kong × 2 + open: a tuple's item rather than a dictionary's, keyed by a tuple made per
+# set.
 _SET_LINE_AT: Final = tuple(SET_LINES[big, kong, open_] for big in (False, True) for kong in (False, True)
                             for open_ in (False, True))
 BIG: Final = tuple(T.is_terminal(t) or T.is_honor(t) for t in range(T.NUM_KINDS))
@@ -371,14 +372,14 @@ def _payment(payer: str, winner: str, han: int, base: int, times: int, honba: in
 
 # The texts of payments and limits: the same few base points, multiples, honba and sticks come back hand after
 # hand. Dictionaries rather than lru_cache: a call through the cache's wrapper from compiled code costs ~3 times
-# the look-up (callgrind); the messages are values, shared by the results.
+# the look-up; the messages are values, shared by the results.
 _PAID: Final[dict[tuple[int, int, int, int], tuple[int, str]]] = {}
 _LIMIT_NOTES: Final[dict[tuple[int, int, int, str | None], str]] = {}
 _STICKS: Final[dict[int, str]] = {}
 
 
 # _PAID of a usual payment (rounded to 100, the base and the honba below 2^24, at most 7 times), by the three packed
-# in one int: a look-up by a small int rather than a tuple made and hashed (callgrind: ~600 instructions a payment).
+# in one int: a look-up by a small int rather than a tuple made and hashed.
 _PAID_USUAL: Final[dict[int, tuple[int, str]]] = {}
 
 
@@ -405,7 +406,7 @@ def _payment_of(base: int, times: int, honba: int, step: int) -> tuple[int, str]
 
 
 # _LIMIT_NOTES of the usual han, fu and base points (below 2^7, 2^9 and 2^24) and a limit named here, by the four
-# packed in one int (the limit by its place in _LIMIT_NAMES), as _PAID_USUAL: ~500 instructions a scored reading.
+# packed in one int (the limit by its place in _LIMIT_NAMES), as _PAID_USUAL.
 _LIMIT_NOTES_USUAL: Final[dict[int, str]] = {}
 _LIMIT_NAMES: Final = {name: i for i, name in enumerate((None, *(name for _, _, name in LIMITS), YAKUMAN, KAZOE_YAKUMAN,
                                                          KAZOE_SANBAIMAN, *MULTIPLE_NAMES.values()))}

@@ -65,7 +65,7 @@ def encode_jsonl(record: Any, res: Result | None) -> bytes:
     """A batch record's line of JSON as the UTF-8 bytes written (batch.writers.ENCODERS: ``record_bytes``,
     orjson's bytes as they are): the record (``batch.lines.Record``) of a skipped line when ``res`` is None. U+0085,
     U+2028 and U+2029, valid in JSON raw but a line break to many readers, written as escapes. Here, compiled, and
-    not in batch/: a batch calls it for every line (2k instructions a line less than there)."""
+    not in batch/: a batch calls it for every line."""
     if res is None:
         data = json_bytes({"line": record.line, "input": record.text, "result": "skipped"})
     else:
@@ -80,11 +80,10 @@ def encode_jsonl(record: Any, res: Result | None) -> bytes:
 
 def _has_line_breaks(data: bytes) -> bool:
     """Whether UTF-8 ``data`` holds U+0085, U+2028 or U+2029. First whether it holds the bytes they need (``int in
-    bytes``: one memchr each, called through the type's slot, where ``find`` is a method call that costs some 1,200
-    instructions): U+2028 and U+2029 need 0x80 and 0xa8 or 0xa9, U+0085 needs 0xc2 and 0x85. Nine records in ten
-    hold none of those pairs (a Chinese name holds some of the bytes); the others are searched by the lead bytes,
-    one byte a search (memchr, ten times as fast as a search for the three sequences): a record holds few such
-    bytes (``→`` is one), none at all of the first. (callgrind: 5.7k instructions a riichi record -> 1.5k)"""
+    bytes``: one memchr each, called through the type's slot, where ``find`` is a method call): U+2028 and U+2029
+    need 0x80 and 0xa8 or 0xa9, U+0085 needs 0xc2 and 0x85. Nine records in ten hold none of those pairs (a Chinese
+    name holds some of the bytes); the others are searched by the lead bytes, one byte a search (memchr, faster than
+    a search for the three sequences): a record holds few such bytes (``→`` is one), none at all of the first."""
     if not (0x80 in data and (0xa8 in data or 0xa9 in data)) and not (0xc2 in data and 0x85 in data):
         return False
     at = data.find(b"\xe2")
@@ -107,9 +106,8 @@ def _text_json(text: str) -> bytes:
 
 def _payment_json(p: Payment) -> bytes:
     """``p.to_json()`` as orjson writes it. The usual payment (nothing capped, no share, no items of its own)
-    written from the kept JSON of its seats and formula, its numbers as they are: a look-up by the 8 fields of a
-    payment cost 1.5k instructions and its first writing 9k, and a payment met once is the rule (at 3,000 riichi
-    lines: 1,542 kinds in 6,647 payments)."""
+    written from the kept JSON of its seats and formula, its numbers as they are: most payments are met once, so
+    a memo by all the payment's fields rarely hits."""
     if p.capped_from is None and p.on_behalf_of is None and not p.extras and not p.liable_for:
         return (b'{"payer":%b,"payee":%b,"fan":%d,"amount":%d,"capped_from":null,"formula":%b,"on_behalf_of":null,'
                 b'"payer_items":[],"liable_for":[]}' % (_text_json(p.payer), _text_json(p.payee), p.fan, p.amount,
@@ -120,12 +118,11 @@ def _payment_json(p: Payment) -> bytes:
 
 
 # Each field of a context by name, but the first four: its place among the pieces of ``Context.to_json``'s object
-# (``_context_members``), and its texts as a member of that object by value, each beside its value (``True == 1``:
-# a member is used for a value of the same type). A member's JSON is written as it is joined (``_placed``:
-# ``{"seat":"E"`` first, ``,"round":"E"`` after), and the object's closing brace is a last piece of its own, so that
-# the object is one formatting of its pieces (``_context_json``: a brace added to each end copied it twice more, 700
-# instructions a line). Both made on first use, and again when a family has declared flags since
-# (``_context_tables``).
+# (``_context_members``), and its texts as a member of that object by value, each beside its value (``True == 1``: a
+# member is used for a value of the same type). A member's JSON is written as it is joined (``_placed``: ``{"seat":"E"``
+# first, ``,"round":"E"`` after), and the object's closing brace is a last piece of its own, so that the object is one
+# formatting of its pieces (``_context_json``: a brace added to each end would copy it twice more). Both made on first
+# use, and again when a family has declared flags since (``_context_tables``).
 _CONTEXT_MEMBERS: Final[dict[str, tuple[int, dict[Any, tuple[Any, bytes]]]]] = {}
 _CONTEXT_DEFAULTS: Final[list[bytes]] = []
 
@@ -139,7 +136,7 @@ def _context_tables() -> None:
 
 
 # The first four fields (seat, round, zimo, discarder), set on nearly every line, as one piece, by their values: one
-# look-up for the four, where each field's member took two (callgrind: ~530 instructions a field).
+# look-up for the four, where each field's member took two.
 _CONTEXT_HEADS: Final[dict[tuple[str, str, bool, str | None], bytes]] = {}
 
 
@@ -217,8 +214,7 @@ def _opt_json(value: str | None) -> bytes:
 
 def _context_json(ctx: Context) -> bytes:
     """``ctx.to_json()`` as orjson writes it, from its members (``_context_members``): one copy of its 27 pieces
-    (bytes formatting, compiled), where a join takes some 100 instructions a piece more (buffers got and released;
-    riichi jsonl at 3,000 lines 833.8M instructions joined, 827.5M so)."""
+    (bytes formatting, compiled), cheaper than a join, which gets and releases a buffer a piece."""
     m = _context_members(ctx)
     if len(m) != 27:  # (the first four fields, the other 25 and the brace)
         return b"".join(m)
@@ -229,10 +225,9 @@ def _context_json(ctx: Context) -> bytes:
 
 def _line(r: Result) -> bytes:
     """``json_bytes(to_json(r))``, formatted from the JSON of its members (those that come back kept), without the
-    record's object made for orjson to write (with each part kept as an orjson Fragment: record_bytes 215M
-    instructions at 3,000 riichi lines, 201M so). Bytes formatting (``b"…%b…%d" % (…)``), compiled, is one copy
+    record's object made for orjson to write. Bytes formatting (``b"…%b…%d" % (…)``), compiled, is one copy
     of its pieces, numbers written in place; a join is dearer by the piece (its pieces' buffers) and text dearer
-    still (a line holding Chinese names is joined and encoded by the character: a join of text, 223M)."""
+    still (a line holding Chinese names is joined and encoded by the character)."""
     line = r.line
     rules = r.ruleset
     hand = r.hand
@@ -294,7 +289,7 @@ def _line(r: Result) -> bytes:
         for a in best.awards:
             item, value, count = a.item, a.value, a.count
             # By one integer of the item's identity, value and count, the entry telling a key met twice apart: a
-            # tuple of the four built and hashed cost 850 instructions an item, this some 400.
+            # tuple of the four built and hashed costs more.
             item_key = id(item) ^ value << 48 ^ count << 56
             held = _ITEM_JSON.get(item_key)
             if held is not None and held[0] is item and held[1] == value and held[2] == count and held[3] == unit:

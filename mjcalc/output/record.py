@@ -89,7 +89,7 @@ def _item_json(a: Award, unit: str) -> dict[str, Any]:
 
 # The keys of a record, by which of its optional keys it has (``_shape``): each record starts as a copy of the keys
 # of the first record of its shape, in their order (values None), and its values replace them. A dict grown key by
-# key is resized three times on the way to some 25 keys; a copy is made at its size (3k instructions a line less).
+# key is resized three times on the way to some 25 keys; a copy is made at its size.
 _SHAPES: Final[dict[int, dict[str, Any]]] = {}
 
 

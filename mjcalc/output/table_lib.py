@@ -14,8 +14,8 @@ def tabulate(*args: Any, **kwargs: Any) -> str:
 def _table() -> Any:
     """``tabulate.tabulate``. The library imports two standard modules for what a table of ours never asks of them,
     each costing a command about as much as the rest of tabulate: ``html`` for its HTML formats alone (``from html
-    import escape``; html's table of 2,231 entity names is 7M instructions, benchmarks/bench_startup.py), and
-    ``dataclasses`` to ask whether the first row is a dataclass (2M more, and ours are tuples). tabulate is imported
+    import escape``; html builds a table of every entity name), and ``dataclasses`` to ask whether the first row
+    is a dataclass (ours are tuples). tabulate is imported
     with stand-ins for them, taken away at once: the stand-in ``escape`` imports the real module when first called,
     and the stand-in ``dataclasses`` answers from the real module when one has been imported — until then no
     dataclass exists, so nothing is one."""

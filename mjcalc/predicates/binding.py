@@ -188,7 +188,7 @@ def parameters_of(fn: Predicate) -> tuple[tuple[str, object], ...] | None:
     """The parameters of ``fn`` after the candidate, with their defaults (``REQUIRED`` for none), as
     ``signature_of(fn)`` has them when all are plain (positional or keyword); else None. A compiled function's
     text signature of names and simple literal defaults, such as ``(c, count, pair=False)``, is read as text:
-    signature_of parses it as Python (a compile each, 3.4 M instructions of a riichi batch's start-up)."""
+    signature_of parses it as Python (a compile each, at every command's start-up)."""
     if fn in _PARAMETERS:
         return _PARAMETERS[fn]
     found = _parameters_from_text(getattr(fn, "__text_signature__", None))

@@ -189,7 +189,7 @@ class _Cached:
 
     def __init__(self) -> None:
         # The rulesets loaded, by reference: the engine (compiled) looks a line's up here first, a dictionary
-        # look-up instead of a call into this module (~2,000 instructions a line, callgrind). Emptied, never
+        # look-up instead of a call into this module. Emptied, never
         # replaced (the engine holds it), by cache_clear and when full.
         self.found: dict[str, Ruleset] = {}
         self.broken: dict[str, MjcalcError] = {}

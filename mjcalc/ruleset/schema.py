@@ -63,8 +63,8 @@ FORM_PARAMS: dict[str, dict[str, Any]] = {
 
 class Number:
     """A parameter that is a whole number in ``RANGES[range]`` (``int`` alone means the "param_int" range);
-    ``none``: null is allowed too (no cap). (A plain class: a NamedTuple is made by compiling its ``__new__``,
-    some 0.4 M instructions of every command's start-up.)"""
+    ``none``: null is allowed too (no cap). (A plain class: a NamedTuple is made by compiling its ``__new__`` at
+    every command's start-up.)"""
 
     __slots__ = ("range", "none")
 

@@ -61,7 +61,7 @@ def matches(text: str, first: frozenset[str], rest: frozenset[str]) -> bool:
 class Compiled:
     """A compiled ``when``: the function, its text, its gates (facts.py) for being true and being false, and
     whether it holds exactly when its true gate is met. (A plain class: a NamedTuple is made by compiling its
-    ``__new__``, 0.4 M instructions of every command's start-up.)"""
+    ``__new__`` at every command's start-up.)"""
 
     __slots__ = ("fn", "text", "gate", "fail_gate", "exact")
 

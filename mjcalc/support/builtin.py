@@ -3,7 +3,6 @@ mjcalc.rules), or the checkout's rules/ when mjcalc runs from a source tree or a
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,5 +18,4 @@ def builtin_dir() -> Path:
 
 
 def builtin_names() -> list[str]:
-    # os.listdir, not Path.glob("*.yaml"): the same names, 0.4 M instructions fewer a command (callgrind)
-    return sorted(name[:-5] for name in os.listdir(builtin_dir()) if name.endswith(".yaml"))
+    return sorted(path.stem for path in builtin_dir().glob("*.yaml"))

@@ -2,14 +2,13 @@
 compiling code at import.
 
 The standard decorator writes the source of five methods for each class (``__init__``, ``__repr__``, ``__eq__``,
-``__setattr__``, ``__delattr__``; ``__hash__`` too) and compiles it when the module is imported, some 0.7M
-instructions a method; and even with nothing generated, its reading of a class (a Field object per field, its
-checks) costs about 2M instructions for a class of 18 fields, every command's start-up
-(benchmarks/bench_startup.py). Here the fields are read from the class's own annotations and attributes, and
-the methods are plain functions that read them: the same behaviour for what mjcalc uses (keyword or
-positional arguments, defaults and ``default_factory``, ``repr=False`` / ``compare=False`` fields, equality and
-hash over the compared fields, ``FrozenInstanceError`` on assignment); ``fields`` and ``replace`` are this
-module's own (the standard ones need the standard decorator).
+``__setattr__``, ``__delattr__``; ``__hash__`` too) and compiles it when the module is imported; and even with
+nothing generated, its reading of a class (a Field object per field, its checks) is dear, at every command's
+start-up (docs/performance.md). Here the fields are read from the class's own annotations and attributes, and the
+methods are plain functions that read them: the same behaviour for what mjcalc uses (keyword or positional
+arguments, defaults and ``default_factory``, ``repr=False`` / ``compare=False`` fields, equality and hash over the
+compared fields, ``FrozenInstanceError`` on assignment); ``fields`` and ``replace`` are this module's own (the
+standard ones need the standard decorator).
 
 Modules that mypy reads as dataclasses import the standard ``dataclass`` and ``field`` under ``TYPE_CHECKING``
 and these otherwise (``from .frozen import dataclass, field``); only for pure-Python modules, never a compiled

@@ -14,12 +14,12 @@ from typing import Final, NamedTuple
 
 from ...i18n import N_
 from ...support.memo import remember
+from ...support.tuples import new_tuple
 from .. import tiles as T
 from ..facts import new as new_fact
 from ..hand import Hand, Meld
 from .forms import FormSpec, Group, _group, _regular, may_be, special_form
 
-_new: Final = tuple.__new__  # a named tuple from its fields without the Python-level __new__: readings make many
 
 
 def tiles_of(text: str) -> list[int]:
@@ -86,7 +86,7 @@ WAIT_FACTS: Final[dict[str | None, int]] = {None: 0, **{w: new_fact(WAIT_FACT_NA
 
 
 # The group of each meld met, by identity (the entry holds the meld, so no other object can take its id): hands
-# are built from the melds kept per text (hand._MELDS), and a meld's group costs ~3,000 instructions to make.
+# are built from the melds kept per text (hand._MELDS), and a meld's group is dear to make.
 _MELD_GROUPS: Final[dict[int, tuple[Meld, Group]]] = {}
 
 
@@ -99,9 +99,9 @@ def _meld_group(m: Meld) -> Group:
 
 def meld_group(m: Meld) -> Group:
     if m.kind == "special":
-        return _new(Group, ("special", m.tiles, True, True, m.special, m.extra))
+        return new_tuple(Group, ("special", m.tiles, True, True, m.special, m.extra))
     kind = "kong" if m.is_kong else m.kind
-    return _new(Group, (kind, m.tiles, m.kind == "concealed_kong", True, None, 0))
+    return new_tuple(Group, (kind, m.tiles, m.kind == "concealed_kong", True, None, 0))
 
 
 def _wait_of(group: Group, win: int) -> str:
@@ -135,9 +135,9 @@ def readings(hand: Hand, forms: tuple[FormSpec, ...]) -> list[Reading]:
             called = i
             break
     if called is not None:
-        return [_new(Reading, (form, groups + melds, len(groups) + called, "called"))
+        return [new_tuple(Reading, (form, groups + melds, len(groups) + called, "called"))
                 for form, groups in decompositions(hand.concealed, free, forms)]
-    return [_new(Reading, (form, groups + melds, i, wait))
+    return [new_tuple(Reading, (form, groups + melds, i, wait))
             for form, groups, i, wait in _concealed_readings(hand.concealed, hand.win_tile, free, forms)]
 
 
@@ -149,18 +149,18 @@ def _concealed_readings(concealed: tuple[int, ...], win: int | None, free: int,
     out: list[Reading] = []
     for form, groups in decompositions(concealed, free, forms):
         if win is None:
-            out.append(_new(Reading, (form, groups, None, None)))
+            out.append(new_tuple(Reading, (form, groups, None, None)))
             continue
         placed: list[Group] = []  # the winning tile once per distinct group (concealed groups are interned)
         for i, g in enumerate(groups):
             if _holds(g[1], win) and not _among(g, placed):
                 placed.append(g)
-                out.append(_new(Reading, (form, groups, i, _wait_of(g, win))))
+                out.append(new_tuple(Reading, (form, groups, i, _wait_of(g, win))))
     return out
 
 
 # ``win in g.tiles`` and ``g not in placed`` by plain loops: a compiled module tests ``in`` on a tuple or a list
-# through the Python protocol, item by item (callgrind: ~1,500 instructions a riichi hand less).
+# through the Python protocol, item by item.
 def _holds(tiles: tuple[int, ...], win: int) -> bool:
     for t in tiles:  # noqa: SIM110
         if t == win:

@@ -112,7 +112,7 @@ def _regular(concealed: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
     A suit's tile count fixes whether it holds the pair (count % 3 == 2) or not (0), so the suits' ways to
     split combine freely once exactly one suit has the pair."""
     # Where the suits change (bisect_left of 9, 18, 27), by a plain loop: a compiled module calls bisect as a
-    # Python function, three calls costing more than the loop over 14 tiles (callgrind).
+    # Python function, three calls costing more than the loop over 14 tiles.
     size = len(concealed)
     i1 = 0
     while i1 < size and concealed[i1] < 9:
@@ -142,7 +142,7 @@ def _regular(concealed: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
     if pairs != 1:
         return ()
     # The suits' splits combined, the first suit's varying slowest (as itertools.product): by concatenation, which a
-    # compiled module does without the iterator protocol (callgrind: ~2,000 instructions a hand less).
+    # compiled module does without the iterator protocol.
     combined = per_suit[0]
     for more in per_suit[1:]:
         combined = tuple([done + split for done in combined for split in more])
@@ -150,7 +150,7 @@ def _regular(concealed: tuple[int, ...]) -> tuple[tuple[Group, ...], ...]:
 
 
 # The splits of each suit's tiles (``_suit_splits``) met so far. A dictionary rather than an lru_cache: the call
-# through the cache's wrapper cost more than the look-up (callgrind: ~800 instructions against ~250).
+# through the cache's wrapper cost more than the look-up.
 _SPLITS: Final[dict[tuple[int, ...], tuple[tuple[Group, ...], ...]]] = {}
 
 
@@ -173,9 +173,7 @@ def _placed_decompositions(sub: tuple[int, ...], honors: bool, offset: int) -> t
 
 
 # What ``_walk_groups`` last took at the tile it is at: the groups of one tile are taken in _walk's order (pon,
-# chows, pair) and in no other, so that each split is reached once, by the first of the paths _walk takes to it
-# (~3 times faster than _walk's splits sorted and made unique: a suit's first split costs a batch of fresh hands
-# ~5,000 instructions a riichi hand, callgrind).
+# chows, pair) and in no other, so that each split is reached once, by the first of the paths _walk takes to it.
 _NOTHING: Final = 0
 
 
@@ -263,8 +261,7 @@ def _packed_bits(packed: int, total: int, ranks: int, honors: bool, weight: int 
     """``_suit_can`` of a suit's counts packed three bits a rank (``total`` tiles, ``ranks`` ranks), found greedily
     (``_sets_only``; tests/test_shapewaits.py holds ``suit_bits`` to the definition). ``weight``, when the caller
     has it: the sum of the tiles' ranks modulo 3. A pon's ranks and a chow's add up to a multiple of 3, so a pair at
-    rank r leaves that sum at 2r, and r is 2 * weight modulo 3: the pair is tried at a third of the ranks (the pair
-    tried at each rank was most of the cost of shapewaits' suit entries, ~1,200 instructions a call)."""
+    rank r leaves that sum at 2r, and r is 2 * weight modulo 3: the pair is tried at a third of the ranks."""
     left = total % 3
     if left == 0:
         return 1 if _sets_only(packed, ranks, honors) else 0
@@ -403,7 +400,7 @@ def may_be(form: str, tiles: tuple[int, ...]) -> bool:
     """A necessary condition of a special form on the concealed tiles sorted (True for a form without one),
     tested before any count vector is built: most hands are of no special form, and a batch reads millions.
     Tests in a function rather than a table of lambdas: a compiled module calls it directly, and the usual
-    hand fails at its first tiles (callgrind: ~2,000 instructions a riichi hand less)."""
+    hand fails at its first tiles."""
     if form == "seven_pairs":  # tiles[0::2] == tiles[1::2]: pairs side by side
         n = len(tiles)
         if n % 2:
@@ -431,7 +428,7 @@ def may_be(form: str, tiles: tuple[int, ...]) -> bool:
 
 def _kinds_in(tiles: tuple[int, ...]) -> int:
     """How many kinds the sorted tiles hold, counted where the kind changes: ``len(set(tiles))`` builds a set of
-    Python ints, on every MCR hand (callgrind: ~2,500 instructions against ~300)."""
+    Python ints, on every MCR hand."""
     n = 1 if tiles else 0
     for i in range(1, len(tiles)):
         if tiles[i] != tiles[i - 1]:
@@ -480,7 +477,7 @@ def is_complete(counts: tuple[int, ...], free_sets: int, forms: Iterable[FormSpe
 
 def _knitted_in(tiles: tuple[int, ...]) -> int:
     """How many kinds of the knitted straight that shares most with these tiles' kinds they hold, on masks of the
-    kinds (small ints): a frozenset of the tiles and one intersection per pattern cost ~10,000 instructions."""
+    kinds (small ints), not a frozenset of the tiles and one intersection per pattern."""
     held = 0
     for t in tiles:
         held |= 1 << t
@@ -499,9 +496,9 @@ def _knitted_in(tiles: tuple[int, ...]) -> int:
 _SIZES: Final = {"chi": 3, "pon": 3, "pair": 2, "single": 1}
 
 
-# Groups are values: one object per (kind, tile) serves every reading. A dictionary rather than functools.cache:
-# a compiled module calls a cached function as a Python object (callgrind: ~1,500 instructions a call against
-# ~250 for the look-up). A few hundred at most (the kinds of group times the 34 kinds).
+# Groups are values: one object per (kind, tile) serves every reading. A dictionary rather than functools.cache: a
+# compiled module calls a cached function as a Python object. A few hundred at most (the kinds of group times the 34
+# kinds).
 _GROUPS: Final[dict[tuple[str, int], Group]] = {}
 
 

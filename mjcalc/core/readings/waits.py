@@ -132,7 +132,7 @@ def hand_shapes(concealed: tuple[int, ...], melds: tuple[Meld, ...], sets: int,
 
 def kinds_of(out: int) -> frozenset[int]:
     """The kinds of a mask (bit t: kind t). The same few masks come back hand after hand (one wait, two sides of
-    a chow …): each set is made once (callgrind: kinds_of 3.5M -> 1.5M instructions over 4,000 MCR hands)."""
+    a chow …): each set is made once."""
     found = _KINDS_OF.get(out)
     if found is None:
         kinds = []
@@ -214,7 +214,7 @@ def _regular_waits(p0: int, p1: int, p2: int, p3: int, n0: int, n1: int, n2: int
     if (n0 % 3 == 1) + (n1 % 3 == 1) + (n2 % 3 == 1) + (n3 % 3 == 1) > 1:
         return 0  # two suits one tile short of splitting: one tile mends only one
     # Each suit's entry in a local (an absent suit splits into no set: no pair, no wait), not in a list: a compiled
-    # module keeps an entry unboxed (three ints) where a list holds a tuple made for it (−1,000 instructions a hand).
+    # module keeps an entry unboxed (three ints) where a list holds a tuple made for it.
     e0 = _entry(p0, n0, False) if n0 else _ABSENT
     e1 = _entry(p1, n1, False) if n1 else _ABSENT
     e2 = _entry(p2, n2, False) if n2 else _ABSENT
@@ -277,8 +277,7 @@ def _knitted_straight_waits(concealed: tuple[int, ...], free: int) -> int:
     ``free`` sets) and regular sets and a pair of the rest (``forms._knitted_straight``), without trying each
     candidate with the form: with all nine tiles of a knitted straight held, the kinds that complete the rest in the
     regular form; with eight, the missing one when the rest is complete already. tests/test_shapewaits.py holds it
-    to the form itself. Callgrind: ~1,300 instructions a call, against ~30,000 (MCR score_line 119.1k -> 117.0k
-    instructions a hand of tests/mcr_hands.py)."""
+    to the form itself."""
     if free < 3 or len(concealed) != 3 * free + 1:
         return 0
     kinds = 0

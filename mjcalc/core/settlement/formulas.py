@@ -61,7 +61,7 @@ def _additive(fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
 
 def _formula(kind: str, fan: int, params: Mapping[str, Any]) -> tuple[int, str]:
     """``FORMULAS[kind](fan, params)``, each known formula called directly: a function held as a value is called
-    as a Python object (callgrind: ~1,000 instructions a payment more)."""
+    as a Python object."""
     if kind == "additive":
         return additive(fan, params)
     if kind == "exponential":

@@ -79,7 +79,7 @@ class Settlement:  # as Payment: made for every reading scored
     def net(self) -> dict[str, int]:
         # Each seat's total summed on its own (compiled: an unboxed integer, each class's fields read directly),
         # in T.SEATS' order: a batch writes it for every win, and a dict of boxed totals updated payment by payment
-        # cost 7k instructions a hand. A payer that is no seat (riichi sticks: "table") was paid in before the hand.
+        # costs more. A payer that is no seat (riichi sticks: "table") was paid in before the hand.
         payments, kongs = self.payments, self.kong_payments
         return {"E": _net_of("E", payments, kongs), "S": _net_of("S", payments, kongs),
                 "W": _net_of("W", payments, kongs), "N": _net_of("N", payments, kongs)}
@@ -187,7 +187,7 @@ def settler(rules: Ruleset, options: Mapping[str, Any]) -> Callable[[Candidate, 
 class PaymentTerms:
     """What ``settle_per_payer`` reads of the ruleset, the same for every reading under one set of options: read
     once (``settler``), where each attribute of the Python-level Ruleset and ItemDef costs a compiled module a
-    look-up (callgrind, MCR: ~4,000 instructions a hand less)."""
+    look-up."""
 
     __slots__ = ("payments", "shared", "kong_free")
 
@@ -224,8 +224,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
     what_if = params.get("what_if")
     if what_if:  # homework: the same settlement with one step done another way (mjcalc.registry.WHAT_IF)
         pay_cfg = {**pay_cfg, **what_if.get("payments", {})}
-    # The context's fields read once each (when the Context was a Python-level class, each read was a look-up:
-    # callgrind, ~300 instructions an MCR settlement less).
+    # The context's fields read once each.
     winner, zimo, discarder = ctx.seat, ctx.zimo, ctx.discarder
     seats = payers(winner, zimo, discarder, pay_cfg)
     if terms.shared or _on_every_payment(awards):  # the usual hand: every item is on every payment
@@ -244,7 +243,7 @@ def _settle_per_payer(rules: Ruleset, options: Mapping[str, Any], params: Mappin
     # it (MCR: the discarder 8 + fan, the others 8 each)
     fan_payer = discarder if not zimo and pay_cfg.get("fan_on_discard") == "discarder" else None
     # The formula of the fan last paid on, and that fan: payers of the same fan (every payer of a self-drawn win, the
-    # others than the discarder) pay it alike (callgrind: ~800 instructions a payer less).
+    # others than the discarder) pay it alike.
     paid_on = 0
     paid: tuple[int, str] | None = None
     for k in range(len(seats)):  # by index: zip(..., strict=True) is a Python-level call in a compiled module
@@ -297,7 +296,7 @@ def _total(awards: list[Award]) -> int:
 
 
 # The formula of a payer who pays no fan (fan_on_discard: discarder), by the formula's text: a batch writes the same
-# few texts again and again, and a Msg costs ~10,000 instructions to make (callgrind). A Msg is never changed.
+# few texts again and again, and a Msg is dear to make. A Msg is never changed.
 _ONLY_DISCARDER: Final[dict[str, Msg]] = {}
 
 
