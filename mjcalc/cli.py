@@ -560,6 +560,8 @@ def serve(
     allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
                                          help="A name the page may be opened by besides this machine's addresses "
                                               "and localhost (repeatable); other names are refused."),
+    db: str | None = typer.Option(None, "--db", help="The games' database file (default: MJCALC_DB, else "
+                                                     "~/.local/share/mjcalc/games.db)."),  # mjcalc game's own
 ) -> None:
     """The calculator as a web page for the phones at the table, and its JSON API (needs the serve extra)."""
     from .web import missing  # the web stack only for this command: the others start without it
@@ -571,7 +573,7 @@ def serve(
     from .web.server import run
 
     try:
-        code = run(host, port, open_, tuple(allow_host))
+        code = run(host, port, open_, tuple(allow_host), db)
     except MjcalcError as exc:
         _fail(exc)
         return

@@ -246,7 +246,7 @@ def test_a_request_that_does_not_finish_arriving_is_cut_off() -> None:
     import anyio
     from starlette.requests import Request
 
-    from mjcalc.web.app import BadRequest, _body
+    from mjcalc.web.answers import BadRequest, read_body as _body
 
     sent: list[bool] = []
 

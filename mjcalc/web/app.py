@@ -33,7 +33,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -41,11 +40,12 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .answers import MAX_BODY, BadRequest, json_answer, read_body, type_name
+from .games import Games, default_db
 from .jobs import Answer, error_text
 from .workers import Pool
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 16_384  # bytes in one request: a line is at most 1,000 characters (notation.MAX_LINE), options few
 MAX_OPTIONS = 64  # entries of "set"
 MAX_NAME = 64  # characters in a ruleset or option name
 MAX_VALUE = 1_000  # characters in an option's value (as batch.readers.MAX_VALUE)
@@ -60,52 +60,15 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
-class BadRequest(Exception):
-    def __init__(self, status: int, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.kind, self.message = status, kind, message
-
-
-def _json(answer: Answer) -> Response:
-    status, text = answer
-    headers = {"Cache-Control": "no-store", **({"Retry-After": "1"} if status == 503 else {})}
-    return Response(text.encode("utf-8", "backslashreplace"), status, media_type="application/json; charset=utf-8",
-                    headers=headers)
-
-
-async def _body(request: Request, seconds: float) -> bytes:
-    """The request's bytes, refused past MAX_BODY (by its Content-Length, or as it arrives) and when they take
-    over ``seconds`` to come (a client that sends a byte now and then holds no connection for long)."""
-    too_big = BadRequest(413, "limit", f"a request is at most {MAX_BODY:,} bytes")
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise too_big
-    chunks, size = [], 0
-    with anyio.move_on_after(seconds) as waited:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY:
-                raise too_big
-            chunks.append(chunk)
-    if waited.cancelled_caught:
-        raise BadRequest(408, "limit", f"the request took over {seconds:g} s to arrive")
-    return b"".join(chunks)
-
-
 def _text(body: dict[str, Any], key: str, limit: int, default: str | None) -> str | None:
     value = body.get(key, default)
     if value is None and (key != "hand"):
         return default
     if not isinstance(value, str):
-        raise BadRequest(400, "request", f"'{key}' is a string, not {_type(value)}")
+        raise BadRequest(400, "request", f"'{key}' is a string, not {type_name(value)}")
     if len(value) > limit:
         raise BadRequest(400, "request", f"'{key}' is {len(value):,} characters long; at most {limit:,}")
     return value
-
-
-def _type(value: object) -> str:
-    return {dict: "an object", list: "a list", bool: "true or false", type(None): "null", str: "a string"}.get(
-        type(value), "a number")
 
 
 def read_request(data: bytes) -> dict[str, Any]:
@@ -116,7 +79,7 @@ def read_request(data: bytes) -> dict[str, Any]:
     except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurdly deep or long numbers
         raise BadRequest(400, "request", 'the request is not JSON: send {"hand": "123m456p789s111z22z"}') from None
     if not isinstance(body, dict):
-        raise BadRequest(400, "request", f'the request is a JSON object ({{"hand": "…"}}), not {_type(body)}')
+        raise BadRequest(400, "request", f'the request is a JSON object ({{"hand": "…"}}), not {type_name(body)}')
     unknown = sorted(k for k in body if k not in KEYS)
     if unknown:
         shown = unknown[0][:MAX_NAME]
@@ -132,7 +95,7 @@ def read_request(data: bytes) -> dict[str, Any]:
     if options is None:  # absent, or null as for "rules": the ruleset's defaults
         options = {}
     if not isinstance(options, dict):
-        raise BadRequest(400, "request", f"'set' is an object of options ({{\"cap\": 500}}), not {_type(options)}")
+        raise BadRequest(400, "request", f"'set' is an object of options ({{\"cap\": 500}}), not {type_name(options)}")
     if len(options) > MAX_OPTIONS:
         raise BadRequest(400, "request", f"'set' has {len(options):,} options; at most {MAX_OPTIONS}")
     for key, value in options.items():
@@ -140,21 +103,25 @@ def read_request(data: bytes) -> dict[str, Any]:
             raise BadRequest(400, "request", f"'set': an option name is at most {MAX_NAME} characters")
         if not isinstance(value, (str, int, float)):  # bool is an int
             raise BadRequest(400, "request", f"'set': '{key}' is a string, a number or true / false, "
-                             f"not {_type(value)}")
+                             f"not {type_name(value)}")
         if isinstance(value, str) and len(value) > MAX_VALUE:
             raise BadRequest(400, "request", f"'set': the value of '{key}' is at most {MAX_VALUE:,} characters")
     return {"hand": hand, "rules": rules, "set": options, "lang": lang}
 
 
 def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = STATIC,
-               hosts: Hosts | None = None, waits_workers: int | None = None) -> Guard:
+               hosts: Hosts | None = None, waits_workers: int | None = None, db: str | None = None,
+               shared: str | None = None) -> Guard:
     """The application, with its lanes of worker processes (started and stopped by its lifespan: run it with
-    ``http.Server``, or ``with TestClient(create_app()) as client``): ``workers`` for scores and the rulesets,
-    ``waits_workers`` (as many, by default) for waits, at a lower priority; a time limit of ``seconds`` a line.
-    ``hosts``: the names a request's Host may give (None: any, for tests)."""
+    ``http.Server``, or ``with TestClient(create_app()) as client``): ``workers`` for scores, the rulesets and
+    the games, ``waits_workers`` (as many, by default) for waits, at a lower priority; a time limit of
+    ``seconds`` a line. ``hosts``: the names a request's Host may give (None: any, for tests). ``db``: the
+    games' file (None: the one ``mjcalc game`` uses by default); ``shared``: the server's address on the
+    network (the join link's, when the page was opened on this machine by its own name)."""
     pool = Pool(workers, seconds)
     slow = Pool(workers if waits_workers is None else waits_workers, seconds, nice=WAITS_NICE)
     catalogue: list[Answer] = []
+    games = Games(pool.run, default_db() if db is None else db, seconds, shared)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -163,45 +130,58 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
             for failed in started:
                 if isinstance(failed, BaseException):
                     raise failed
+            games.hub.start()
             yield
         finally:
+            await games.hub.stop()
             await asyncio.gather(pool.close(), slow.close())
 
     def scoring(kind: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             try:
-                body = read_request(await _body(request, seconds))
+                body = read_request(await read_body(request, seconds))
             except BadRequest as exc:
-                return _json((exc.status, error_text(exc.kind, exc.message)))
+                return json_answer((exc.status, error_text(exc.kind, exc.message)))
             client = tuple(request.client) if request.client is not None else None
-            return _json(await (slow if kind == "waits" else pool).run((kind, body), client))
+            return json_answer(await (slow if kind == "waits" else pool).run((kind, body), client))
 
         return endpoint
 
     async def rules(request: Request) -> Response:
         if not catalogue or catalogue[0][0] != 200:
             catalogue[:] = [await pool.run(("rules", None))]
-        return _json(catalogue[0])
+        return json_answer(catalogue[0])
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         if status == 404:
-            message = f"nothing at {request.url.path[:200]}: the page is at /, the API at /api/score, /api/waits, /api/rules"
+            message = (f"nothing at {request.url.path[:200]}: the page is at /, the API at /api/score, /api/waits, "
+                       "/api/rules, /api/games")
         elif status == 405:
             message = f"{request.url.path[:200]} does not take {request.method}"
         else:
             message = "the request could not be answered"
         kind = "not_found" if status == 404 else "request" if status < 500 else "internal"
-        return _json((status, error_text(kind, message)))
+        return json_answer((status, error_text(kind, message)))
 
     async def internal(request: Request, exc: Exception) -> Response:
-        return _json((500, error_text("internal", "internal error in mjcalc (the server's console has the details)")))
+        return json_answer((500, error_text("internal", "internal error in mjcalc (the server's console has the "
+                                            "details)")))
 
     routes = [
         Mount("/api", routes=[  # its own router: a wrong method is a 405 here, not the page's 404
             Route("/score", scoring("score"), methods=["POST"]),
             Route("/waits", scoring("waits"), methods=["POST"]),
             Route("/rules", rules, methods=["GET"]),
+            Route("/games", games.create, methods=["POST"]),
+            Route("/games/{game}", games.get, methods=["GET"]),
+            Route("/games/{game}/results", games.results, methods=["POST"]),
+            Route("/games/{game}/undo", games.undo, methods=["POST"]),
+            Route("/games/{game}/preview", games.preview, methods=["POST"]),
+            Route("/games/{game}/events", games.events, methods=["GET"]),
+            Route("/games/{game}/{what}.svg", games.picture, methods=["GET"]),
+            # any other path there, whatever the method: the one 404 of an unknown game
+            Route("/games/{rest:path}", games.nowhere, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
         ]),
     ]
     if static.is_dir():  # a checkout without the page still serves the API
@@ -213,6 +193,7 @@ def create_app(workers: int = 2, seconds: float = LINE_SECONDS, static: Path = S
     )
     wrapped = Guard(app, hosts)
     wrapped.pool, wrapped.slow = pool, slow  # for tests: their workers
+    wrapped.games = games
     return wrapped
 
 
@@ -290,6 +271,7 @@ class Guard:
         self.app, self.hosts = app, hosts
         self.pool: Pool | None = None
         self.slow: Pool | None = None
+        self.games: Games | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

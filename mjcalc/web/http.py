@@ -14,7 +14,8 @@ What a connection is held to (``Limits``):
 - **at most** ``max_connections`` at once: at the cap the connection idle the longest is closed to make room,
   so idle sockets never keep a working client out; only when every connection is mid-request is a new one
   refused (503). A long answer (a stream, such as server-sent events) holds its connection and nothing else:
-  requests are not counted against a shared limit here (the workers' queue is the application's);
+  requests are not counted against a shared limit here (the workers' queue is the application's); once its
+  request is read, ``receive()`` says ``http.disconnect`` as soon as the client closes or loses the connection;
 - **every answer the server makes itself** (400 for bad HTTP, 408, 431, 500 for an application that fails
   before answering, 503) is ``refuse(status, kind, message)``: the application's JSON error and headers.
 
@@ -196,6 +197,7 @@ class Connection(asyncio.Protocol):
         self.writable = asyncio.Event()
         self.writable.set()
         self.gone: asyncio.Future[None] = self.loop.create_future()  # the connection is lost
+        self.ended: asyncio.Future[None] = self.loop.create_future()  # the client sent its last byte (EOF)
         self.paused = False
         self.received = 0  # bytes, all told
         self.idle_since: float | None = None  # waiting for a request's head since then (None: in a request)
@@ -238,6 +240,8 @@ class Connection(asyncio.Protocol):
         except RuntimeError:
             pass
         self.wake.set()
+        if not self.ended.done():
+            self.ended.set_result(None)
         return True  # the answer may still be written (a client that half-closed after its request)
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -444,9 +448,10 @@ class Connection(asyncio.Protocol):
                     return {"type": "http.request", "body": b"", "more_body": False}
                 self.close_after = True  # the body did not come whole in time: the connection cannot go on
                 return {"type": "http.disconnect"}
-            # The body is read: what comes next is the client leaving, or the server stopping.
+            # The body is read: what comes next is the client leaving (its connection lost, or closed on its
+            # side: no client of a long answer half-closes), or the server stopping.
             stop = self.server.stopped
-            waiting: list[asyncio.Future[Any]] = [self.gone] if stop is None else [self.gone, stop]
+            waiting: list[asyncio.Future[Any]] = [self.gone, self.ended] + ([] if stop is None else [stop])
             await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             return {"type": "http.disconnect"}
 

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
-Answer = tuple[int, str]
+from .game_jobs import Answer, error_text
+
+__all__ = ["Answer", "answer", "catalogue", "dumps", "error_text", "labels", "serve"]
 
 
 def dumps(obj: object) -> str:
@@ -21,14 +24,10 @@ def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
 
 
-def error_text(kind: str, message: str, column: int | None = None) -> str:
-    """An answer that is no scored line: the error object of docs/OUTPUT.md, alone."""
-    return dumps({"result": "error", "error": {"kind": kind, "message": message, "column": column}})
-
-
 def catalogue() -> dict[str, Any]:
     """``GET /api/rules``: every built-in ruleset as ``mjcalc rules show ID --json`` prints it (its ``file`` and
-    ``decisions`` by name only: no path of this machine), and the flags a line can carry (``mjcalc.registry.FLAGS``)."""
+    ``decisions`` by name only: no path of this machine), the flags a line can carry (``mjcalc.registry.FLAGS``),
+    and what a game under each records (``games``)."""
     import os
 
     from ..api import rulesets
@@ -40,7 +39,27 @@ def catalogue() -> dict[str, Any]:
             if isinstance(shown.get(key), str):
                 shown[key] = os.path.basename(shown[key])
     flags = [f.to_json() for f in FLAGS]
-    return {"rulesets": found, "flag_defs": flags, "labels": labels()}
+    return {"rulesets": found, "flag_defs": flags, "labels": labels(), "games": games(found)}
+
+
+def games(names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """What a game under each ruleset records, its ``game:`` section under the default options as the engine
+    reads it (``mjcalc.game.game_rules``): winners on one discard at most, the riichi deposit (0: no riichi),
+    the pool of an exhaustive draw for the ready players, nagashi, a false win's preset, the abortive draws,
+    other players' kongs paid apart, the dealer's streak. The page shows what to ask from it."""
+    from ..errors import MjcalcError
+    from ..game import game_rules
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        try:
+            rules = game_rules(name, {})
+        except MjcalcError:
+            continue
+        out[name] = {"winners": rules.most_winners, "riichi": rules.deposit, "ready": rules.ready_pool,
+                     "nagashi": rules.nagashi, "false_win": rules.false_win, "aborts": list(rules.aborts),
+                     "kongs": rules.kongs, "streak": rules.streak}
+    return out
 
 
 def labels() -> dict[str, dict[str, dict[str, str]]]:
@@ -66,6 +85,16 @@ def answer(job: tuple[str, Any]) -> Answer:
     from ..api import RulesetError, score, waits
 
     kind, body = job
+    if kind.startswith("game."):
+        from .game_jobs import answer as game_answer
+
+        try:
+            return game_answer(kind, body)
+        except Exception:  # a bug in mjcalc: its traceback on the server's console, not in the answer
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            return 500, error_text("internal", "internal error in mjcalc (the server's console has the details)")
     try:
         if kind == "score":
             obj = score(body["hand"], body["rules"], body["set"], body["lang"], builtin_only=True)

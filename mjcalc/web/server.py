@@ -189,8 +189,19 @@ def limits() -> Limits:
     return Limits(max_connections=max(64, min(4_096, files - 64)))  # room for the workers' pipes and the page
 
 
-def run(host: str, port: int, open_browser: bool = False, allow_host: list[str] | tuple[str, ...] = ()) -> int:
-    """Serve until Ctrl-C or SIGTERM (both drain: the answers in progress are finished); the exit code."""
+def shared_url(host: str, port: int) -> str | None:
+    """The server's address for the other phones (None on this machine only): the join link of a game started
+    on this machine's own page."""
+    if loopback(host):
+        return None
+    shown = lan_address() if host in WILDCARDS else host
+    return url(shown, port) if shown else None
+
+
+def run(host: str, port: int, open_browser: bool = False, allow_host: list[str] | tuple[str, ...] = (),
+        db: str | None = None) -> int:
+    """Serve until Ctrl-C or SIGTERM (both drain: the answers in progress are finished); the exit code. ``db``:
+    the games' file (None: ``mjcalc game``'s default)."""
     import asyncio
     import signal
 
@@ -207,7 +218,9 @@ def run(host: str, port: int, open_browser: bool = False, allow_host: list[str] 
     print(text, flush=True)
     _more_files()
     quick, slow = workers()
-    server = Server(create_app(workers=quick, waits_workers=slow, hosts=hosts(host, allow_host)), refusal, limits())
+    application = create_app(workers=quick, waits_workers=slow, hosts=hosts(host, allow_host), db=db,
+                             shared=shared_url(host, port))
+    server = Server(application, refusal, limits())
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

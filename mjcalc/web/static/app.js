@@ -101,6 +101,7 @@ const state = {
   options: {},    // name -> value as written on the command line ("on", "none", "2")
   mode: "tile", pick: null, special: [], history: [], winPinned: false,
   seq: 0, timer: 0,
+  view: "calc",   // "calc", or "game" (game.js): the calculator's field and palette then enter a game's hand
 };
 const t = (key) => (T[state.lang] && T[state.lang][key]) || T.en[key] || key;
 const rs = () => state.rulesets[state.rules];
@@ -545,7 +546,8 @@ function drawFlags() {
   const r = rs();
   if (!r) return;
   const reads = new Set(r.flags);
-  const shown = state.flagDefs.filter((def) => reads.has(def.name) && !NOT_TOGGLES.has(def.name));
+  const filled = state.view === "game" ? GAME_FILLED : new Set();  // a game fills these in itself
+  const shown = state.flagDefs.filter((def) => reads.has(def.name) && !NOT_TOGGLES.has(def.name) && !filled.has(def.name));
   // the seats first, the on / off toggles as a grid of chips, then the tiles and counters
   const rank = (def) => (def.kind === "seat" || def.kind === "seats" ? 0 : def.kind === "bool" ? 1 : 2);
   let grid = null;
@@ -819,6 +821,7 @@ function changed(wait) {
   // Typing waits for a pause (debounced); a tap or a toggle is scored at once.
   state.seq++;  // whatever is in flight now answers an older line: it is not drawn
   document.body.dataset.busy = "1";
+  if (state.view === "game") { gamePreviewSoon(wait); return; }  // the hand of a game: what recording it would do
   writeHash();
   clearTimeout(state.timer);
   state.timer = setTimeout(score, wait || 0);
@@ -1109,6 +1112,7 @@ function waitsEl(w, unit) {
 /* ---------------------------------------------------------------- the share link */
 
 function writeHash() {
+  if (state.view === "game" || inGameHash()) return;  // the address is the game's (game.js)
   const p = new URLSearchParams();
   p.set("r", state.rules);
   p.set("h", $("notation").value.trim());
@@ -1170,6 +1174,7 @@ async function start() {
   const defs = data.flag_defs || data.flags;
   state.flagDefs = Array.isArray(defs) && defs.length && defs[0].kind ? defs : FALLBACK_FLAGS;
   state.labels = data.labels || {};
+  state.games = data.games || {};  // what a game under each ruleset records (game.js)
   if (data.default && state.rulesets[data.default]) state.rules = data.default;
   else if (!state.rulesets[state.rules]) state.rules = state.order[0];
   const navLang = (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
@@ -1190,6 +1195,7 @@ async function start() {
       try { localStorage.setItem("mjcalc.lang", state.lang); } catch (e) { /* private mode */ }
       drawAll();
       changed();
+      gameLanguage();
     });
   }
   $("notation").addEventListener("input", () => {
@@ -1214,6 +1220,7 @@ async function start() {
     setTimeout(() => { $("share").textContent = t("share"); }, 1500);
   });
   window.addEventListener("hashchange", () => {
+    if (inGameHash() || state.view === "game") return;  // game.js's
     const before = $("share-link").value;
     if (before === location.href) return;
     if (readHash()) { drawAll(); changed(); }
@@ -1221,6 +1228,7 @@ async function start() {
   $("footer").textContent = "mjcalc";
   drawAll();
   changed();
+  gameInit();
 }
 
 start();
