@@ -372,6 +372,21 @@ def test_a_narrow_terminal(tmp_path: Path, lang: str) -> None:
     assert max(cols(line) for line in r.stdout.splitlines()) <= 80
 
 
+def test_a_winning_line_names_no_ruleset(tmp_path: Path) -> None:
+    """A game's hands are scored under the game's ruleset: a line naming another, or a file, is refused with a
+    caret before the file is read."""
+    db = tmp_path / "g.db"
+    house = tmp_path / "house.yaml"
+    house.write_text("secret: 12345\n", encoding="utf-8")
+    assert cli(db, "new", "g", "--players", "A,B,C,D").exit_code == 0
+    for line in (f"B ron C 123m456p789s111z22z +rules={house}", "B ron C 123m456p789s111z22z ＋规则=riichi"):
+        r = cli(db, "add", "g", line)
+        assert r.exit_code == 2 and "(+rules)" in r.stderr and "12345" not in r.output, r.output
+        assert r.stderr.splitlines()[-1].strip() == "^"
+    r = cli(db, "add", "g", "B ron C 123m456p789s111z22z")
+    assert r.exit_code == 0, r.output
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_next_hand_breaks_between_its_parts(lang: str) -> None:
     """At any width the line ``next: hand 3 · 东3局 1本场 · dealer C · …`` breaks at a ``·``, never inside

@@ -180,8 +180,9 @@ def items_of(scored: ScoredWin) -> list[tuple[str, int]]:
 
 def score_win(rules: HandRules, line: str) -> ScoredWin:
     """Score a winning line (its context filled in by the game). Anything but a win is a MjcalcError: a line that
-    cannot be read (the scorer's own error, with its column), a hand that is no win (the failed conditions), a hand
-    one tile short."""
+    names a ruleset, a line that cannot be read (the scorer's own error, with its column), a hand that is no win
+    (the failed conditions), a hand one tile short."""
+    _names_no_ruleset(line)
     result = score_line(line, rules.request, with_wait_scores=False)
     if result.result == "win":
         return ScoredWin(line, result)
@@ -195,6 +196,24 @@ def score_win(rules: HandRules, line: str) -> ScoredWin:
                           "last", 1)
     failed = "; ".join(str(c.message.get("en", c.id)) for c in result.failed)
     raise MjcalcError("game", f"not a win under {rules.id}: {failed}", 1)
+
+
+_RULES_WORDS: Final = frozenset(word for word, name in ALIASES.items() if name == "rules")
+
+
+def _names_no_ruleset(line: str) -> None:
+    """A game's hands are scored under the game's ruleset: a line naming another (``+rules=…``) is refused before
+    any file it names is read."""
+    if "+" not in line and "＋" not in line:
+        return
+    try:
+        text = normalise(line) if not line.isascii() else line
+    except MjcalcError:
+        return  # the scorer says what cannot be read, before it looks for a ruleset
+    for found in _FLAG.finditer(text):
+        if found.group(1).partition("=")[0].lower() in _RULES_WORDS:
+            raise MjcalcError("context", "a game's hands are scored under the game's own ruleset: its winning lines "
+                              "name none (+rules)", found.start() + 1)
 
 
 def tile_kind(text: str) -> int:

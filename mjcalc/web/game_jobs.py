@@ -187,7 +187,6 @@ def add(body: dict[str, Any]) -> Answer:
         _check_seen(game, body.get("seen"))
         if len(kept.results) >= MAX_RESULTS:
             raise _Answered(400, "limit", f"a game here keeps at most {MAX_RESULTS:,} results")
-        _names_no_ruleset(body["result"])
         try:
             game.add(body["result"])
             store.append(kept, result_to_json(game.results[-1], game.header))
@@ -196,31 +195,6 @@ def add(body: dict[str, Any]) -> Answer:
             raise
     _remember(kept.name, kept.results, game)
     return 201, _sheets(game, kept.name, kept.results, body["langs"])
-
-
-def _names_no_ruleset(result: dict[str, Any]) -> None:
-    """A winning line of a game here names no ruleset (``+rules=``): the game's own is the one its hands are
-    scored by, and a server never reads a file a request names."""
-    import re
-
-    from ..core.context import ALIASES
-    from ..core.normalise import normalise
-    from ..errors import MjcalcError
-
-    words = {word for word, name in ALIASES.items() if name == "rules"}
-    wins = result.get("win")
-    for win in wins if isinstance(wins, list) else ():
-        hand = win.get("hand") if isinstance(win, dict) else None
-        if not isinstance(hand, str) or "+" not in hand and "＋" not in hand:
-            continue
-        try:
-            text = normalise(hand)
-        except MjcalcError:
-            continue  # unreadable: the scorer refuses it before any ruleset is looked for
-        for found in re.finditer(r"\+([^\s+=]*)", text):
-            if found.group(1).lower() in words:
-                raise _Answered(400, "ruleset", "a game's hands are scored under its own ruleset: a winning line "
-                                "here names none (+rules)", found.start() + 1)
 
 
 def _check_hand(game: Any, hand: int) -> None:
@@ -244,7 +218,6 @@ def preview(body: dict[str, Any]) -> Answer:
         kept = _kept(store, body["id"])
     game = _replayed(kept)
     _check_hand(game, body["hand"])
-    _names_no_ruleset(body["result"])
     lang = body["langs"][0]
     game.add(body["result"])
     try:
