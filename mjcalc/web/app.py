@@ -49,8 +49,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_OPTIONS = 64  # entries of "set"
 MAX_NAME = 64  # characters in a ruleset or option name
 MAX_VALUE = 1_000  # characters in an option's value (as batch.readers.MAX_VALUE)
-# A line (or its waits) is cut off after this long. The slowest seen, the waits of a Meihe hand with four
-# wildcards (666777m3333p789s8m +zimo +hui=3p), took 4.3 s on a loaded 2-core machine.
+# A line (or its waits) is cut off after this long: well above the slowest hand known (the waits of a Meihe hand
+# with four wildcards, docs/performance-serve.md), so only a stuck worker meets it.
 LINE_SECONDS = 10.0
 WAITS_NICE = 10  # the waits' lane yields the processors to the scores' (workers.py)
 KEYS = ("hand", "rules", "set", "lang")

@@ -179,7 +179,7 @@ class Pool:
         """Start the workers side by side and wait until each is ready."""
         # The processes start on this (the event loop's) thread, which lives as long as the server: a worker
         # dies with the thread that started it (PR_SET_PDEATHSIG, batch.work._worker_init), and a thread of
-        # anyio's pool is retired after 10 s idle. Only the wait for them to be ready is done in a thread.
+        # anyio's pool is retired when idle. Only the wait for them to be ready is done in a thread.
         started = [Worker(self.context, wait=False, nice=self.nice) for _ in range(self.size)]
 
         def start_all() -> list[Worker]:
