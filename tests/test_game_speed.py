@@ -97,3 +97,45 @@ def test_result_fast_path_as_the_general_one(obj: dict) -> None:  # type: ignore
     general = _Mapping(obj)
     general["win"] = [_Mapping(w) if isinstance(w, dict) else w for w in obj["win"]]
     assert read(obj) == read(general)
+
+
+def test_tile_kinds_from_the_table_as_from_the_text() -> None:
+    from mjcalc.logs.model import _KIND_OF, kind_index, write_tiles
+
+    def by_text(tile: str) -> int:
+        t = "5" + tile[1] if tile[0] == "0" else tile
+        return "mpsz".index(t[1]) * 9 + int(t[0]) - 1
+
+    assert len(_KIND_OF) == 37
+    assert all(kind_index(t) == by_text(t) for t in _KIND_OF)
+    rng = random.Random(34)
+    names = sorted(_KIND_OF)
+    for _ in range(500):
+        tiles = [rng.choice(names) for _ in range(rng.randint(1, 14))]
+        ordered = sorted(tiles, key=lambda t: (by_text(t), 0 if t[0] == "0" else 1))
+        written, digits, suit = [], "", ""
+        for t in ordered:
+            if t[1] != suit and digits:
+                written.append(digits + suit)
+                digits = ""
+            suit, digits = t[1], digits + t[0]
+        assert write_tiles(tiles) == "".join(written) + (digits + suit if digits else "")
+
+
+def test_a_discard_leaves_the_tiles_list_remove_would() -> None:
+    from mjcalc.logs.replay import Tracker
+
+    rng = random.Random(35)
+    kinds = ["1m", "5m", "0m", "9p", "7z"]
+    for _ in range(300):
+        hand = [rng.choice(kinds) for _ in range(13)]
+        tracker = Tracker(0, [list(hand), [], [], []], "<test>")
+        expected = list(hand)
+        for _ in range(10):
+            drawn = rng.choice(kinds)
+            tracker.draw(0, drawn)
+            expected.append(drawn)
+            given = rng.choice([drawn, rng.choice(expected)])
+            tracker.discard(0, given)
+            expected.remove(given)
+            assert sorted(tracker.hands[0]) == sorted(expected)
