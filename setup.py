@@ -64,6 +64,7 @@ COMPILED = [
     "mjcalc/game/sheet.py",
     "mjcalc/game/standing.py",
     "mjcalc/game/game.py",
+    "mjcalc/game/rules.py",
     # game logs: every draw and discard of a log followed (a year of logs is millions of events), then replayed
     "mjcalc/logs/model.py",
     "mjcalc/logs/replay.py",

@@ -193,8 +193,9 @@ def distinct() -> int:
     return len(whole_games()) * len(SUITS) * len(DRAGONS)
 
 
-def timed(argv: list[str], **kwargs: object) -> tuple[float, int]:
-    """A whole process's wall time and max RSS (KiB)."""
+def timed(argv: list[str], **kwargs: object) -> tuple[float, int, float]:
+    """A whole process's wall time, max RSS (KiB) and processor time (user + system: on a shared machine the
+    steadier of the two times)."""
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **kwargs)  # type: ignore[call-overload]
     _, status, usage = os.wait4(proc.pid, 0)
@@ -203,7 +204,7 @@ def timed(argv: list[str], **kwargs: object) -> tuple[float, int]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode not in (0,):
         raise SystemExit(f"{' '.join(argv[:4])} … exit {proc.returncode}: {err[-2000:]}")
-    return seconds, usage.ru_maxrss
+    return seconds, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -224,19 +225,21 @@ def main() -> None:
                     f.write(text)
                 size += len(text.encode())
                 names.append(path)
-            runs: dict[str, list[tuple[float, int]]] = {"parse": [], "import": [], "batch": []}
+            runs: dict[str, list[tuple[float, int, float]]] = {"parse": [], "import": [], "batch": []}
             for _ in range(args.rounds):
                 runs["parse"].append(timed([sys.executable, "-c", PARSE_ONLY, *names]))
                 runs["import"].append(timed([*mjcalc, "game", "import", folder, "--json"]))
                 runs["batch"].append(timed([*mjcalc, "batch", folder, "--format", "jsonl"]))
-            parse = statistics.median(t for t, _ in runs["parse"])
+            parse = statistics.median(t for t, _, _ in runs["parse"])
+            parse_cpu = statistics.median(c for _, _, c in runs["parse"])
             print(f"{count} logs ({size / count / 1024:.0f} KiB each, {size / 2**20:.1f} MiB):")
             for what, results in runs.items():
-                seconds = statistics.median(t for t, _ in results)
-                rss = max(r for _, r in results)
-                ratio = f"  {seconds / parse:4.2f}× the parse" if what != "parse" else ""
+                seconds = statistics.median(t for t, _, _ in results)
+                cpu = statistics.median(c for _, _, c in results)
+                rss = max(r for _, r, _ in results)
+                ratio = f"  {seconds / parse:4.2f}× the parse (CPU {cpu / parse_cpu:4.2f}×)" if what != "parse" else ""
                 rate = f"  {count / seconds:6.0f} games/s" if what != "parse" else ""
-                print(f"  {what:7} {seconds:7.2f} s{ratio}{rate}  max RSS {rss / 1024:6.1f} MiB")
+                print(f"  {what:7} {seconds:7.2f} s, CPU {cpu:6.2f} s{ratio}{rate}  max RSS {rss / 1024:6.1f} MiB")
 
 
 if __name__ == "__main__":

@@ -91,10 +91,14 @@ def header_to_json(header: Header) -> dict[str, Any]:
 
 
 def _player(name: Any, header: Header, what: str) -> int:
+    return _player_of(name, header.players, what)
+
+
+def _player_of(name: Any, players: tuple[str, ...], what: str) -> int:
     try:
-        return header.players.index(name)
+        return players.index(name)
     except ValueError:
-        raise GameError(f"{what}: {name!r} is not one of the players ({', '.join(header.players)})"[:300]) from None
+        raise GameError(f"{what}: {name!r} is not one of the players ({', '.join(players)})"[:300]) from None
 
 
 def _players(names: Any, header: Header, what: str) -> tuple[int, ...]:
@@ -123,21 +127,25 @@ _WIN_KEYS = frozenset(("winner", "from", "hand", "pao", "log"))
 
 
 def _win(obj: Any, header: Header) -> Win:
-    if not isinstance(obj, Mapping):
-        raise GameError('a win is {"winner": "B", "from": "C", "hand": "…"} ("from" left out: self-drawn)')
-    if not _WIN_KEYS.issuperset(obj):
-        unknown = sorted(k for k in obj if k not in _WIN_KEYS)
+    if obj.__class__ is not dict:  # JSON gives a dict: read as one, its look-ups are the dictionary's own
+        if not isinstance(obj, Mapping):
+            raise GameError('a win is {"winner": "B", "from": "C", "hand": "…"} ("from" left out: self-drawn)')
+        obj = dict(obj)
+    win: dict[str, Any] = obj
+    if not _WIN_KEYS.issuperset(win):
+        unknown = sorted(k for k in win if k not in _WIN_KEYS)
         raise GameError(f"unknown key {unknown[0]!r} in a win; it has winner, from, hand, pao")
-    hand = obj.get("hand")
+    hand = win.get("hand")
     if hand.__class__ is not str or not hand or hand.isspace():
         raise GameError("a win gives its winning hand as a line of notation: \"hand\": \"…\"")
-    log = obj.get("log")
+    log = win.get("log")
     if log is not None and not isinstance(log, Mapping):
         raise GameError("a win's log is an object: {\"han\": 3, \"fu\": 40, \"points\": 5200}")
-    discarder, pao = obj.get("from"), obj.get("pao")
-    return Win(_player(obj.get("winner"), header, "winner"),
-               None if discarder is None else _player(discarder, header, "from"), hand,
-               None if pao is None else _player(pao, header, "pao"), None if log is None else dict(log))
+    players = header.players
+    discarder, pao = win.get("from"), win.get("pao")
+    return Win(_player_of(win.get("winner"), players, "winner"),
+               None if discarder is None else _player_of(discarder, players, "from"), hand,
+               None if pao is None else _player_of(pao, players, "pao"), None if log is None else dict(log))
 
 
 _KEYS = frozenset((*_RESULT_KEYS, *_EXTRA_KEYS))
@@ -152,10 +160,13 @@ def result_from_json(obj: Any, header: Header) -> Result:
         unknown = [k for k in obj if k not in _KEYS]
         raise GameError(f"unknown key {unknown[0]!r} in a result; a result has one of win, draw, abort, penalty, "
                         "and riichi, kongs, hui"[:300])
-    if len(obj) == 1 and "win" in obj:  # the usual result, read straight
-        wins = obj["win"]
-        if wins.__class__ is list and len(wins) == 1:
-            return WinResult((_win(wins[0], header),))
+    if obj.__class__ is dict:  # the usual results, read straight: one win, or one win with riichi
+        usual: dict[str, Any] = obj
+        size = len(usual)
+        wins = usual.get("win")
+        if wins.__class__ is list and len(wins) == 1 and (size == 1 or size == 2 and "riichi" in usual):
+            riichi = _players(usual.get("riichi"), header, "riichi")  # read first, as below: the same error first
+            return WinResult((_win(wins[0], header),), riichi)
     kinds = [k for k in _RESULT_KEYS if k in obj]
     if len(kinds) != 1:
         raise GameError("a result is one of win, draw, abort or penalty" +

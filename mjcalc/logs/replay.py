@@ -83,10 +83,14 @@ class Tracker:
     def discard(self, player: int, tile: str, riichi: bool = False) -> None:
         if self.pending is not None:
             self._settle()
-        try:
-            self.hands[player].remove(tile)
-        except ValueError:
-            raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles") from None
+        held = self.hands[player]
+        if held and held[-1] == tile:  # the tile just drawn, the last held (the order of a hand's tiles is not kept)
+            held.pop()
+        else:
+            try:
+                held.remove(tile)
+            except ValueError:
+                raise self.fail(f"player {player} gives up {tile}, which is not in their concealed tiles") from None
         if riichi:
             if player in self.riichi:
                 raise self.fail(f"player {player} declares riichi twice")
