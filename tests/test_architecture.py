@@ -133,12 +133,10 @@ def test_the_game_and_its_logs_name_no_ruleset() -> None:
     assert not found, "a ruleset named in the game, its logs or their commands:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("package", sorted({p.parent for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts
-                                            and "logs" not in p.relative_to(PACKAGE).parts}),
+@pytest.mark.parametrize("package", sorted({p.parent for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts}),
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_two_private_helpers_of_a_package_share_a_name(package: Path) -> None:
-    """A private function or class is found by its name in its package: one of each name (mjcalc/logs, kept as it
-    was written, aside)."""
+    """A private function or class is found by its name in its package: one of each name."""
     twice = _private_names_twice(package)
     assert not twice, twice
 

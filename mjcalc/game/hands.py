@@ -215,10 +215,13 @@ def _names_no_ruleset(line: str) -> None:
         text = normalise(line) if not line.isascii() else line
     except MjcalcError:
         return  # the scorer says what cannot be read, before it looks for a ruleset
-    for found in _FLAG.finditer(text):
-        if found.group(1).partition("=")[0].lower() in _RULES_WORDS:
+    column = 0
+    for piece in text.split("+"):
+        if column and piece and not piece[0].isspace() and piece.split(None, 1)[0].partition("=")[0].lower() in \
+                _RULES_WORDS:
             raise MjcalcError("context", "a game's hands are scored under the game's own ruleset: its winning lines "
-                              "name none (+rules)", found.start() + 1)
+                              "name none (+rules)", column)
+        column += len(piece) + 1
 
 
 def tile_kind(text: str) -> int:

@@ -99,7 +99,7 @@ def _win_tiles(won: WinEntry, seats: list[_Seat], entry: HandEntry, winner_from:
     if win_red:
         reds.remove(win)
     seat = seats[won.winner]
-    seat.dealt = sorted(_codes(concealed, reds), key=_order)
+    seat.dealt = sorted(_codes(concealed, reds), key=_code_order)
     for m in hand.melds:
         tiles = _codes(list(m.held), list(m.reds))
         if m.kind == "concealed_kong":
@@ -146,7 +146,7 @@ def _indicators(line: str, flag: str, value: object) -> list[int]:
     return out if len(out) == len(kinds) else [code(k) for k in kinds]
 
 
-def _order(c: int) -> tuple[int, int]:
+def _code_order(c: int) -> tuple[int, int]:
     """Codes in the order of their tiles, a red five among the fives (51 is 5m)."""
     return (c - 50, 5) if c >= 51 else divmod(c, 10)
 
@@ -223,7 +223,7 @@ def tenhou_json(header: Header, results: list[Result], sheet: Sheet, title: str 
         if entry.result in ("redeal", "penalty"):
             extra.append({"before": len(log), "result": result_to_json(result, header)})
             continue
-        log.append(_hand(entry, result, hands))
+        log.append(_exported_hand(entry, result, hands))
     out: dict[str, Any] = {"title": [title, ""], "name": list(header.players), "rule": rule, "log": log}
     final = sheet.final
     if final.ended:
@@ -240,7 +240,7 @@ def _is_riichi(header: Header) -> bool:
     return bool(game_rules(header.rules, header.options).deposit)
 
 
-def _hand(entry: HandEntry, result: Result, hands: list[dict[str, Any]]) -> list[Any]:
+def _exported_hand(entry: HandEntry, result: Result, hands: list[dict[str, Any]]) -> list[Any]:
     seats = [_Seat() for _ in range(4)]
     kyoku = (entry.round_number - 1) * 4 + entry.dealer
     dora: list[int] = []

@@ -45,7 +45,7 @@ def tile_of_index(index: int, red: bool = False) -> str:
     return f"{0 if red and number == 5 else number}{suit}"
 
 
-def _order(tile: str) -> int:
+def _tile_order(tile: str) -> int:
     """The order tiles are written in: by kind, a red five before the plain one."""
     return kind_index(tile) * 2 + (0 if tile[0] == "0" else 1)
 
@@ -55,7 +55,7 @@ def write_tiles(tiles: list[str] | tuple[str, ...]) -> str:
     out: list[str] = []
     digits = ""
     suit = ""
-    for tile in sorted(tiles, key=_order):
+    for tile in sorted(tiles, key=_tile_order):
         if tile[1] != suit and digits:
             out.append(digits + suit)
             digits = ""

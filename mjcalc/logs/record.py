@@ -48,7 +48,7 @@ def win_line(hand: Hand, win: Win, context: bool = True) -> str:
     return " ".join(parts + flags)
 
 
-def _names(game: Game) -> list[str]:
+def _player_names(game: Game) -> list[str]:
     """The players' names, made unique (a log may name two players alike, or leave a name empty)."""
     names: list[str] = []
     for seat, name in enumerate(game.players):
@@ -94,7 +94,7 @@ def game_record(game: Game, rules: str) -> list[dict[str, Any]]:
         first = game.hands[0]
         raise LogError(f"{game.source}: the log starts at {first.label} with scores {first.scores}, not at the "
                        f"game's start: a game record needs the whole game")
-    names = _names(game)
+    names = _player_names(game)
     settings: dict[str, Any] = {}
     if game.rules.length != "hanchan":
         settings["length"] = game.rules.length

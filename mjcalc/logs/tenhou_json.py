@@ -29,7 +29,7 @@ _POINTS = re.compile(r"(?:(\d+)符)?(?:(\d+)飜)?(満貫|跳満|倍満|三倍満
 _YAKU = re.compile(r"(.+)\((\d+)飜\)|(.+)\(役満\)|(.+)\((\d+)倍役満\)")
 
 
-class _Reader:
+class _JsonReader:
     def __init__(self, source: str) -> None:
         self.source = source
 
@@ -89,7 +89,7 @@ class _Reader:
         return Meld("ankan", tiles, who)
 
 
-def _rules(reader: _Reader, rule: Any, names: list[Any]) -> Rules:
+def _json_rules(reader: _JsonReader, rule: Any, names: list[Any]) -> Rules:
     if rule is None:
         rule = {}
     if not isinstance(rule, dict):
@@ -109,7 +109,7 @@ def _rules(reader: _Reader, rule: Any, names: list[Any]) -> Rules:
 
 def read_json(text: str, source: str = "<log>") -> Game:
     """A whole tenhou.net/6 log as text."""
-    reader = _Reader(source)
+    reader = _JsonReader(source)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -120,7 +120,7 @@ def read_json(text: str, source: str = "<log>") -> Game:
     if not isinstance(data, dict) or "log" not in data:
         raise LogError(f"{source}: not a tenhou.net/6 log: no \"log\" in the top-level object")
     names = reader.list(data.get("name", ["", "", "", ""]), "name")
-    rules = _rules(reader, data.get("rule"), names)
+    rules = _json_rules(reader, data.get("rule"), names)
     players = [str(n) for n in names] + [""] * (4 - len(names))
     ours = _extension(reader, data.get("mjcalc"))
     infos = ours.get("hands", [])
@@ -153,7 +153,7 @@ def read_json(text: str, source: str = "<log>") -> Game:
     return game
 
 
-def _extension(reader: _Reader, value: Any) -> dict[str, Any]:
+def _extension(reader: _JsonReader, value: Any) -> dict[str, Any]:
     """mjcalc's own key of a log it wrote (mjcalc.logs.export): what Tenhou's format has no place for."""
     if value is None:
         return {}
@@ -165,7 +165,7 @@ def _extension(reader: _Reader, value: Any) -> dict[str, Any]:
     return value
 
 
-def _players_of(reader: _Reader, info: dict[str, Any] | None, key: str, path: str) -> list[int] | None:
+def _players_of(reader: _JsonReader, info: dict[str, Any] | None, key: str, path: str) -> list[int] | None:
     if info is None or key not in info:
         return None
     found = reader.list(info[key], f"{path}.{key}")
@@ -175,7 +175,7 @@ def _players_of(reader: _Reader, info: dict[str, Any] | None, key: str, path: st
     return out
 
 
-def _hand(reader: _Reader, entry: Any, path: str, info: dict[str, Any] | None = None) -> Hand:
+def _hand(reader: _JsonReader, entry: Any, path: str, info: dict[str, Any] | None = None) -> Hand:
     entry = reader.list(entry, path, 17)
     head = reader.list(entry[0], f"{path}[0]", 3)
     kyoku, honba, sticks = (reader.number(x, f"{path}[0][{j}]") for j, x in enumerate(head))
@@ -231,7 +231,7 @@ def _code(item: Any) -> Any:
     return item
 
 
-def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], dealer: int, path: str,
+def _steps_in_order(reader: _JsonReader, takes: list[list[Any]], gives: list[list[Any]], dealer: int, path: str,
            calls: list[dict[int, Meld]], apply: Callable[[int], None] | None = None) -> tuple[list[Step], int]:
     """The one order of the seats' takes and gives the hand can have had. A call names the discarder and the tile,
     but not which of two such discards it took (a player may pass a tile and call the next copy): each discard a
@@ -320,7 +320,7 @@ def _order(reader: _Reader, takes: list[list[Any]], gives: list[list[Any]], deal
     raise reader.fail(path, "the seats' draws, calls and discards fit no order of play")
 
 
-def _tiles(reader: _Reader, codes: list[Any], path: str) -> list[str]:
+def _tiles(reader: _JsonReader, codes: list[Any], path: str) -> list[str]:
     """Tile codes in notation; a LogError naming the entry (``path[j]``) of one that is no tile."""
     names = CODE_NAMES
     out = []
@@ -332,14 +332,14 @@ def _tiles(reader: _Reader, codes: list[Any], path: str) -> list[str]:
     return out
 
 
-def _name(reader: _Reader, code: Any, path: str) -> str:
+def _name(reader: _JsonReader, code: Any, path: str) -> str:
     """A tile code's notation (a LogError naming ``path`` for a number that is no tile)."""
     if code.__class__ is int and 0 <= code < len(CODE_NAMES) and CODE_NAMES[code]:
         return CODE_NAMES[code]
     return reader.tile(code, path)
 
 
-def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
+def _replay(reader: _JsonReader, tracker: Tracker, hand: Hand, takes: list[list[Any]], gives: list[list[Any]],
             path: str) -> None:
     calls: list[dict[int, Meld]] = [{}, {}, {}, {}]  # each seat's calls by their place among its tiles taken
     for q in range(4):
@@ -380,12 +380,12 @@ def _replay(reader: _Reader, tracker: Tracker, hand: Hand, takes: list[list[Any]
             tracker.discard(p, drawn[0] if code == TSUMOGIRI else reader.tile(code, where()), code != item)
             drawn[0] = ""
 
-    steps, applied = _order(reader, takes, gives, hand.dealer, path, calls, apply)
+    steps, applied = _steps_in_order(reader, takes, gives, hand.dealer, path, calls, apply)
     for step in steps[applied:]:
         apply(step)
 
 
-def _points(reader: _Reader, text: str, tsumo: bool, path: str) -> tuple[int | None, int, str | None]:
+def _points(reader: _JsonReader, text: str, tsumo: bool, path: str) -> tuple[int | None, int, str | None]:
     m = _POINTS.search(text)
     if not m:
         raise reader.fail(path, f"{text!r}: no points")
@@ -398,7 +398,7 @@ def _points(reader: _Reader, text: str, tsumo: bool, path: str) -> tuple[int | N
     return (int(fu) if fu else None), points, limit
 
 
-def _result(reader: _Reader, tracker: Tracker, hand: Hand, result: list[Any], dora: list[str], ura: list[str],
+def _result(reader: _JsonReader, tracker: Tracker, hand: Hand, result: list[Any], dora: list[str], ura: list[str],
             path: str) -> None:
     name = result[0]
     if name == "和了":
@@ -427,8 +427,8 @@ def _result(reader: _Reader, tracker: Tracker, hand: Hand, result: list[Any], do
             score = LogScore(han=sum(h for _, h in yaku), fu=fu, points=points, limit=limit, yaku=yaku)
             if score.yakuman:
                 score.fu = None
-            hand.wins.append(_win(reader, tracker, hand, who, None if tsumo else from_who, None if pao == who else pao,
-                                  score, changes, dora, ura, f"{path}[{k + 1}]"))
+            hand.wins.append(_json_win(reader, tracker, hand, who, None if tsumo else from_who,
+                                       None if pao == who else pao, score, changes, dora, ura, f"{path}[{k + 1}]"))
         return
     changes = [0, 0, 0, 0]
     if len(result) > 1:
@@ -453,7 +453,7 @@ def _result(reader: _Reader, tracker: Tracker, hand: Hand, result: list[Any], do
         raise reader.fail(f"{path}[0]", f"unknown result {name!r}")
 
 
-def _win(reader: _Reader, tracker: Tracker, hand: Hand, who: int, from_who: int | None, pao: int | None,
+def _json_win(reader: _JsonReader, tracker: Tracker, hand: Hand, who: int, from_who: int | None, pao: int | None,
          score: LogScore, changes: list[int], dora: list[str], ura: list[str], path: str) -> Win:
     tracker.where = f"{reader.source}: {path}"
     facts = tracker.win_situation(who, from_who)
@@ -473,7 +473,7 @@ FLAG_FACTS = {"wriichi": "double_riichi", "ippatsu": "ippatsu", "gang": "rinshan
               "tian": "tenhou", "di": "chiihou"}
 
 
-def _results_only(reader: _Reader, hand: Hand, start: list[list[str]], takes: list[list[Any]],
+def _results_only(reader: _JsonReader, hand: Hand, start: list[list[str]], takes: list[list[Any]],
                   gives: list[list[Any]], result: Any, dora: list[str], ura: list[str], path: str,
                   info: dict[str, Any] | None) -> Hand:
     """A hand written with its start and result only (mjcalc.logs.export, or another tool): each winner's tiles
@@ -571,7 +571,7 @@ def _results_only(reader: _Reader, hand: Hand, start: list[list[str]], takes: li
     return hand
 
 
-def _score(reader: _Reader, detail: list[Any], tsumo: bool, where: str) -> LogScore:
+def _score(reader: _JsonReader, detail: list[Any], tsumo: bool, where: str) -> LogScore:
     """A win's points string and yaku, as the log writes them."""
     fu, points, limit = _points(reader, str(detail[3]), tsumo, f"{where}[3]")
     yaku: list[tuple[int, int]] = []

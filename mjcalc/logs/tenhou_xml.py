@@ -19,7 +19,7 @@ LIMITS = ("", "満貫", "跳満", "倍満", "三倍満", "役満")
 _HUMAN, _NO_RED, _NO_KUITAN, _HANCHAN, _SANMA = 0x01, 0x02, 0x04, 0x08, 0x10
 
 
-def _names(red: bool) -> list[str]:
+def _tile_names(red: bool) -> list[str]:
     """Each of Tenhou's 136 tile numbers in notation (a red five as 0 when the lobby plays red fives)."""
     out = []
     for number in range(136):
@@ -29,13 +29,13 @@ def _names(red: bool) -> list[str]:
     return out
 
 
-NAMES = {True: _names(True), False: _names(False)}
+NAMES = {True: _tile_names(True), False: _tile_names(False)}
 # Every draw and discard element's tag (T0 … G135) → (a draw, the player, the tile), red fives or not.
 MOVES = {red: {f"{letter}{n}": (letter in _DRAW, (_DRAW + _DISCARD).index(letter) % 4, NAMES[red][n])
                for letter in _DRAW + _DISCARD for n in range(136)} for red in (True, False)}
 
 
-class _Reader:
+class _XmlReader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.number = 0  # the element being read (0: the log as a whole)
@@ -108,7 +108,7 @@ class _Reader:
         return Meld("daiminkan", tiles, who, from_who, self.tile(number))
 
 
-def _rules(reader: _Reader, el: ET.Element) -> Rules:
+def _xml_rules(reader: _XmlReader, el: ET.Element) -> Rules:
     bits = reader.ints(el, "type")
     if not bits:
         raise reader.fail("<GO> has no type")
@@ -122,7 +122,7 @@ def _rules(reader: _Reader, el: ET.Element) -> Rules:
 
 def read_xml(text: str, source: str = "<log>") -> Game:
     """A whole mjlog as text (gunzip it first: ``read_log`` does)."""
-    reader = _Reader(source)
+    reader = _XmlReader(source)
     try:
         return _read_xml(reader, text, source)
     except LogError:
@@ -131,7 +131,7 @@ def read_xml(text: str, source: str = "<log>") -> Game:
         raise reader.fail(f"an element that cannot be read ({type(exc).__name__}: {exc})") from None
 
 
-def _read_xml(reader: _Reader, text: str, source: str) -> Game:
+def _read_xml(reader: _XmlReader, text: str, source: str) -> Game:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as e:
@@ -174,7 +174,7 @@ def _read_xml(reader: _Reader, text: str, source: str) -> Game:
         if move is not None:
             raise reader.fail("a draw or discard before the first INIT")
         if tag == "GO":
-            rules = _rules(reader, el)
+            rules = _xml_rules(reader, el)
             reader.red = rules.red_fives
             reader.names = NAMES[rules.red_fives]
             moves = MOVES[rules.red_fives]
@@ -234,7 +234,7 @@ def _read_xml(reader: _Reader, text: str, source: str) -> Game:
         elif tag == "AGARI":
             if hand is None or tracker is None:
                 raise reader.fail("a win before the first INIT")
-            hand.wins.append(_win(reader, el, hand, tracker))
+            hand.wins.append(_xml_win(reader, el, hand, tracker))
             hand.riichi = list(tracker.riichi)
             ended = _owari(reader, el, game)
         elif tag == "RYUUKYOKU":
@@ -259,7 +259,7 @@ def _read_xml(reader: _Reader, text: str, source: str) -> Game:
     return game
 
 
-def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
+def _xml_win(reader: _XmlReader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
     who = reader.ints(el, "who")[0]
     from_who = reader.ints(el, "fromWho")[0]
     tsumo = who == from_who
@@ -301,7 +301,7 @@ def _win(reader: _Reader, el: ET.Element, hand: Hand, tracker: Tracker) -> Win:
                log=score, changes=[sc[2 * p + 1] * 100 for p in range(4)], **facts)
 
 
-def _draw(reader: _Reader, el: ET.Element, tracker: Tracker) -> Draw:
+def _draw(reader: _XmlReader, el: ET.Element, tracker: Tracker) -> Draw:
     kind = el.get("type", "")
     sc = reader.ints(el, "sc")
     if len(sc) != 8:
@@ -323,7 +323,7 @@ def _draw(reader: _Reader, el: ET.Element, tracker: Tracker) -> Draw:
     return Draw("exhaustive", ready=shown, changes=changes)
 
 
-def _owari(reader: _Reader, el: ET.Element, game: Game) -> bool:
+def _owari(reader: _XmlReader, el: ET.Element, game: Game) -> bool:
     text = el.get("owari")
     if text is None:
         return False
