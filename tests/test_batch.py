@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
 
 import pytest
 from riichi_situations import generate
@@ -17,6 +18,8 @@ from mjcalc.batch.work import CHUNK
 from mjcalc.batch.writers import ENCODERS, render_jsonl
 from mjcalc.cli import app
 from mjcalc.engine import Request
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"  # wherever pytest is run from
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
@@ -179,7 +182,7 @@ def test_stdin(tmp_path) -> None:
      ("meihe.txt", ["--rules", "meihe"], 0), ("riichi.txt", ["--rules", "riichi"], 0)],
 )
 def test_examples_run(name: str, args: list[str], code: int) -> None:
-    r = runner.invoke(app, ["batch", f"examples/{name}", *args], env=ENV)
+    r = runner.invoke(app, ["batch", str(EXAMPLES / name), *args], env=ENV)
     assert r.exit_code == code, (name, r.output)
     assert "Traceback" not in r.output
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -15,6 +16,8 @@ from mjcalc.core.readings.shanten import shanten
 from mjcalc.engine import score_line
 from mjcalc.homework.answer import parse_answer
 from mjcalc.homework.compare import compare
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"  # wherever pytest is run from
 
 runner = CliRunner()
 ENV = {"MJCALC_CONFIG": "/nonexistent/mjcalc.yaml"}
@@ -101,7 +104,7 @@ def test_bad_answers_are_reported(text: str) -> None:
 @pytest.mark.parametrize(("name", "rules"), [("changchun", "changchun"), ("changchun-mil", "changchun-mil"),
                                              ("jilin", "jilin"), ("meihe", "meihe"), ("riichi", "riichi")])
 def test_check_examples_run(name: str, rules: str) -> None:
-    r = runner.invoke(app, ["check", f"examples/{name}-homework.txt", "--rules", rules], env=ENV)
+    r = runner.invoke(app, ["check", str(EXAMPLES / f"{name}-homework.txt"), "--rules", rules], env=ENV)
     assert r.exit_code in (0, 1), r.output
     assert "✓" in r.stdout and "could not be checked" not in r.stderr
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from mjcalc.cli import app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"  # wherever pytest is run from
 
 runner = CliRunner()
 QUICK = "123m456p789s111z22z +zimo +seat=E"
@@ -268,9 +271,9 @@ def test_rules_show_writes_values_as_a_reader_does_and_fits_the_terminal(name: s
 
 
 def test_bad_cli_values_are_option_problems_exit_3() -> None:
-    for args in (["score", QUICK, "--lang", "fr"], ["batch", "examples/changchun.txt", "--format", "xml"],
-                 ["batch", "examples/changchun.txt", "--jobs", "0"],
-                 ["batch", "examples/changchun.txt", "--input-format", "xml"]):
+    for args in (["score", QUICK, "--lang", "fr"], ["batch", str(EXAMPLES / "changchun.txt"), "--format", "xml"],
+                 ["batch", str(EXAMPLES / "changchun.txt"), "--jobs", "0"],
+                 ["batch", str(EXAMPLES / "changchun.txt"), "--input-format", "xml"]):
         r = run(*args)
         assert r.exit_code == 3, (args, r.output)
 
