@@ -59,6 +59,7 @@ COMPILED = [
     "mjcalc/hooks/riichi.py",
     # a replay of many games: each result read, applied and written (its hand scored by the modules above)
     "mjcalc/game/hands.py",
+    "mjcalc/game/model.py",
     "mjcalc/game/records.py",
     "mjcalc/game/replay.py",
     "mjcalc/game/sheet.py",

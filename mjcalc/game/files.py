@@ -14,7 +14,7 @@ from typing import BinaryIO, TextIO
 
 from .game import Game
 from .hands import EXIT_BAD_INPUT
-from .model import GameError
+from .errors import GameError
 from .text import GAME
 
 

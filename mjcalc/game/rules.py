@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .hands import HandRules, MjcalcError, hand_rules, loaded_ruleset, remember
-from .model import GameError
+from .errors import GameError
 
 
 class Grade:

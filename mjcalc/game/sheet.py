@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .hands import FRAGMENT, ScoredWin, json_bytes
-from .model import GameError
+from .errors import GameError
 
 WINDS = ("E", "S", "W", "N")
 _SEATS = [[WINDS[(p - dealer) % 4] for p in range(4)] for dealer in range(4)]  # each player's wind, by dealer

@@ -110,7 +110,7 @@ class Kept:
         """The game replayed from its results (mjcalc.game.Game); a kept result that no longer applies (a ruleset
         file changed since) is in its ``errors``, with the result's position, and the rest still replayed."""
         from .game import Game  # the engine only when a game is replayed: `game list` reads without it
-        from .model import GameError
+        from .errors import GameError
         from .records import header_from_json
 
         game = Game(header_from_json(self.header))
