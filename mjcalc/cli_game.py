@@ -56,13 +56,29 @@ def _sheet_json(sheet: Any, lang: str, pretty: bool = True) -> str:
     return sheet.json_bytes().decode("utf-8")
 
 
-def _kept(store: Any, name: str) -> Any:
+def _read(db: str | None, name: str | None) -> tuple[Any, str]:
+    """The game ``name`` as kept (None: every game kept, a list), read in one snapshot, and the file's path; exit
+    with the message when the file or the game is not there."""
+    from .errors import MjcalcError
+
+    store = _store(db, create=False)
+    try:
+        with store.read():
+            return (store.all() if name is None else store.get(name)), store.path
+    except MjcalcError as exc:
+        _fail(exc)
+    finally:
+        store.close()
+
+
+def _write_text(path: str, text: str) -> None:
     from .errors import MjcalcError
 
     try:
-        return store.get(name)
-    except MjcalcError as exc:
-        _fail(exc)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        _fail(MjcalcError("option", Msg("cannot write {path}: {reason}", path=path, reason=exc.strerror or str(exc))))
 
 
 def _replayed(kept: Any) -> Any:
@@ -284,17 +300,9 @@ def show_cmd(
     db: str | None = DbOpt,
     lang: str | None = LangOpt,
 ) -> None:
-    from .errors import MjcalcError
 
     chosen = _setup(lang)
-    store = _store(db, create=False)
-    try:
-        with store.read():
-            kept = store.get(name)
-    except MjcalcError as exc:
-        _fail(exc)
-    finally:
-        store.close()
+    kept, _ = _read(db, name)
     game = _replayed(kept)
     sheet = game.sheet()
     if svg:
@@ -308,14 +316,9 @@ def show_cmd(
 
 
 def _write_svg(path: str, name: str, sheet: Any, lang: str) -> None:
-    from .errors import MjcalcError
     from .game.chart import sheet_svg
 
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(sheet_svg(name, sheet, lang))
-    except OSError as exc:
-        _fail(MjcalcError("option", Msg("cannot write {path}: {reason}", path=path, reason=exc.strerror or str(exc))))
+    _write_text(path, sheet_svg(name, sheet, lang))
 
 
 @game_app.command("list", help=N_("The games kept: name, ruleset, players, hands played, where each stands."))
@@ -324,17 +327,9 @@ def list_cmd(
     json_out: bool = typer.Option(False, "--json", help=N_("Print the list as JSON.")),
     lang: str | None = LangOpt,
 ) -> None:
-    from .errors import MjcalcError
 
     chosen = _setup(lang)
-    store = _store(db, create=False)
-    try:
-        with store.read():
-            kept = store.all()
-    except MjcalcError as exc:
-        _fail(exc)
-    finally:
-        store.close()
+    kept, path = _read(db, None)
     rows = []
     games, code = _each_replayed(kept, chosen)
     for k, game in games:
@@ -350,7 +345,7 @@ def list_cmd(
     from .output.fit import wrap
 
     if not rows:
-        _say(tr("no game kept in {path}", chosen).format(path=store.path))
+        _say(tr("no game kept in {path}", chosen).format(path=path))
         raise typer.Exit(code)
     width = _width()
     for r in rows:
@@ -377,14 +372,7 @@ def export_cmd(
     chosen = _setup(lang)
     if fmt not in ("text", "jsonl", "csv", "tenhou-json"):
         _fail(MjcalcError("option", Msg("--format is text, jsonl, csv or tenhou-json, not '{value}'", value=fmt)))
-    store = _store(db, create=False)
-    try:
-        with store.read():
-            kept = store.get(name)
-    except MjcalcError as exc:
-        _fail(exc)
-    finally:
-        store.close()
+    kept, _ = _read(db, name)
     game = _replayed(kept)
     if fmt == "text":
         data = game.to_text()
@@ -406,11 +394,7 @@ def export_cmd(
     if output in (None, "-"):
         sys.stdout.write(data)
         return
-    try:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(data)
-    except OSError as exc:
-        _fail(MjcalcError("option", Msg("cannot write {path}: {reason}", path=output, reason=exc.strerror or str(exc))))
+    _write_text(output, data)
 
 
 @game_app.command("players", help=N_("Each player's total over every game kept, by ruleset; the grade where the "
@@ -420,17 +404,9 @@ def players_cmd(
     json_out: bool = typer.Option(False, "--json", help=N_("Print the totals as JSON.")),
     lang: str | None = LangOpt,
 ) -> None:
-    from .errors import MjcalcError
 
     chosen = _setup(lang)
-    store = _store(db, create=False)
-    try:
-        with store.read():
-            kept = store.all()
-    except MjcalcError as exc:
-        _fail(exc)
-    finally:
-        store.close()
+    kept, path = _read(db, None)
     totals: dict[tuple[str, str], dict[str, Any]] = {}
     ladders: dict[str, Any] = {}
     games, code = _each_replayed(kept, chosen)
@@ -453,7 +429,7 @@ def players_cmd(
         _say(json.dumps(rows, ensure_ascii=False, indent=2))
         raise typer.Exit(code)
     if not rows:
-        _say(tr("no game kept in {path}", chosen).format(path=store.path))
+        _say(tr("no game kept in {path}", chosen).format(path=path))
         raise typer.Exit(code)
     from .output.fit import cols, wrap
 
