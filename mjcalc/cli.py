@@ -424,13 +424,11 @@ def _dask_batch(files: list[str], scheduler: str, rules: str | None, set_: list[
     gc.enable()  # off for start-up (mjcalc.__main__)
     from importlib.util import find_spec
 
+    from .batch.dask import NO_DASK, OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
     from .batch.readers import INPUT_FORMATS
 
     if find_spec("distributed") is None:
-        _fail(MjcalcError("option", "--dask needs Dask, which is not installed: pip install 'mjcalc[dask]' "
-                                    "(on this machine and on every worker)"))
-    from .batch.dask import OUTPUT_FORMATS, PARTITION_BYTES, parse_size, run
-
+        _fail(MjcalcError("option", NO_DASK))
     if output_format not in OUTPUT_FORMATS:
         _fail(MjcalcError("option", f"--dask writes files of JSON Lines or CSV: --format jsonl or csv, not "
                                     f"'{output_format}'"))

@@ -209,3 +209,24 @@ def test_the_batch_docs_dask_bag_recipe(tmp_path: Path) -> None:
         assert by_file[str(f)] == _single(f)
     wins = bag.filter(lambda r: r["result"] == "win").pluck("points").count().compute(scheduler="sync")
     assert wins == sum(r["result"] == "win" for f in (files[0], files[1]) for r in _single(f))
+
+
+def test_game_logs_on_a_local_cluster_are_the_single_process_records(tmp_path: Path) -> None:
+    """``batch LOG… --dask local``: the logs' records, one file a group, each record that of a plain batch of the
+    same logs (the file named by its absolute path, as the workers read it)."""
+    pytest.importorskip("distributed")
+    logs = sorted(str(p) for p in (ROOT / "tests" / "data" / "tenhou").glob("*.json"))
+    env = {**os.environ, **ENV, "PYTHONPATH": str(ROOT)}
+    plain = subprocess.run([sys.executable, "-m", "mjcalc", "batch", *logs, "--format", "jsonl"],
+                           env=env, capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0, plain.stderr
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "mjcalc", "batch", *logs, "--dask", "local", "--format", "jsonl",
+                        "-o", str(out)], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stderr and "on local" in p.stderr
+    got = [json.loads(line) for f in sorted(out.iterdir()) for line in f.read_text(encoding="utf-8").splitlines()]
+    expected = [json.loads(line) for line in plain.stdout.splitlines()]
+    for record in expected:
+        record["file"] = os.path.abspath(record["file"])
+    assert got == expected and len(got) > 50

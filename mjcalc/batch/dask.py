@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -37,6 +38,7 @@ from .writers import CSV_COLUMNS, RENDERERS, _csv_row
 PARTITION_BYTES = 8 << 20  # a partition: about 150,000 hand lines, a minute or so of one core
 OUTPUT_FORMATS = ("jsonl", "csv")
 INSTALL_HINT = "pip install 'mjcalc[dask]' (dask and distributed), on this machine and on every worker"
+NO_DASK = "--dask needs Dask, which is not installed: " + INSTALL_HINT
 
 
 @dataclass
@@ -235,9 +237,9 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
     worker process a core here), one output file a partition in ``out_dir``. The summary of every record
     written, and a message for each partition that failed or fell short."""
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import as_completed
     except ImportError:
-        raise MjcalcError("option", f"--dask needs Dask: {INSTALL_HINT}") from None
+        raise MjcalcError("option", NO_DASK) from None
 
     files = expand(patterns)  # a wrong name stops here, before a cluster is started
 
@@ -245,30 +247,11 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
         problem = file_problem(os.path.abspath(name), detect_format(name, input_format))
         if problem is not None:
             raise MjcalcError("record", f"{name}: {problem}")
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-    except OSError as exc:
-        raise MjcalcError("option", f"cannot write {out_dir}: {exc.strerror or exc}") from None
     summary = Summary()
     failures: list[str] = []
     start = time.perf_counter()
-    cluster = None
-    scratch = tempfile.TemporaryDirectory(prefix="mjcalc-dask-")  # the local workers' own files, removed after
     try:
-        if scheduler == "local":
-            # Only distributed's critical logs reach the terminal: a partition that fails is reported below in
-            # mjcalc's own words, and a busy machine makes a worker log a missed heartbeat as an error, traceback
-            # and all, though the work goes on and every record is still written.
-            cluster = LocalCluster(n_workers=usable_cpus(), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.CRITICAL,
-                                   local_directory=scratch.name)
-            client = Client(cluster)
-        else:
-            try:
-                client = Client(scheduler, timeout="20s")
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise MjcalcError("option", f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        with client:
+        with dask_client(scheduler, out_dir) as client:
             tasks = {}
             for partition in partitions(files, input_format, output_format, size):
                 future = client.submit(score_partition, partition, base, output_format, os.path.abspath(out_dir),
@@ -283,8 +266,40 @@ def run(patterns: list[str], scheduler: str, out_dir: str, base: Request, input_
                 if failure is not None:
                     failures.append(failure)
     finally:
+        summary.seconds = time.perf_counter() - start
+    return summary, failures
+
+
+@contextmanager
+def dask_client(scheduler: str, out_dir: str) -> Iterator[Any]:
+    """A Dask client on ``scheduler`` (``local``: a cluster of one worker process a core here, its scratch files
+    removed after), ``out_dir`` made first; MjcalcError for a folder that cannot be made or a scheduler out of
+    reach. The caller has checked that distributed is installed."""
+    from distributed import Client, LocalCluster
+
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise MjcalcError("option", f"cannot write {out_dir}: {exc.strerror or exc}") from None
+    cluster = None
+    scratch = tempfile.TemporaryDirectory(prefix="mjcalc-dask-")  # the local workers' own files, removed after
+    try:
+        if scheduler == "local":
+            # Only distributed's critical logs reach the terminal: a part that fails is reported by the caller in
+            # mjcalc's own words, and a busy machine makes a worker log a missed heartbeat as an error, traceback
+            # and all, though the work goes on and every record is still written.
+            cluster = LocalCluster(n_workers=usable_cpus(), threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.CRITICAL,
+                                   local_directory=scratch.name)
+            client = Client(cluster)
+        else:
+            try:
+                client = Client(scheduler, timeout="20s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise MjcalcError("option", f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        with client:
+            yield client
+    finally:
         if cluster is not None:
             cluster.close()
         scratch.cleanup()
-        summary.seconds = time.perf_counter() - start
-    return summary, failures

@@ -8,8 +8,6 @@ back; a group that fails is reported with its files, never dropped in silence. N
 from __future__ import annotations
 
 import os
-import tempfile
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -62,57 +60,31 @@ def run_dask(paths: list[str], scheduler: str, out_dir: str, rules: str | None, 
     ``out_dir``; the tally of every group written, and a message for each group that failed."""
     if fmt not in ("jsonl", "csv"):
         raise MjcalcError("option", f"--dask writes files of JSON Lines or CSV: --format jsonl or csv, not '{fmt}'")
+    from ..batch.dask import NO_DASK, dask_client, parse_size
+
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import as_completed
     except ImportError:
-        raise MjcalcError("option", "--dask needs Dask, which is not installed: pip install 'mjcalc[dask]' "
-                                    "(on this machine and on every worker)") from None
-    from ..batch.dask import parse_size
-    from ..batch.parallel import usable_cpus
+        raise MjcalcError("option", NO_DASK) from None
 
     size = GROUP_BYTES if size_text is None else parse_size(size_text)
     planned = list(groups(paths, size))
     if not planned:
         raise MjcalcError("context", "no game log among " + ", ".join(paths))
-    try:
-        os.makedirs(out_dir, exist_ok=True)
-    except OSError as exc:
-        raise MjcalcError("option", f"cannot write {out_dir}: {exc.strerror or exc}") from None
     tally = Tally()
     failures: list[str] = []
-    cluster = None
-    scratch = tempfile.TemporaryDirectory(prefix="mjcalc-dask-")
-    start = time.perf_counter()
-    try:
-        if scheduler == "local":
-            import logging
-
-            cluster = LocalCluster(n_workers=usable_cpus(), threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.CRITICAL,
-                                   local_directory=scratch.name)
-            client = Client(cluster)
-        else:
-            try:
-                client = Client(scheduler, timeout="20s")
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise MjcalcError("option", f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        with client:
-            tasks = {}
-            target = os.path.abspath(out_dir)
-            for index, files in enumerate(planned):
-                out = os.path.join(target, f"logs.{index:05d}.{fmt}")
-                tasks[client.submit(score_group, files, rules, options, fmt, out, pure=False, retries=1)] = files
-            say(f"mjcalc: {sum(map(len, planned)):,} log files in {len(planned):,} group"
-                f"{'s' * (len(planned) != 1)} on {scheduler}")
-            for future in as_completed(list(tasks)):
-                files = tasks.pop(future)
-                if future.status == "finished":
-                    tally.add(future.result())
-                else:
-                    failures.append(f"{files[0]} … ({len(files)} files): not scored: {future.exception()}")
-    finally:
-        if cluster is not None:
-            cluster.close()
-        scratch.cleanup()
-    del start
+    with dask_client(scheduler, out_dir) as client:
+        tasks = {}
+        target = os.path.abspath(out_dir)
+        for index, files in enumerate(planned):
+            out = os.path.join(target, f"logs.{index:05d}.{fmt}")
+            tasks[client.submit(score_group, files, rules, options, fmt, out, pure=False, retries=1)] = files
+        say(f"mjcalc: {sum(map(len, planned)):,} log files in {len(planned):,} group"
+            f"{'s' * (len(planned) != 1)} on {scheduler}")
+        for future in as_completed(list(tasks)):
+            files = tasks.pop(future)
+            if future.status == "finished":
+                tally.add(future.result())
+            else:
+                failures.append(f"{files[0]} … ({len(files)} files): not scored: {future.exception()}")
     return tally, failures
