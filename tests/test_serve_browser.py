@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import queue
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,36 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import PHONE, launched, need_chromium
 
 import mjcalc
 import mjcalc.web.jobs
 
-CHROMIUM = os.environ.get("MJCALC_CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
+need_chromium()
 
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install '.[test]')"
-    try:
-        import starlette  # noqa: F401
-        import h11  # noqa: F401
-    except ImportError:
-        return "the serve extra is not installed (pip install '.[serve]')"
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
-MISSING = _missing()
-if MISSING:
-    if os.environ.get("CI"):
-        raise RuntimeError(f"the browser tests cannot run in CI: {MISSING}")
-    pytest.skip(MISSING, allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -105,12 +82,8 @@ def server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched() as chromium:
+        yield chromium
 
 
 @pytest.fixture

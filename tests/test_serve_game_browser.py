@@ -24,34 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from chromium import launched, need_chromium
 
-CHROMIUM = os.environ.get("MJCALC_CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 390, "height": 844}
 H = "123m456p789s111z 22z"
 
+need_chromium()
 
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install '.[test]')"
-    try:
-        import h11  # noqa: F401
-        import starlette  # noqa: F401
-    except ImportError:
-        return "the serve extra is not installed (pip install '.[serve]')"
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
-MISSING = _missing()
-if MISSING:
-    if os.environ.get("CI"):
-        raise RuntimeError(f"the browser tests cannot run in CI: {MISSING}")
-    pytest.skip(MISSING, allow_module_level=True)
-
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -98,12 +77,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched() as chromium:
+        yield chromium
 
 
 def phone(browser: Browser, url: str, lang: str = "en", width: int = 390) -> tuple[Page, list[str]]:
