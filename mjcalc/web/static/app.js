@@ -661,47 +661,46 @@ function drawOptions() {
   if (!r) return;
   for (const [name, o] of Object.entries(r.options || {})) {
     if (o.game) continue;  // an option of the whole game (docs/GAME.md): nothing to a hand
-    const row = document.createElement("label");
-    row.className = "option";
-    const head = document.createElement("span");
-    head.className = "flag-label";
-    const b = document.createElement("b");
-    b.textContent = name;
-    const small = document.createElement("small");
-    const doc = (o.docs && (o.docs[state.lang] || o.docs.en)) || o.doc || "";
-    small.textContent = `${t("default_")} ${optionValue(o, o.default)} · ${doc}`;
-    head.append(b, " ", small);
-    row.appendChild(head);
-    const dflt = optionValue(o, o.default);
-    const current = state.options[name] !== undefined ? state.options[name] : dflt;
-    let input;
-    const choices = o.type === "bool" ? ["on", "off"] : o.choices;
-    if (choices) {
-      input = document.createElement("select");
-      for (const c of choices) {
-        const opt = document.createElement("option");
-        opt.value = c;
-        opt.textContent = c === "on" || c === "off" ? t(c) : c;
-        input.appendChild(opt);
-      }
-      input.value = current;
-      input.addEventListener("change", () => setOption(name, input.value, dflt));
-    } else {
-      input = document.createElement("input");
-      input.type = "text";
-      input.inputMode = o.type === "int_or_none" ? "text" : "numeric";
-      input.value = current;
-      input.addEventListener("input", () => setOption(name, input.value.trim(), dflt, 250));
-    }
-    input.dataset.option = name;
-    row.appendChild(input);
-    box.appendChild(row);
+    box.appendChild(optionRow(name, o, state.options, (typing) => changed(typing ? 250 : undefined)));
   }
 }
 
-function setOption(name, value, dflt, wait) {
-  if (value === dflt || value === "") delete state.options[name]; else state.options[name] = value;
-  changed(wait);
+function optionRow(name, o, values, onChange) {
+  // One option of a ruleset, its value kept in `values` (only what differs from the default); onChange(typing)
+  // after each change, typing when it came from a key in the text field. The game's form draws its options so too.
+  const row = el("label", "option");
+  const head = el("span", "flag-label");
+  const doc = (o.docs && (o.docs[state.lang] || o.docs.en)) || o.doc || "";
+  const dflt = optionValue(o, o.default);
+  head.append(el("b", null, name), " ", el("small", null, `${t("default_")} ${dflt} · ${doc}`));
+  row.appendChild(head);
+  const current = values[name] !== undefined ? values[name] : dflt;
+  const choices = o.type === "bool" ? ["on", "off"] : o.choices;
+  const set = (v, typing) => {
+    if (v === dflt || v === "") delete values[name]; else values[name] = v;
+    onChange(typing);
+  };
+  let input;
+  if (choices) {
+    input = document.createElement("select");
+    for (const c of choices) {
+      const opt = document.createElement("option");
+      opt.value = c;
+      opt.textContent = c === "on" || c === "off" ? t(c) : c;
+      input.appendChild(opt);
+    }
+    input.value = current;
+    input.addEventListener("change", () => set(input.value, false));
+  } else {
+    input = document.createElement("input");
+    input.type = "text";
+    input.inputMode = o.type === "int_or_none" ? "text" : "numeric";
+    input.value = current;
+    input.addEventListener("input", () => set(input.value.trim(), true));
+  }
+  input.dataset.option = name;
+  row.appendChild(input);
+  return row;
 }
 
 function drawStatic() {

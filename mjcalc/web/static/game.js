@@ -244,41 +244,6 @@ function drawStartOptions() {
   }
 }
 
-function optionRow(name, o, values, onChange) {
-  // One option as the calculator's options card draws it, its value kept in `values` (only what differs).
-  const row = el("label", "option");
-  const head = el("span", "flag-label");
-  const b = el("b", null, name);
-  const doc = (o.docs && (o.docs[state.lang] || o.docs.en)) || o.doc || "";
-  const dflt = optionValue(o, o.default);
-  head.append(b, " ", el("small", null, `${t("default_")} ${dflt} · ${doc}`));
-  row.appendChild(head);
-  const current = values[name] !== undefined ? values[name] : dflt;
-  const choices = o.type === "bool" ? ["on", "off"] : o.choices;
-  const set = (v) => { if (v === dflt || v === "") delete values[name]; else values[name] = v; onChange(); };
-  let input;
-  if (choices) {
-    input = document.createElement("select");
-    for (const c of choices) {
-      const opt = document.createElement("option");
-      opt.value = c;
-      opt.textContent = c === "on" || c === "off" ? t(c) : c;
-      input.appendChild(opt);
-    }
-    input.value = current;
-    input.addEventListener("change", () => set(input.value));
-  } else {
-    input = document.createElement("input");
-    input.type = "text";
-    input.inputMode = o.type === "int_or_none" ? "text" : "numeric";
-    input.value = current;
-    input.addEventListener("input", () => set(input.value.trim()));
-  }
-  input.dataset.option = name;
-  row.appendChild(input);
-  return row;
-}
-
 function drawRecent() {
   const box = $("game-recent");
   box.innerHTML = "";
