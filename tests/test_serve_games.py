@@ -502,3 +502,16 @@ def test_8_phones_recording_one_game_lose_and_double_nothing(served: Served, tmp
     replayed = mjcalc("game", "replay", str(record_file), "--json")
     assert replayed.returncode == 0, replayed.stderr
     assert json.loads(replayed.stdout) == call(served, "GET", f"/api/games/{game}")[2]
+
+
+def test_a_game_id_never_reads_as_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An id is 144 random bits in URL-safe base64; one that began with ``-`` would be read by `mjcalc game show
+    ID` as an option, so such a draw is made again."""
+    import mjcalc.web.games as games
+
+    drawn = iter(["-FVpyQBlwkSHGpvyFKh_pze1", "FVpyQBlwkSHGpvyFKh_pze1-"])
+    monkeypatch.setattr(games.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert games.new_id() == "FVpyQBlwkSHGpvyFKh_pze1-"
+    monkeypatch.undo()
+    ids = {games.new_id() for _ in range(2000)}
+    assert len(ids) == 2000 and all(games.ID.fullmatch(i) and not i.startswith("-") for i in ids)

@@ -62,7 +62,12 @@ def default_db() -> str:
 
 
 def new_id() -> str:
-    return secrets.token_urlsafe(ID_BYTES)
+    """A game's unguessable id; never one that begins with ``-``, which `mjcalc game show ID` would read as an
+    option."""
+    while True:
+        made = secrets.token_urlsafe(ID_BYTES)
+        if not made.startswith("-"):
+            return made
 
 
 def is_id(text: str) -> bool:
