@@ -187,6 +187,8 @@ def test_the_game_reads_whole_one_handed(browser: Browser, server: str, width: i
     page, errors = phone(browser, f"{server}#game={made['id']}", lang, width)
     page.locator("#game-play:not([hidden])").wait_for()
     expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+    # the stream's first sheet drawn: no redraw under the measuring below
+    page.locator("body[data-live='1']").wait_for(state="attached", timeout=15_000)
     for kind in ("win", "draw", "penalty"):
         page.click(f"#record-kind button[data-value='{kind}']")
         settled(page)
